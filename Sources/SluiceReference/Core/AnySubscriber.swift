@@ -1,0 +1,61 @@
+/// A type-erasing subscriber.
+///
+/// Wraps an existing subscriber whose details you don't want to expose, or builds a subscriber
+/// from closures.
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+    public let combineIdentifier: CombineIdentifier
+    private let receiveSubscriptionBody: (any Subscription) -> Void
+    private let receiveValueBody: (Input) -> Subscribers.Demand
+    private let receiveCompletionBody: (Subscribers.Completion<Failure>) -> Void
+    private let describe: () -> String
+
+    /// Wraps the given subscriber.
+    public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
+        if let erased = s as? AnySubscriber<Input, Failure> {
+            self = erased
+            return
+        }
+        combineIdentifier = s.combineIdentifier
+        receiveSubscriptionBody = s.receive(subscription:)
+        receiveValueBody = s.receive(_:)
+        receiveCompletionBody = s.receive(completion:)
+        describe = { String(describing: s) }
+    }
+
+    /// Wraps the given subject: values and completions are sent to it.
+    public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = { subscription in
+            s.send(subscription: subscription)
+            subscription.request(.unlimited)
+        }
+        receiveValueBody = { value in
+            s.send(value)
+            return .none
+        }
+        receiveCompletionBody = { s.send(completion: $0) }
+        describe = { String(describing: s) }
+    }
+
+    /// Creates a subscriber from closures; a missing closure ignores its event (and a missing
+    /// value closure asks for no more demand).
+    public init(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = receiveSubscription ?? { _ in }
+        receiveValueBody = receiveValue ?? { _ in .none }
+        receiveCompletionBody = receiveCompletion ?? { _ in }
+        describe = { "Anonymous AnySubscriber" }
+    }
+
+    public var description: String { describe() }
+
+    public func receive(subscription: any Subscription) { receiveSubscriptionBody(subscription) }
+
+    public func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody(value) }
+
+    public func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody(completion) }
+}

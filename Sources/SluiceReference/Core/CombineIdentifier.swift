@@ -1,0 +1,32 @@
+/// A unique identifier for publishers, subscribers and subscriptions.
+public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
+    private let rawValue: UInt64
+
+    private static let counter = Lock()
+    nonisolated(unsafe) private static var next: UInt64 = 0
+
+    /// Creates a fresh identifier, distinct from every other created this way.
+    public init() {
+        rawValue = Self.counter.withLock {
+            Self.next &+= 1
+            return Self.next | (1 << 63)
+        }
+    }
+
+    /// Creates the identifier of an object: equal for the same object while it lives.
+    public init(_ obj: AnyObject) {
+        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
+    }
+
+    public var description: String { "0x" + String(rawValue, radix: 16) }
+}
+
+/// A type that has a Combine identifier.
+public protocol CustomCombineIdentifierConvertible {
+    /// An identifier for this instance.
+    var combineIdentifier: CombineIdentifier { get }
+}
+
+extension CustomCombineIdentifierConvertible where Self: AnyObject {
+    public var combineIdentifier: CombineIdentifier { CombineIdentifier(self) }
+}

@@ -1,0 +1,114 @@
+extension Subscribers {
+    /// A requested number of items, sent to a publisher from a subscriber through the subscription.
+    ///
+    /// Demand is additive and saturates at ``unlimited``. `.max(n)` with a negative `n`, and any
+    /// arithmetic whose result would be negative, trap: negative demand does not exist.
+    public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
+        /// `UInt.max` stands for `.unlimited`; every other value is a finite count in `0...Int.max`.
+        private let rawValue: UInt
+
+        private init(rawValue: UInt) { self.rawValue = rawValue }
+
+        /// A request for as many values as the publisher can produce.
+        public static let unlimited = Demand(rawValue: .max)
+
+        /// A request for no elements from the publisher. Passing it to `request(_:)` is an API violation.
+        public static let none = Demand(rawValue: 0)
+
+        /// A request for at most `value` elements. `value` must not be negative.
+        public static func max(_ value: Int) -> Demand {
+            precondition(value >= 0, "Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
+            return Demand(rawValue: UInt(value))
+        }
+
+        /// The number of requested values, or `nil` when the demand is unlimited.
+        public var max: Int? { self == .unlimited ? nil : Int(rawValue) }
+
+        public var description: String { self == .unlimited ? "unlimited" : "max(\(rawValue))" }
+
+        /// Saturating addition of a finite count, trapping when the result would be negative.
+        private static func finite(_ count: Int, plus delta: Int) -> Demand {
+            let (sum, overflow) = count.addingReportingOverflow(delta)
+            if overflow {
+                precondition(delta > 0, "Subscribers.Demand arithmetic went below zero: demand cannot be negative")
+                return .unlimited
+            }
+            precondition(sum >= 0, "Subscribers.Demand arithmetic went below zero (max(\(count)) + \(delta)): demand cannot be negative")
+            return .max(sum)
+        }
+
+        public static func + (lhs: Demand, rhs: Demand) -> Demand {
+            guard let left = lhs.max, let right = rhs.max else { return .unlimited }
+            return finite(left, plus: right)
+        }
+
+        public static func + (lhs: Demand, rhs: Int) -> Demand {
+            guard let left = lhs.max else { return .unlimited }
+            return finite(left, plus: rhs)
+        }
+
+        public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+
+        public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
+
+        public static func * (lhs: Demand, rhs: Int) -> Demand {
+            guard let left = lhs.max else { return .unlimited }
+            precondition(rhs >= 0, "Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
+            let (product, overflow) = left.multipliedReportingOverflow(by: rhs)
+            return overflow ? .unlimited : .max(product)
+        }
+
+        public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
+
+        /// Subtracting anything from `.unlimited` leaves `.unlimited`; subtracting `.unlimited`
+        /// from a finite demand leaves `.none`; a finite result below zero traps.
+        public static func - (lhs: Demand, rhs: Demand) -> Demand {
+            guard let left = lhs.max else { return .unlimited }
+            guard let right = rhs.max else { return .none }
+            precondition(left >= right, "Subscribers.Demand subtraction went below zero (\(lhs) - \(rhs)): demand cannot be negative")
+            return .max(left - right)
+        }
+
+        public static func - (lhs: Demand, rhs: Int) -> Demand {
+            guard let left = lhs.max else { return .unlimited }
+            precondition(rhs != .min, "Subscribers.Demand subtraction overflowed: demand cannot be negative")
+            return finite(left, plus: -rhs)
+        }
+
+        public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
+
+        public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+
+        public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public static func > (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 > rhs } ?? true }
+        public static func >= (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 >= rhs } ?? true }
+        public static func < (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 < rhs } ?? false }
+        public static func <= (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 <= rhs } ?? false }
+        public static func == (lhs: Demand, rhs: Int) -> Bool { lhs.max == rhs }
+        public static func != (lhs: Demand, rhs: Int) -> Bool { lhs.max != rhs }
+
+        public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+        public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
+        public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+        public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+        public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(UInt.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+}
+
+extension Subscribers.Demand {
+    /// The rule every subscription enforces on `request(_:)`.
+    func assertNonZero() {
+        precondition(self != .none, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+    }
+}

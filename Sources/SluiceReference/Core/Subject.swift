@@ -1,0 +1,103 @@
+/// A publisher that exposes a method for outside callers to publish elements.
+public protocol Subject<Output, Failure>: AnyObject, Publisher {
+    /// Sends a value to the subscribers.
+    func send(_ value: Output)
+    /// Sends a completion signal to the subscribers.
+    func send(completion: Subscribers.Completion<Failure>)
+    /// Provides this subject with a subscription to an upstream publisher.
+    func send(subscription: any Subscription)
+}
+
+extension Subject where Output == Void {
+    /// Sends a void value to the subscribers.
+    public func send() { send(()) }
+}
+
+extension Publisher {
+    /// Attaches the subject to this publisher; the subject republishes everything it receives.
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber(subject)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
+
+/// The subscriber behind `subscribe(_:)` with a subject: hands the upstream subscription to the
+/// subject and forwards values and the completion until cancelled.
+private final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible {
+    typealias Input = Downstream.Output
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state: State
+
+    init(_ subject: Downstream) { state = .awaitingSubscription(subject) }
+
+    var description: String { "Subject" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription(let subject) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subject, subscription)
+        lock.unlock()
+        subject.send(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed(let subject, _) = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        subject.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed(let subject, _) = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        subject.send(completion: completion)
+    }
+
+    func cancel() {
+        lock.lock()
+        guard case .subscribed(_, let upstream) = state else {
+            state = .terminated
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        upstream.cancel()
+    }
+}
+
+extension SubjectSubscriber: Subscription {
+    /// The subject asks for values through this; demand goes straight upstream.
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .subscribed(_, let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(demand)
+    }
+}

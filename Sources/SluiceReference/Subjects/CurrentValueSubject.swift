@@ -1,0 +1,51 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// A subscriber receives the current value when it first asks for demand, then every later value.
+/// A subscriber that has no demand when a value is sent receives the then-current value when it
+/// next asks. Once completed, the subject neither changes its value nor publishes.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
+    /// The value and whether the subject has completed, under one lock.
+    private final class State {
+        let lock = Lock()
+        var value: Output
+        var isCompleted = false
+
+        init(_ value: Output) { self.value = value }
+    }
+
+    private let state: State
+    private let core: SubjectCore<Output, Failure>
+
+    /// The value wrapped by this subject, published as a new element whenever it changes.
+    public var value: Output {
+        get { state.lock.withLock { state.value } }
+        set { send(newValue) }
+    }
+
+    /// Creates a current value subject with the given initial value.
+    public init(_ value: Output) {
+        let state = State(value)
+        self.state = state
+        core = SubjectCore(name: "CurrentValueSubject") { state.lock.withLock { state.value } }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber)
+    }
+
+    public func send(_ input: Output) {
+        let accepted = state.lock.withLock { () -> Bool in
+            guard !state.isCompleted else { return false }
+            state.value = input
+            return true
+        }
+        if accepted { core.send(input) }
+    }
+
+    public func send(completion: Subscribers.Completion<Failure>) {
+        state.lock.withLock { state.isCompleted = true }
+        core.send(completion: completion)
+    }
+
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
+}

@@ -1,0 +1,180 @@
+/// What `PassthroughSubject` and `CurrentValueSubject` share: the list of subscribers, the
+/// completion once sent, and the upstream subscriptions handed over by `send(subscription:)`.
+///
+/// Upstream is asked for `.unlimited` as soon as any subscriber has asked for anything; until
+/// then upstream subscriptions are kept but not asked. When the subject goes away, they are
+/// cancelled.
+final class SubjectCore<Output, Failure: Error> {
+    private let lock = Lock()
+    private var conduits: [SubjectConduit<Output, Failure>] = []
+    private var completion: Subscribers.Completion<Failure>?
+    private var upstreams: [any Subscription] = []
+    private var hasDemand = false
+    private let name: String
+    /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
+    private let currentValue: (() -> Output)?
+
+    init(name: String, currentValue: (() -> Output)?) {
+        self.name = name
+        self.currentValue = currentValue
+    }
+
+    deinit {
+        for upstream in upstreams { upstream.cancel() }
+    }
+
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.lock()
+        if let completion {
+            lock.unlock()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        let conduit = SubjectConduit(name: name, core: self, downstream: AnySubscriber(subscriber), currentValue: currentValue)
+        conduits.append(conduit)
+        lock.unlock()
+        subscriber.receive(subscription: conduit)
+    }
+
+    /// Offers the value to every subscriber; each takes it only if it has demand.
+    func send(_ value: Output) {
+        lock.lock()
+        guard completion == nil else {
+            lock.unlock()
+            return
+        }
+        let receivers = conduits
+        lock.unlock()
+        for conduit in receivers { conduit.offer(value) }
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard self.completion == nil else {
+            lock.unlock()
+            return
+        }
+        self.completion = completion
+        let receivers = conduits
+        conduits = []
+        upstreams = []
+        lock.unlock()
+        for conduit in receivers { conduit.finish(completion) }
+    }
+
+    func send(subscription: any Subscription) {
+        lock.lock()
+        upstreams.append(subscription)
+        let askNow = hasDemand
+        lock.unlock()
+        if askNow { subscription.request(.unlimited) }
+    }
+
+    /// A subscriber asked for values: the first time any does, upstream is asked for everything.
+    fileprivate func demandArrived() {
+        lock.lock()
+        guard !hasDemand else {
+            lock.unlock()
+            return
+        }
+        hasDemand = true
+        let toAsk = upstreams
+        lock.unlock()
+        for upstream in toAsk { upstream.request(.unlimited) }
+    }
+
+    fileprivate func remove(_ conduit: SubjectConduit<Output, Failure>) {
+        lock.withLock { conduits.removeAll { $0 === conduit } }
+    }
+}
+
+/// One subscriber's subscription to a subject: its own demand under its own lock, and delivery
+/// under a recursive lock so that values reach the subscriber one at a time, yet a subscriber
+/// may send into the subject from inside `receive`.
+private final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    private let lock = Lock()
+    private let deliveryLock = Lock(recursive: true)
+    private var downstream: AnySubscriber<Output, Failure>?
+    private var demand = Subscribers.Demand.none
+    /// A `CurrentValueSubject` subscriber is owed the current value when it next asks.
+    private var owesCurrentValue: Bool
+    private let currentValue: (() -> Output)?
+    private weak var core: SubjectCore<Output, Failure>?
+    let description: String
+
+    init(name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, currentValue: (() -> Output)?) {
+        description = name
+        self.core = core
+        self.downstream = downstream
+        self.currentValue = currentValue
+        owesCurrentValue = currentValue != nil
+    }
+
+    func offer(_ value: Output) {
+        deliveryLock.lock()
+        defer { deliveryLock.unlock() }
+        lock.lock()
+        guard let downstream else {
+            lock.unlock()
+            return
+        }
+        guard demand > 0 else {
+            // A current-value subscriber that misses a value gets the latest when it asks.
+            if currentValue != nil { owesCurrentValue = true }
+            lock.unlock()
+            return
+        }
+        demand -= 1
+        owesCurrentValue = false
+        lock.unlock()
+        let more = downstream.receive(value)
+        if more > 0 { lock.withLock { demand += more } }
+    }
+
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        deliveryLock.lock()
+        defer { deliveryLock.unlock() }
+        let target = lock.withLock {
+            defer { downstream = nil }
+            return downstream
+        }
+        target?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard downstream != nil else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        let deliverCurrent = owesCurrentValue
+        lock.unlock()
+        core?.demandArrived()
+        if deliverCurrent, let currentValue {
+            deliverOwed(currentValue)
+        }
+    }
+
+    private func deliverOwed(_ currentValue: () -> Output) {
+        deliveryLock.lock()
+        defer { deliveryLock.unlock() }
+        lock.lock()
+        guard let downstream, owesCurrentValue, demand > 0 else {
+            lock.unlock()
+            return
+        }
+        owesCurrentValue = false
+        demand -= 1
+        lock.unlock()
+        let more = downstream.receive(currentValue())
+        if more > 0 { lock.withLock { demand += more } }
+    }
+
+    func cancel() {
+        lock.withLock { downstream = nil }
+        core?.remove(self)
+    }
+}

@@ -1,0 +1,14 @@
+// The conformance suite is written once against the Combine API. Each test target compiles this
+// folder against one implementation, chosen by a compilation condition in Package.swift.
+#if SLUICE_REFERENCE
+@_exported import SluiceReference
+#else
+@_exported import Sluice
+#endif
+
+/// The name of the implementation under test, for messages.
+#if SLUICE_REFERENCE
+let implementationName = "SluiceReference"
+#else
+let implementationName = "Sluice"
+#endif
