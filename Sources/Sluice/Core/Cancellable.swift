@@ -1,0 +1,69 @@
+/// A protocol indicating that an activity or action supports cancellation.
+public protocol Cancellable {
+    /// Cancels the activity.
+    func cancel()
+}
+
+extension Cancellable {
+    /// Stores this cancellable, wrapped in an ``AnyCancellable``, in the collection.
+    @inlinable
+    public func store<C>(in collection: inout C) where C: RangeReplaceableCollection, C.Element == AnyCancellable {
+        AnyCancellable(self).store(in: &collection)
+    }
+
+    /// Stores this cancellable, wrapped in an ``AnyCancellable``, in the set.
+    @inlinable
+    public func store(in set: inout Set<AnyCancellable>) {
+        AnyCancellable(self).store(in: &set)
+    }
+}
+
+/// A type-erasing cancellable object that executes a provided closure when cancelled.
+///
+/// An `AnyCancellable` cancels when it is deinitialised; the wrapped action runs at most once.
+/// Wrapping a cancellable object costs no allocation beyond the `AnyCancellable` itself.
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    @usableFromInline enum Action {
+        case closure(() -> Void)
+        case cancellable(any Cancellable)
+        case none
+    }
+
+    @usableFromInline let lock = Lock()
+    @usableFromInline var action: Action
+
+    /// Initializes the cancellable object with the given cancel-time closure.
+    public init(_ cancel: @escaping () -> Void) { action = .closure(cancel) }
+
+    /// Wraps the given cancellable; cancelling this object cancels it.
+    @inlinable
+    public init<C: Cancellable>(_ canceller: C) { action = .cancellable(canceller) }
+
+    deinit { cancel() }
+
+    public func cancel() {
+        lock.lock()
+        let pending = action
+        action = .none
+        lock.unlock()
+        switch pending {
+        case .closure(let body): body()
+        case .cancellable(let cancellable): cancellable.cancel()
+        case .none: break
+        }
+    }
+
+    /// Stores this cancellable in the collection.
+    @inlinable
+    public func store<C>(in collection: inout C) where C: RangeReplaceableCollection, C.Element == AnyCancellable {
+        collection.append(self)
+    }
+
+    /// Stores this cancellable in the set.
+    @inlinable
+    public func store(in set: inout Set<AnyCancellable>) { set.insert(self) }
+
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

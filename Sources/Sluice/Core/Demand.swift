@@ -1,0 +1,119 @@
+extension Subscribers {
+    /// A requested number of items, sent to a publisher from a subscriber through the subscription.
+    ///
+    /// Demand is additive and saturates at ``unlimited``. `.max(n)` with a negative `n`, and any
+    /// arithmetic whose result would be negative, trap: negative demand does not exist.
+    @frozen
+    public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
+        /// The finite count, or `UInt.max` for unlimited. Finite counts never exceed `Int.max`.
+        @usableFromInline let rawValue: UInt
+
+        @inlinable init(rawValue: UInt) { self.rawValue = rawValue }
+
+        /// A request for as many values as the publisher can produce.
+        @inlinable public static var unlimited: Demand { Demand(rawValue: .max) }
+
+        /// A request for no elements from the publisher. Passing it to `request(_:)` is an API violation.
+        @inlinable public static var none: Demand { Demand(rawValue: 0) }
+
+        /// A request for at most `value` elements. `value` must not be negative.
+        @inlinable
+        public static func max(_ value: Int) -> Demand {
+            precondition(value >= 0, "Subscribers.Demand.max(_:) requires a non-negative count: demand cannot be negative")
+            return Demand(rawValue: UInt(value))
+        }
+
+        /// The number of requested values, or `nil` when the demand is unlimited.
+        @inlinable public var max: Int? { rawValue == .max ? nil : Int(rawValue) }
+
+        public var description: String { rawValue == .max ? "unlimited" : "max(\(rawValue))" }
+
+        /// A finite count plus a signed delta: saturates upward into unlimited, traps below zero.
+        @inlinable
+        static func offset(_ count: UInt, by delta: Int) -> Demand {
+            if delta >= 0 {
+                let (sum, overflow) = count.addingReportingOverflow(UInt(delta))
+                return overflow || sum > UInt(Int.max) ? .unlimited : Demand(rawValue: sum)
+            }
+            let magnitude = delta.magnitude
+            precondition(magnitude <= count, "Subscribers.Demand arithmetic went below zero: demand cannot be negative")
+            return Demand(rawValue: count - magnitude)
+        }
+
+        @inlinable
+        public static func + (lhs: Demand, rhs: Demand) -> Demand {
+            guard lhs.rawValue != .max, rhs.rawValue != .max else { return .unlimited }
+            return offset(lhs.rawValue, by: Int(rhs.rawValue))
+        }
+
+        @inlinable
+        public static func + (lhs: Demand, rhs: Int) -> Demand {
+            lhs.rawValue == .max ? .unlimited : offset(lhs.rawValue, by: rhs)
+        }
+
+        @inlinable public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+        @inlinable public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
+
+        @inlinable
+        public static func * (lhs: Demand, rhs: Int) -> Demand {
+            guard lhs.rawValue != .max else { return .unlimited }
+            precondition(rhs >= 0, "Subscribers.Demand multiplied by a negative number: demand cannot be negative")
+            let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
+            return overflow || product > UInt(Int.max) ? .unlimited : Demand(rawValue: product)
+        }
+
+        @inlinable public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
+
+        /// `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited` is `.none`.
+        @inlinable
+        public static func - (lhs: Demand, rhs: Demand) -> Demand {
+            guard lhs.rawValue != .max else { return .unlimited }
+            guard rhs.rawValue != .max else { return .none }
+            precondition(rhs.rawValue <= lhs.rawValue, "Subscribers.Demand subtraction went below zero: demand cannot be negative")
+            return Demand(rawValue: lhs.rawValue - rhs.rawValue)
+        }
+
+        @inlinable
+        public static func - (lhs: Demand, rhs: Int) -> Demand {
+            guard lhs.rawValue != .max else { return .unlimited }
+            precondition(rhs != .min, "Subscribers.Demand subtraction overflowed: demand cannot be negative")
+            return offset(lhs.rawValue, by: -rhs)
+        }
+
+        @inlinable public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
+        @inlinable public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+
+        @inlinable public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue > UInt(rhs) }
+        @inlinable public static func >= (lhs: Demand, rhs: Int) -> Bool { rhs <= 0 || lhs.rawValue >= UInt(rhs) }
+        @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool { rhs > 0 && lhs.rawValue < UInt(rhs) }
+        @inlinable public static func <= (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue <= UInt(rhs) }
+        @inlinable public static func == (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue == UInt(rhs) }
+        @inlinable public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
+
+        @inlinable public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+        @inlinable public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
+        @inlinable public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+        @inlinable public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+        @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(UInt.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+}
+
+extension Subscribers.Demand {
+    /// The rule every subscription enforces on `request(_:)`.
+    @inlinable
+    func _assertNonZero() {
+        precondition(rawValue != 0, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+    }
+}

@@ -1,0 +1,34 @@
+/// Declares that a type can transmit a sequence of values over time.
+///
+/// A publisher delivers values to one or more ``Subscriber`` instances. The subscriber's `Input`
+/// and `Failure` must match the publisher's `Output` and `Failure`.
+///
+/// The underscored requirements are Sluice's fusion hook (see `Runtime/Runtime.swift`). They have
+/// default implementations: a publisher written outside Sluice conforms exactly as it would to
+/// Combine's `Publisher`, and is simply never fused.
+public protocol Publisher<Output, Failure> {
+    /// The kind of values published by this publisher.
+    associatedtype Output
+    /// The kind of errors this publisher might publish.
+    associatedtype Failure: Error
+    /// The fused form of this publisher's chain, when it can produce its elements synchronously.
+    associatedtype _Cursor: _FusedCursor = _Unfusable<Output, Failure>
+    where _Cursor.Output == Output, _Cursor.Failure == Failure
+
+    /// Attaches the subscriber. `subscribe(_:)` calls this; call that instead.
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+
+    /// Whether `_makeCursor()` can drive this whole chain synchronously.
+    static var _isFusable: Bool { get }
+
+    /// The cursor over this chain; only called when `_isFusable` is true.
+    func _makeCursor() -> _Cursor
+}
+
+extension Publisher {
+    /// Attaches the specified subscriber to this publisher.
+    @inlinable
+    public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        receive(subscriber: subscriber)
+    }
+}

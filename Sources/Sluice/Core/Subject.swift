@@ -1,0 +1,82 @@
+/// A publisher that exposes a method for outside callers to publish elements.
+public protocol Subject<Output, Failure>: AnyObject, Publisher {
+    /// Sends a value to the subscribers.
+    func send(_ value: Output)
+    /// Sends a completion signal to the subscribers.
+    func send(completion: Subscribers.Completion<Failure>)
+    /// Provides this subject with a subscription to an upstream publisher.
+    func send(subscription: any Subscription)
+}
+
+extension Subject where Output == Void {
+    /// Sends a void value to the subscribers.
+    @inlinable public func send() { send(()) }
+}
+
+/// A publisher that provides an explicit means of connecting and cancelling publication.
+public protocol ConnectablePublisher<Output, Failure>: Publisher {
+    /// Connects to the publisher, allowing it to produce elements; returns the means to cancel.
+    func connect() -> any Cancellable
+}
+
+extension Publisher {
+    /// Attaches the subject to this publisher; the subject republishes everything it receives.
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
+        let relay = SubjectRelay(subject)
+        subscribe(relay)
+        return AnyCancellable(relay)
+    }
+}
+
+/// Stands between an upstream and a subject: hands the subject a subscription through which it
+/// asks upstream for values, and forwards what arrives until cancelled.
+private final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Target.Output
+    typealias Failure = Target.Failure
+
+    private let lock = Lock()
+    private var subject: Target?
+    private var upstream: (any Subscription)?
+
+    init(_ subject: Target) { self.subject = subject }
+
+    var description: String { "Subject" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil, let subject else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        subject.send(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock { subject }?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let target = lock.withLock { () -> Target? in
+            defer { subject = nil; upstream = nil }
+            return subject
+        }
+        target?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.withLock { upstream }?.request(demand)
+    }
+
+    func cancel() {
+        let current = lock.withLock { () -> (any Subscription)? in
+            defer { subject = nil; upstream = nil }
+            return upstream
+        }
+        current?.cancel()
+    }
+}

@@ -1,0 +1,91 @@
+/// A publisher that performs type erasure by wrapping another publisher.
+///
+/// Fusion stops here: the erased publisher is subscribed to like any other.
+@frozen
+public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible {
+    @usableFromInline let box: any Publisher<Output, Failure>
+
+    /// Creates a type-erasing publisher to wrap the provided publisher.
+    @inlinable
+    public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+        box = (publisher as? AnyPublisher<Output, Failure>)?.box ?? publisher
+    }
+
+    public var description: String { "AnyPublisher" }
+}
+
+extension AnyPublisher: Publisher {
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        box.receive(subscriber: subscriber)
+    }
+}
+
+extension Publisher {
+    /// Wraps this publisher with a type eraser.
+    @inlinable
+    public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> { AnyPublisher(self) }
+}
+
+/// A type-erasing subscriber.
+///
+/// Wraps an existing subscriber whose details you don't want to expose, or builds a subscriber
+/// from closures.
+@frozen
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+    public let combineIdentifier: CombineIdentifier
+    @usableFromInline let receiveSubscriptionBody: (any Subscription) -> Void
+    @usableFromInline let receiveValueBody: (Input) -> Subscribers.Demand
+    @usableFromInline let receiveCompletionBody: (Subscribers.Completion<Failure>) -> Void
+    @usableFromInline let describe: () -> String
+
+    /// Wraps the given subscriber.
+    public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
+        if let erased = s as? AnySubscriber<Input, Failure> {
+            self = erased
+            return
+        }
+        combineIdentifier = s.combineIdentifier
+        receiveSubscriptionBody = s.receive(subscription:)
+        receiveValueBody = s.receive(_:)
+        receiveCompletionBody = s.receive(completion:)
+        describe = { String(describing: s) }
+    }
+
+    /// Wraps the given subject: values and completions are sent to it, and it asks for everything.
+    public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = { subscription in
+            s.send(subscription: subscription)
+            subscription.request(.unlimited)
+        }
+        receiveValueBody = { value in
+            s.send(value)
+            return .none
+        }
+        receiveCompletionBody = { s.send(completion: $0) }
+        describe = { String(describing: s) }
+    }
+
+    /// Creates a subscriber from closures; a missing closure ignores its event (and a missing
+    /// value closure asks for no more demand).
+    public init(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveValue: ((Input) -> Subscribers.Demand)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+    ) {
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = receiveSubscription ?? { _ in }
+        receiveValueBody = receiveValue ?? { _ in .none }
+        receiveCompletionBody = receiveCompletion ?? { _ in }
+        describe = { "Anonymous AnySubscriber" }
+    }
+
+    public var description: String { describe() }
+
+    @inlinable public func receive(subscription: any Subscription) { receiveSubscriptionBody(subscription) }
+
+    @inlinable public func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody(value) }
+
+    @inlinable public func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody(completion) }
+}

@@ -1,0 +1,53 @@
+extension Publisher {
+    /// Republishes all elements that match a provided closure.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes all elements that match a provided closure.
+    ///
+    /// A value that does not match is replaced by a request for one more from upstream.
+    @frozen
+    public struct Filter<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _FilterStage<Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that indicates whether to republish an element.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _FilterStage<Output, Failure> { _FilterStage(isIncluded: isIncluded) }
+    }
+}
+
+extension Publishers.Filter {
+    /// Two filters in a row compose into one.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+    }
+}
+
+@frozen
+public struct _FilterStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let isIncluded: (Value) -> Bool
+
+    @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { isIncluded(input) ? .value(input) : .skip }
+}

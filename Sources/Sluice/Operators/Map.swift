@@ -1,0 +1,50 @@
+extension Publisher {
+    /// Transforms all elements from the upstream publisher with a provided closure.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that transforms all elements from the upstream publisher with a provided closure.
+    @frozen
+    public struct Map<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapStage<Upstream.Output, Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that transforms elements from the upstream publisher.
+        public let transform: (Upstream.Output) -> Output
+
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _MapStage<Upstream.Output, Output, Failure> { _MapStage(transform: transform) }
+    }
+}
+
+extension Publishers.Map {
+    /// Two maps in a row compose into one.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        let first = self.transform
+        return Publishers.Map(upstream: upstream) { transform(first($0)) }
+    }
+}
+
+@frozen
+public struct _MapStage<Input, Output, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let transform: (Input) -> Output
+
+    @inlinable @inline(__always) init(transform: @escaping (Input) -> Output) { self.transform = transform }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> { .value(transform(input)) }
+}

@@ -1,0 +1,54 @@
+extension Publishers {
+    /// A publisher that publishes a given sequence of elements.
+    ///
+    /// It emits one element per unit of demand and finishes right after the last element.
+    @frozen
+    public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+        public typealias Output = Elements.Element
+
+        /// The sequence of elements to publish.
+        public let sequence: Elements
+
+        /// Creates a publisher for a sequence of elements.
+        @inlinable public init(sequence: Elements) { self.sequence = sequence }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            _subscribeFused(subscriber, name: "Sequence")
+        }
+
+        @inlinable public static var _isFusable: Bool { true }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _SequenceCursor<Elements, Failure> { _SequenceCursor(sequence) }
+    }
+}
+
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+
+extension Swift.Sequence {
+    /// A publisher of this sequence's elements that never fails.
+    @inlinable public var publisher: Publishers.Sequence<Self, Never> { Publishers.Sequence(sequence: self) }
+}
+
+/// Walks a sequence one element ahead, so that it knows it is exhausted right after the last one.
+@frozen
+public struct _SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _FusedCursor {
+    @usableFromInline var iterator: Elements.Iterator
+    @usableFromInline var upcoming: Elements.Element?
+
+    @inlinable @inline(__always)
+    init(_ sequence: Elements) {
+        iterator = sequence.makeIterator()
+        upcoming = iterator.next()
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Elements.Element, Failure> {
+        guard let value = upcoming else { return .finished }
+        upcoming = iterator.next()
+        return .value(value)
+    }
+
+    @inlinable public var isExhausted: Bool { upcoming == nil }
+}

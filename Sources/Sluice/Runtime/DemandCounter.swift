@@ -1,0 +1,57 @@
+import Synchronization
+
+/// Outstanding demand as one atomic word; `UInt.max` is `.unlimited` and sticky.
+///
+/// The counter tells a `request` whether it must start draining: `add` returns the value it found,
+/// and only a caller that found 0 owns the drain loop. The owner emits, then calls `settle`, which
+/// removes what it emitted (and adds what downstream returned from `receive`) in one atomic step and
+/// tells it whether demand remains.
+@usableFromInline
+struct DemandCounter: ~Copyable {
+    @usableFromInline static var unlimited: UInt { .max }
+
+    @usableFromInline let word = Atomic<UInt>(0)
+
+    @inlinable init() {}
+
+    /// Adds demand and returns the demand that was outstanding before.
+    @inlinable
+    func add(_ demand: Subscribers.Demand) -> UInt {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            let next = current == Self.unlimited ? current : demand._adding(to: current)
+            let (exchanged, original) = word.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged { return original }
+            current = original
+        }
+    }
+
+    @inlinable
+    func load() -> UInt { word.load(ordering: .acquiring) }
+
+    /// Removes `emitted` and adds `returned` (the demand downstream returned while receiving them);
+    /// returns what remains outstanding. Unlimited stays unlimited.
+    @inlinable
+    func settle(emitted: UInt, returned: Subscribers.Demand) -> UInt {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            guard current != Self.unlimited else { return current }
+            let next = returned._adding(to: current - emitted)
+            let (exchanged, original) = word.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged { return next }
+            current = original
+        }
+    }
+}
+
+extension Subscribers.Demand {
+    /// This demand added to a finite count, saturating into `UInt.max` (unlimited).
+    @inlinable
+    func _adding(to count: UInt) -> UInt {
+        guard let finite = max else { return .max }
+        let (sum, overflow) = count.addingReportingOverflow(UInt(finite))
+        return overflow || sum >= UInt(Int.max) ? .max : sum
+    }
+}

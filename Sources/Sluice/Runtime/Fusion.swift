@@ -1,0 +1,67 @@
+/// What one step of a fused chain produced. See `Runtime.swift`.
+@frozen
+public enum _FusedStep<Output, Failure: Error> {
+    /// The source element made it through every stage as this value.
+    case value(Output)
+    /// A stage dropped the element (`filter`, `compactMap`, ...).
+    case skip
+    /// The chain finished (the source ran out, or a stage like `prefix(while:)` ended it).
+    case finished
+    /// The chain failed (a source failure, or a `try` closure threw).
+    case failure(Failure)
+}
+
+/// A synchronous source and the stages on top of it, advanced one source element at a time.
+public protocol _FusedCursor<Output, Failure> {
+    associatedtype Output
+    associatedtype Failure: Error
+
+    /// Pulls one source element through every stage.
+    mutating func next() -> _FusedStep<Output, Failure>
+
+    /// True once the source has no element left: checked after each step so that the chain
+    /// finishes right after its last element, without waiting for more demand.
+    var isExhausted: Bool { get }
+}
+
+/// The cursor of a publisher that cannot be fused: it is never asked for anything.
+@frozen
+public struct _Unfusable<Output, Failure: Error>: _FusedCursor {
+    @inlinable public init() {}
+
+    @inlinable public mutating func next() -> _FusedStep<Output, Failure> { .finished }
+
+    @inlinable public var isExhausted: Bool { true }
+}
+
+extension Publisher where _Cursor == _Unfusable<Output, Failure> {
+    @inlinable public static var _isFusable: Bool { false }
+
+    @inlinable public func _makeCursor() -> _Unfusable<Output, Failure> { _Unfusable() }
+}
+
+extension _FusedStep {
+    /// Applies a stage's transform to a value step; every other step passes unchanged.
+    @inlinable @inline(__always)
+    public func _map<T>(_ transform: (Output) -> T) -> _FusedStep<T, Failure> {
+        switch self {
+        case .value(let value): .value(transform(value))
+        case .skip: .skip
+        case .finished: .finished
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    /// Lets a stage decide what a value becomes (including skip, finish or fail).
+    @inlinable @inline(__always)
+    public func _flatMap<T, F: Error>(
+        mapFailure: (Failure) -> F, _ decide: (Output) -> _FusedStep<T, F>
+    ) -> _FusedStep<T, F> {
+        switch self {
+        case .value(let value): decide(value)
+        case .skip: .skip
+        case .finished: .finished
+        case .failure(let error): .failure(mapFailure(error))
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Synchronization
+
+/// One operator that decides, value by value, what comes out: `map`, `filter`, `compactMap`,
+/// `tryMap`, `scan`, ... Each such operator is written once, as a stage, and runs two ways:
+/// fused, inside a `_StageCursor` over a synchronous upstream, or unfused, inside a
+/// `StageSubscription` over any other upstream. See `Runtime.swift`.
+public protocol _Stage<Input, Output> {
+    associatedtype Input
+    associatedtype Output
+    associatedtype UpstreamFailure: Error
+    associatedtype Failure: Error
+
+    /// What one upstream value becomes. `.skip` asks upstream for one more value in its place.
+    mutating func step(_ input: Input) -> _FusedStep<Output, Failure>
+
+    /// What an upstream failure becomes (`mapError`, the `try` operators' `any Error`).
+    func mapFailure(_ error: UpstreamFailure) -> Failure
+
+    /// True once the stage has let through all it ever will (`prefix(_:)`): the chain finishes
+    /// right after the value that completed it.
+    var isComplete: Bool { get }
+}
+
+extension _Stage {
+    @inlinable public var isComplete: Bool { false }
+}
+
+extension _Stage where UpstreamFailure == Failure {
+    @inlinable public func mapFailure(_ error: Failure) -> Failure { error }
+}
+
+/// A fused upstream chain with one more stage on top.
+@frozen
+public struct _StageCursor<Upstream: _FusedCursor, Stage: _Stage>: _FusedCursor
+where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure {
+    @usableFromInline var upstream: Upstream
+    @usableFromInline var stage: Stage
+
+    @inlinable @inline(__always)
+    public init(upstream: Upstream, stage: Stage) {
+        self.upstream = upstream
+        self.stage = stage
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Stage.Output, Stage.Failure> {
+        switch upstream.next() {
+        case .value(let value): stage.step(value)
+        case .skip: .skip
+        case .finished: .finished
+        case .failure(let error): .failure(stage.mapFailure(error))
+        }
+    }
+
+    @inlinable public var isExhausted: Bool { upstream.isExhausted || stage.isComplete }
+}
+
+/// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
+/// and its fused form for free.
+public protocol _StageOperator: Publisher
+where _Cursor == _StageCursor<Upstream._Cursor, Stage> {
+    associatedtype Upstream: Publisher
+    associatedtype Stage: _Stage
+    where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
+        Stage.Output == Output, Stage.Failure == Failure
+
+    var upstream: Upstream { get }
+
+    /// A fresh stage for one subscription (stateful stages start over for each subscriber).
+    func _makeStage() -> Stage
+}
+
+extension _StageOperator {
+    @inlinable public static var _isFusable: Bool { Upstream._isFusable }
+
+    @inlinable @inline(__always)
+    public func _makeCursor() -> _Cursor { _StageCursor(upstream: upstream._makeCursor(), stage: _makeStage()) }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        if Self._isFusable {
+            _subscribeFused(subscriber, name: String(describing: Upstream.self))
+        } else {
+            upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
+        }
+    }
+}
+
+extension Publisher {
+    /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
+    /// completes at once, without waiting for demand, as the sources do in Combine.
+    @inlinable
+    func _subscribeFused<S: Subscriber>(_ subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
+        var cursor = _makeCursor()
+        guard !cursor.isExhausted else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            switch cursor.next() {
+            case .failure(let error): subscriber.receive(completion: .failure(error))
+            default: subscriber.receive(completion: .finished)
+            }
+            return
+        }
+        subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber, name: name))
+    }
+}
+
+/// Runs a stage between an unfused upstream and its subscriber: one object per stage, no lock per
+/// value (the status word is read with one atomic load).
+@usableFromInline
+final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
+    @usableFromInline typealias Input = Stage.Input
+    @usableFromInline typealias Failure = Stage.UpstreamFailure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    @usableFromInline static var done: UInt8 { 2 }
+
+    /// Only `receive(_:)` touches the stage, and upstream calls it serially.
+    @usableFromInline var stage: Stage
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let status = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @usableFromInline var upstream: (any Subscription)?
+
+    @inlinable
+    init(stage: Stage, downstream: Downstream) {
+        self.stage = stage
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { String(describing: Stage.self) }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard status.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        status.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        switch stage.step(input) {
+        case .value(let output):
+            let demand = downstream.receive(output)
+            if stage.isComplete { terminate(.finished) }
+            return demand
+        case .skip:
+            return .max(1)
+        case .finished:
+            terminate(.finished)
+        case .failure(let error):
+            terminate(.failure(error))
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
+        guard end() != nil else { return }
+        switch completion {
+        case .finished: downstream.receive(completion: .finished)
+        case .failure(let error): downstream.receive(completion: .failure(stage.mapFailure(error)))
+        }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
+        lock.unlock()
+        current?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        end()?.cancel()
+    }
+
+    /// Ends the stream from the middle: cancel upstream first, then complete downstream.
+    @inlinable
+    func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        guard let upstream = end() else { return }
+        upstream.cancel()
+        downstream.receive(completion: completion)
+    }
+
+    /// Moves to `done` and hands back the upstream subscription, for the one caller that did it.
+    @usableFromInline
+    func end() -> (any Subscription)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard status.load(ordering: .relaxed) == Self.active else {
+            status.store(Self.done, ordering: .relaxed)
+            return nil
+        }
+        status.store(Self.done, ordering: .releasing)
+        defer { upstream = nil }
+        return upstream
+    }
+}

@@ -1,0 +1,46 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// A subscriber receives the current value when it first asks for demand, then every later value;
+/// one that had no demand when a value was sent receives the then-current value when it next asks.
+/// Once completed, the subject neither changes its value nor publishes.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
+    /// The value, guarded by the core's lock.
+    @usableFromInline final class Storage {
+        @usableFromInline var value: Output
+        @usableFromInline init(_ value: Output) { self.value = value }
+    }
+
+    @usableFromInline let storage: Storage
+    @usableFromInline let core: SubjectCore<Output, Failure>
+
+    /// The value wrapped by this subject, published as a new element whenever it changes.
+    public var value: Output {
+        get { core.lock.withLock { storage.value } }
+        set { send(newValue) }
+    }
+
+    /// Creates a current value subject with the given initial value.
+    public init(_ value: Output) {
+        let storage = Storage(value)
+        self.storage = storage
+        core = SubjectCore(name: "CurrentValueSubject") { storage.value }
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber)
+    }
+
+    @inlinable
+    public func send(_ input: Output) {
+        core.lock.lock()
+        defer { core.lock.unlock() }
+        guard core.completion == nil else { return }
+        storage.value = input
+        core.send(input)
+    }
+
+    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
+}

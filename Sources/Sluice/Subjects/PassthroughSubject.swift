@@ -1,0 +1,20 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// It keeps no value: a subscriber sees only what is sent after it subscribed, and only as far as
+/// its demand allows. A subscriber that arrives after the completion receives it at once.
+public final class PassthroughSubject<Output, Failure: Error>: Subject {
+    @usableFromInline let core = SubjectCore<Output, Failure>(name: "PassthroughSubject", currentValue: nil)
+
+    public init() {}
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber)
+    }
+
+    @inlinable public func send(_ input: Output) { core.send(input) }
+
+    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
+}

@@ -1,0 +1,168 @@
+/// What `PassthroughSubject` and `CurrentValueSubject` share: subscribers, the completion once
+/// sent, and the upstream subscriptions handed over by `send(subscription:)`.
+///
+/// One recursive lock guards all of it and is held while a value fans out. So `send` costs one
+/// uncontended lock and no allocation; deliveries to each subscriber are serial even when several
+/// threads send; and a subscriber may send, subscribe or cancel from inside `receive` (the lock
+/// is recursive, and the fan-out walks a snapshot of the subscriber list).
+@usableFromInline
+final class SubjectCore<Output, Failure: Error> {
+    @usableFromInline let lock = Lock(recursive: true)
+    @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @usableFromInline var upstreams: [any Subscription] = []
+    @usableFromInline var hasDemand = false
+    @usableFromInline let name: String
+    /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
+    @usableFromInline let currentValue: (() -> Output)?
+
+    @usableFromInline
+    init(name: String, currentValue: (() -> Output)?) {
+        self.name = name
+        self.currentValue = currentValue
+    }
+
+    deinit {
+        for upstream in upstreams { upstream.cancel() }
+    }
+
+    @inlinable
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        lock.lock()
+        if let completion {
+            lock.unlock()
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+            return
+        }
+        let conduit = Conduit(core: self, downstream: subscriber)
+        conduits.append(conduit)
+        lock.unlock()
+        subscriber.receive(subscription: conduit)
+    }
+
+    @inlinable
+    func send(_ value: Output) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard completion == nil else { return }
+        for conduit in conduits { conduit.offer(value) }
+    }
+
+    @usableFromInline
+    func send(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard self.completion == nil else { return }
+        self.completion = completion
+        let receivers = conduits
+        conduits = []
+        upstreams = []
+        for conduit in receivers { conduit.finish(completion) }
+    }
+
+    @usableFromInline
+    func send(subscription: any Subscription) {
+        lock.lock()
+        upstreams.append(subscription)
+        let askNow = hasDemand
+        lock.unlock()
+        if askNow { subscription.request(.unlimited) }
+    }
+
+    /// Called under the lock when a subscriber asks: the first time any does, upstream is asked
+    /// for everything.
+    @usableFromInline
+    func demandArrived() {
+        guard !hasDemand else { return }
+        hasDemand = true
+        for upstream in upstreams { upstream.request(.unlimited) }
+    }
+
+    @usableFromInline
+    func remove(_ conduit: ConduitBase<Output, Failure>) {
+        lock.withLock { conduits.removeAll { $0 === conduit } }
+    }
+}
+
+/// One subscriber's subscription to a subject. All its state is guarded by the subject's lock.
+@usableFromInline
+class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    @usableFromInline unowned(unsafe) let core: SubjectCore<Output, Failure>
+    /// Keeps the core alive while the subscriber holds this subscription.
+    @usableFromInline let coreOwner: AnyObject
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var isDone = false
+    /// A `CurrentValueSubject` subscriber is owed the current value when it next asks.
+    @usableFromInline var owesCurrentValue: Bool
+
+    @usableFromInline
+    init(core: SubjectCore<Output, Failure>) {
+        self.core = core
+        coreOwner = core
+        owesCurrentValue = core.currentValue != nil
+    }
+
+    @usableFromInline var description: String { core.name }
+
+    /// Delivers `value` if this subscriber has demand. Called under the subject's lock.
+    @usableFromInline func offer(_ value: Output) { fatalError("ConduitBase.offer is overridden by Conduit") }
+
+    /// Delivers the completion. Called under the subject's lock.
+    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("ConduitBase.finish is overridden by Conduit") }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        core.lock.lock()
+        defer { core.lock.unlock() }
+        guard !isDone else { return }
+        self.demand += demand
+        core.demandArrived()
+        if owesCurrentValue, let currentValue = core.currentValue {
+            owesCurrentValue = false
+            offer(currentValue())
+        }
+    }
+
+    @usableFromInline
+    func cancel() {
+        core.lock.lock()
+        let wasActive = !isDone
+        isDone = true
+        core.lock.unlock()
+        if wasActive { core.remove(self) }
+    }
+}
+
+@usableFromInline
+final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure> {
+    @usableFromInline let downstream: Downstream
+
+    @inlinable
+    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+        self.downstream = downstream
+        super.init(core: core)
+    }
+
+    @inlinable
+    override func offer(_ value: Downstream.Input) {
+        guard !isDone else { return }
+        guard demand != .none else {
+            // A current-value subscriber that misses a value gets the latest when it next asks.
+            if core.currentValue != nil { owesCurrentValue = true }
+            return
+        }
+        owesCurrentValue = false
+        if demand != .unlimited { demand -= 1 }
+        let more = downstream.receive(value)
+        if more != .none, !isDone { demand += more }
+    }
+
+    @inlinable
+    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        guard !isDone else { return }
+        isDone = true
+        downstream.receive(completion: completion)
+    }
+}

@@ -1,0 +1,76 @@
+extension Publisher where Failure == Never {
+    /// Assigns each element from a publisher to a property on an object.
+    @inlinable
+    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+        let assign = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(assign)
+        return AnyCancellable(assign)
+    }
+}
+
+extension Subscribers {
+    /// A simple subscriber that assigns received elements to a property indicated by a key path.
+    ///
+    /// It holds the object strongly until the stream completes or is cancelled.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
+        public typealias Failure = Never
+
+        @usableFromInline let lock = Lock()
+        @usableFromInline var subscription: (any Subscription)?
+        @usableFromInline var target: Root?
+        @usableFromInline var isDone = false
+
+        /// The object that contains the property to assign; `nil` once the subscription ends.
+        public var object: Root? { lock.withLock { target } }
+        /// The key path that indicates the property to assign.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// Creates a subscriber to assign the value of a property indicated by a key path.
+        @inlinable
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            target = object
+            self.keyPath = keyPath
+        }
+
+        public var description: String { object.map { "Assign \(type(of: $0))." } ?? "Assign" }
+
+        public func receive(subscription: any Subscription) {
+            lock.lock()
+            guard self.subscription == nil, !isDone else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            self.subscription = subscription
+            lock.unlock()
+            subscription.request(.unlimited)
+        }
+
+        @inlinable
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            lock.lock()
+            let object = target
+            lock.unlock()
+            object?[keyPath: keyPath] = value
+            return .none
+        }
+
+        public func receive(completion: Subscribers.Completion<Never>) {
+            _ = release()
+        }
+
+        public func cancel() {
+            release()?.cancel()
+        }
+
+        /// Ends the subscription: lets go of the object and hands back the upstream subscription.
+        private func release() -> (any Subscription)? {
+            lock.lock()
+            defer { lock.unlock() }
+            isDone = true
+            target = nil
+            defer { subscription = nil }
+            return subscription
+        }
+    }
+}
