@@ -1,0 +1,72 @@
+import Testing
+
+private struct Point {
+    var x: Int
+    var y: Int
+    var label: String
+}
+
+@Suite struct MapKeyPathTests {
+    @Test func oneKeyPathPublishesThatProperty() {
+        let upstream = TestPublisher<Point, TestError>()
+        let mapped: Publishers.MapKeyPath<TestPublisher<Point, TestError>, Int> = upstream.map(\.x)
+        let recorder = mapped.record()
+        upstream.send(Point(x: 1, y: 2, label: "a"))
+        upstream.send(Point(x: 3, y: 4, label: "b"))
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .value(3), .finished])
+        #expect(mapped.keyPath == \Point.x)
+    }
+
+    @Test func twoKeyPathsPublishATuple() {
+        let upstream = TestPublisher<Point, TestError>()
+        let mapped: Publishers.MapKeyPath2<TestPublisher<Point, TestError>, Int, String> = upstream.map(\.y, \.label)
+        let recorder = mapped.record()
+        upstream.send(Point(x: 1, y: 2, label: "a"))
+        upstream.send(completion: .failure(.oops))
+        #expect(recorder.trace == ["subscription", "value((2, \"a\"))", "failure(oops)"])
+        #expect(recorder.values.map { "\($0.0)\($0.1)" } == ["2a"])
+    }
+
+    @Test func threeKeyPathsPublishATuple() {
+        let upstream = TestPublisher<Point, TestError>()
+        let mapped: Publishers.MapKeyPath3<TestPublisher<Point, TestError>, String, Int, Int> = upstream.map(\.label, \.x, \.y)
+        let recorder = mapped.record()
+        upstream.send(Point(x: 5, y: 6, label: "c"))
+        #expect(recorder.values.count == 1)
+        #expect(recorder.values.first.map { $0 == ("c", 5, 6) } == true)
+        #expect(mapped.keyPath0 == \Point.label && mapped.keyPath1 == \Point.x && mapped.keyPath2 == \Point.y)
+    }
+
+    @Test func failurePassesThrough() {
+        let upstream = TestPublisher<Point, TestError>()
+        let recorder = upstream.map(\.x).record()
+        upstream.send(completion: .failure(.other))
+        #expect(recorder.events == [.subscription, .failure(.other)])
+    }
+
+    @Test func demandAndCancelPassStraightUpstream() {
+        let upstream = TestPublisher<Point, TestError>()
+        let recorder = upstream.map(\.x, \.y).record(initialDemand: .max(2), demandPerValue: { _ in .max(3) })
+        #expect(upstream.send(Point(x: 0, y: 0, label: "")) == .max(3))
+        recorder.request(.max(1))
+        recorder.cancel()
+        #expect(upstream.events == [.subscribe, .request(.max(2)), .request(.max(1)), .cancel])
+    }
+
+    @Test func zeroAndLimitedDemand() {
+        let points = (1...4).map { Point(x: $0, y: -$0, label: "\($0)") }
+        let recorder = points.publisher.map(\.label).record(initialDemand: nil)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(2))
+        #expect(recorder.values == ["1", "2"])
+        recorder.request(.unlimited)
+        #expect(recorder.events.suffix(3) == [.value("3"), .value("4"), .finished])
+    }
+
+    @Test func laws() {
+        OperatorLaws.check { $0.map(\.magnitude) }
+        OperatorLaws.check { $0.map(\.magnitude, \.description) }
+        OperatorLaws.check { $0.map(\.magnitude, \.description, \.byteSwapped) }
+    }
+}
