@@ -11,11 +11,16 @@ let package = Package(
         .target(name: "Sluice"),
         .target(name: "SluiceReference"),
         // The conformance suite is written once (Tests/Conformance) and compiled against each
-        // implementation: every per-implementation test target links the shared folder.
+        // implementation: each per-implementation test target links the shared files (symlinks).
+        // SluiceReference links the whole folder; Sluice links what it implements so far.
         .testTarget(
             name: "SluiceReferenceConformanceTests",
             dependencies: ["SluiceReference"],
             swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
+        .testTarget(
+            name: "SluiceConformanceTests",
+            dependencies: ["Sluice"]
         ),
     ],
     swiftLanguageModes: [.v6]
