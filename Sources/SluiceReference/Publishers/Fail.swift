@@ -1,0 +1,20 @@
+/// A publisher that immediately terminates with the specified error.
+///
+/// Each subscriber gets `Subscriptions.empty` and the failure at once, whatever its demand.
+public struct Fail<Output, Failure: Error>: Publisher {
+    /// The failure to send when terminating the publisher.
+    public let error: Failure
+
+    /// Creates a publisher that immediately terminates with the specified failure.
+    public init(error: Failure) { self.error = error }
+
+    /// Creates a publisher that immediately terminates with the specified failure, naming the
+    /// output type so that it need not be inferred.
+    public init(outputType: Output.Type, failure: Failure) { self.init(error: failure) }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriber.receiveEmptySubscription(thenCompletion: .failure(error))
+    }
+}
+
+extension Fail: Equatable where Failure: Equatable {}

@@ -1,0 +1,148 @@
+// Combine's eager specialisations on `Result.Publisher`: applied to the result at once. A failure
+// passes through every one of them unchanged (closures are not called), except `replaceError`,
+// which replaces it, and `ignoreOutput()`, whose `Empty` cannot carry it: as shipped, it finishes.
+
+extension Result {
+    /// The `try` specialisations: applies a throwing transform to a success; a failure, or what the
+    /// transform throws, becomes the new failure.
+    func tryMapSuccess<T>(_ transform: (Success) throws -> T) -> Result<T, any Error> {
+        switch self {
+        case .success(let output): Result<T, any Error> { try transform(output) }
+        case .failure(let error): .failure(error)
+        }
+    }
+}
+
+extension Result.Publisher {
+    /// Publishes whether the value satisfies the predicate.
+    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+
+    /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
+    public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        .init(result.tryMapSuccess(predicate))
+    }
+
+    /// Publishes the value in a one-element array.
+    public func collect() -> Result<[Output], Failure>.Publisher { .init(result.map { [$0] }) }
+
+    /// One value is its own minimum: the closure is not called.
+    public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
+
+    /// Publishes the value, or fails with what the closure throws. As in Combine, the closure is
+    /// called once, with the value twice, so that a throwing closure fails the publisher.
+    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+        .init(result.tryMapSuccess { output in
+            _ = try areInIncreasingOrder(output, output)
+            return output
+        })
+    }
+
+    /// One value is its own maximum: the closure is not called.
+    public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
+
+    /// Publishes the value, or fails with what the closure throws (called once, as for `tryMin`).
+    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+        tryMin(by: areInIncreasingOrder)
+    }
+
+    /// Publishes whether the value satisfies the predicate.
+    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+
+    /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
+    public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
+        .init(result.tryMapSuccess(predicate))
+    }
+
+    /// Publishes 1.
+    public func count() -> Result<Int, Failure>.Publisher { .init(result.map { _ in 1 }) }
+
+    /// The value is its own first element.
+    public func first() -> Result<Output, Failure>.Publisher { self }
+
+    /// The value is its own last element.
+    public func last() -> Result<Output, Failure>.Publisher { self }
+
+    /// Finishes without publishing the value. A failure is lost too: `Empty` can only finish.
+    public func ignoreOutput() -> Empty<Output, Failure> { Empty() }
+
+    /// Publishes the transformed value.
+    public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher { .init(result.map(transform)) }
+
+    /// Publishes the transformed value, or fails with what the transform throws.
+    public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
+        .init(result.tryMapSuccess(transform))
+    }
+
+    /// Transforms the failure.
+    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher { .init(result.mapError(transform)) }
+
+    /// One value has no duplicates: the closure is not called.
+    public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
+
+    /// Publishes the value, or fails with what the predicate throws (called once, with the value twice).
+    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+        .init(result.tryMapSuccess { output in
+            _ = try predicate(output, output)
+            return output
+        })
+    }
+
+    /// Publishes the value, or the replacement in place of a failure.
+    public func replaceError(with output: Output) -> Result<Output, Never>.Publisher {
+        switch result {
+        case .success(let value): .init(.success(value))
+        case .failure: .init(.success(output))
+        }
+    }
+
+    /// A result is never empty: the replacement is never used.
+    public func replaceEmpty(with output: Output) -> Result<Output, Failure>.Publisher { self }
+
+    /// The result would be the same on every attempt, so there is nothing to retry.
+    public func retry(_ times: Int) -> Result<Output, Failure>.Publisher { self }
+
+    /// Publishes the initial result combined with the value.
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
+        .init(result.map { nextPartialResult(initialResult, $0) })
+    }
+
+    /// Publishes the initial result combined with the value, or fails with what the closure throws.
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+        .init(result.tryMapSuccess { try nextPartialResult(initialResult, $0) })
+    }
+
+    /// Publishes the initial result combined with the value.
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
+        reduce(initialResult, nextPartialResult)
+    }
+
+    /// Publishes the initial result combined with the value, or fails with what the closure throws.
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+        tryReduce(initialResult, nextPartialResult)
+    }
+}
+
+extension Result.Publisher where Output: Comparable {
+    /// One value is its own minimum.
+    public func min() -> Result<Output, Failure>.Publisher { self }
+
+    /// One value is its own maximum.
+    public func max() -> Result<Output, Failure>.Publisher { self }
+}
+
+extension Result.Publisher where Output: Equatable {
+    /// Publishes whether the value equals the given one.
+    public func contains(_ output: Output) -> Result<Bool, Failure>.Publisher { .init(result.map { $0 == output }) }
+
+    /// One value has no duplicates.
+    public func removeDuplicates() -> Result<Output, Failure>.Publisher { self }
+}
+
+extension Result.Publisher where Failure == Never {
+    /// Publishes the value with the given failure type.
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+        switch result {
+        case .success(let output): .init(.success(output))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+extension Result {
+    /// A publisher that publishes this result to each subscriber exactly once, or fails immediately
+    /// if it is a failure.
+    public var publisher: Result<Success, Failure>.Publisher { Publisher(self) }
+
+    /// A publisher that publishes a result to each subscriber exactly once, or fails immediately if
+    /// the result is a failure.
+    ///
+    /// A success waits for the first request, then sends the value and finishes; a failure is sent
+    /// as soon as a subscriber attaches, whatever its demand.
+    public struct Publisher: SluiceReference.Publisher {
+        public typealias Output = Success
+
+        /// The result to deliver to each subscriber.
+        public let result: Result<Output, Failure>
+
+        /// Creates a publisher that delivers the specified result.
+        public init(_ result: Result<Output, Failure>) { self.result = result }
+
+        /// Creates a publisher that sends the specified output to each subscriber once, then finishes.
+        public init(_ output: Output) { self.init(.success(output)) }
+
+        /// Creates a publisher that immediately sends the specified failure to each subscriber.
+        public init(_ failure: Failure) { self.init(.failure(failure)) }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            switch result {
+            case .success(let output):
+                subscriber.receivePlayback(of: [output], then: .finished, name: "Once")
+            case .failure(let error):
+                subscriber.receiveEmptySubscription(thenCompletion: .failure(error))
+            }
+        }
+    }
+}
+
+extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}
