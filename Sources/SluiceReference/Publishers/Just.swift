@@ -15,29 +15,43 @@ public struct Just<Output>: Publisher {
 
 extension Just: Equatable where Output: Equatable {}
 
-/// Delivers the value and `.finished` on the first request.
+/// Delivers the value and `.finished` on the first request; a cancel from inside `receive`
+/// suppresses the `.finished`.
 private final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    private let lock = Lock()
-    private var pending: (output: Downstream.Input, downstream: Downstream)?
+    private enum State {
+        case pending(Downstream.Input, Downstream)
+        case delivering(Downstream)
+        case terminated
+    }
 
-    init(output: Downstream.Input, downstream: Downstream) { pending = (output, downstream) }
+    private let lock = Lock()
+    private var state: State
+
+    init(output: Downstream.Input, downstream: Downstream) { state = .pending(output, downstream) }
 
     var description: String { "Just" }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard let (output, downstream) = pending else {
+        guard case .pending(let output, let downstream) = state else {
             lock.unlock()
             return
         }
-        pending = nil
+        state = .delivering(downstream)
         lock.unlock()
         _ = downstream.receive(output)
+        lock.lock()
+        guard case .delivering = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
         downstream.receive(completion: .finished)
     }
 
     func cancel() {
-        lock.withLock { pending = nil }
+        lock.withLock { state = .terminated }
     }
 }

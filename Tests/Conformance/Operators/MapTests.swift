@@ -2,7 +2,7 @@ import Testing
 
 @Suite struct MapTests {
     @Test func transformsEveryValue() {
-        let recorder = [1, 2, 3].publisher.map { $0 * 10 }.record()
+        let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().map { $0 * 10 }.record()
         #expect(recorder.events == [.subscription, .value(10), .value(20), .value(30), .finished])
     }
 
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func zeroDemandDeliversNothing() {
-        let recorder = [1, 2].publisher.map { $0 }.record(initialDemand: nil)
+        let recorder = [1, 2].publisher.eraseToAnyPublisher().map { $0 }.record(initialDemand: nil)
         #expect(recorder.events == [.subscription])
         recorder.request(.max(1))
         #expect(recorder.values == [1])
@@ -55,13 +55,13 @@ import Testing
     }
 
     @Test func limitedDemandIsHonouredAcrossDrops() {
-        let recorder = (1...10).publisher.filter { $0.isMultiple(of: 3) }.record(initialDemand: .max(2))
+        let recorder = (1...10).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 3) }.record(initialDemand: .max(2))
         #expect(recorder.values == [3, 6])
         #expect(recorder.completions.isEmpty)
     }
 
     @Test func filterOfFilterComposes() {
-        let composed: Publishers.Filter<Publishers.Sequence<ClosedRange<Int>, Never>> = (1...20).publisher.filter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
+        let composed: Publishers.Filter<AnyPublisher<Int, Never>> = (1...20).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
         #expect(composed.record().values == [6, 12, 18])
     }
 

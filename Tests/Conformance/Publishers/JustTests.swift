@@ -33,6 +33,11 @@ import Testing
         #expect(Just(1) == Just(1))
     }
 
+    @Test func cancelFromInsideReceiveSuppressesTheCompletion() {
+        let recorder = Just(1).record(cancelAfterValues: 1)
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
     @Test func subscriptionIsReleasedAfterCompletion() {
         let recorder = Just(1).record()
         #expect(recorder.firstSubscription == nil)
