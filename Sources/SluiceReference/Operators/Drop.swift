@@ -1,0 +1,135 @@
+extension Publisher {
+    /// Omits the specified number of elements before republishing subsequent elements.
+    ///
+    /// `count` must not be negative; a negative count traps when the publisher is subscribed.
+    public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+        Publishers.Drop(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that omits a specified number of elements before republishing later elements.
+    ///
+    /// As in Combine, it asks upstream for the elements it will drop up front: the first request
+    /// upstream is downstream's demand plus `count`, and a dropped element asks for nothing more.
+    public struct Drop<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The number of elements to drop.
+        public let count: Int
+
+        /// Creates a publisher that omits `count` elements before republishing later elements.
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+            let subscription = DropSubscription(count: count, downstream: subscriber)
+            // Combine hands its subscription downstream before subscribing upstream: demand that
+            // arrives meanwhile is held and sent with the first request.
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}
+
+/// Drops the first `count` values. Demand is passed straight upstream once upstream has
+/// subscribed; the `count` values to drop are asked for on top of the first request.
+private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        /// Downstream has the subscription, upstream has not sent its own yet.
+        case awaitingSubscription(pending: Subscribers.Demand)
+        /// `remaining` values are still to be dropped.
+        case subscribed(any Subscription, remaining: Int)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state: State = .awaitingSubscription(pending: .none)
+    private let count: Int
+    private let downstream: Downstream
+
+    init(count: Int, downstream: Downstream) {
+        self.count = count
+        self.downstream = downstream
+    }
+
+    var description: String { "Drop" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription(let pending) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription, remaining: count)
+        lock.unlock()
+        let first = pending + count
+        if first > 0 { subscription.request(first) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed(let upstream, let remaining) = state else {
+            lock.unlock()
+            return .none
+        }
+        if remaining > 0 {
+            // This value was asked for on top of downstream's demand: nothing to replace it with.
+            state = .subscribed(upstream, remaining: remaining - 1)
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        // Downstream already holds a subscription, so even a completion that arrives before
+        // upstream's subscription can be delivered.
+        if case .terminated = state {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        switch state {
+        case .awaitingSubscription(let pending):
+            state = .awaitingSubscription(pending: pending + demand)
+            lock.unlock()
+        case .subscribed(let upstream, _):
+            lock.unlock()
+            upstream.request(demand)
+        case .terminated:
+            lock.unlock()
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        let current = state
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let upstream, _) = current {
+            upstream.cancel()
+        }
+    }
+}

@@ -1,0 +1,212 @@
+extension Publisher {
+    /// Ignores elements from the upstream publisher until it receives an element from a second publisher.
+    ///
+    /// A completion of the second publisher before its first element ends the stream (a failure
+    /// fails it); after its first element, the second publisher no longer matters.
+    public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
+    where Failure == P.Failure {
+        Publishers.DropUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// A publisher that ignores elements from the upstream publisher until it receives an element
+    /// from a second publisher.
+    ///
+    /// As in Combine, downstream receives the subscription first, then the other publisher is
+    /// subscribed (and asked for one element), then upstream. Downstream's demand goes straight
+    /// upstream; an element dropped before the trigger is not replaced by a new request.
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher where Upstream.Failure == Other.Failure {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// A publisher to monitor for its first emitted element.
+        public let other: Other
+
+        /// Creates a publisher that ignores elements from `upstream` until `other` emits an element.
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = DropUntilOutputSubscription(downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            other.subscribe(TriggerSubscriber<Other.Output, DropUntilOutputSubscription<S>>(receiver: subscription))
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+
+/// What the subscription of `drop(untilOutputFrom:)` or `prefix(untilOutputFrom:)` hears from
+/// the other publisher, the trigger.
+protocol TriggerReceiver<TriggerFailure>: AnyObject {
+    associatedtype TriggerFailure: Error
+    func receiveTrigger(subscription: any Subscription)
+    /// The trigger emitted an element.
+    func receiveTriggerValue()
+    func receiveTrigger(completion: Subscribers.Completion<TriggerFailure>)
+}
+
+/// Subscribes to the other publisher on behalf of a `TriggerReceiver`, which stays the one place
+/// that holds state. It shares the receiver's identifier, as Combine's inner subscribers do.
+struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber {
+    typealias Failure = Receiver.TriggerFailure
+
+    let receiver: Receiver
+
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(receiver) }
+
+    func receive(subscription: any Subscription) { receiver.receiveTrigger(subscription: subscription) }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        receiver.receiveTriggerValue()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) { receiver.receiveTrigger(completion: completion) }
+}
+
+/// Drops upstream values until the trigger fires. One lock over one state that covers both
+/// upstream and the trigger.
+private final class DropUntilOutputSubscription<Downstream: Subscriber>:
+    Subscriber, Subscription, TriggerReceiver, CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+    typealias TriggerFailure = Downstream.Failure
+
+    private enum UpstreamLink {
+        /// Demand from downstream waits here until upstream's subscription arrives.
+        case awaitingSubscription(pending: Subscribers.Demand)
+        case subscribed(any Subscription)
+    }
+
+    private enum TriggerLink {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The trigger has emitted: values pass. Combine lets go of the trigger here without
+        /// cancelling it (it was asked for one element and sent it), and ignores its completion.
+        case fired
+    }
+
+    private enum State {
+        case running(UpstreamLink, TriggerLink)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.running(.awaitingSubscription(pending: .none), .awaitingSubscription)
+    private let downstream: Downstream
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    var description: String { "DropUntilOutput" }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .running(.awaitingSubscription(let pending), let trigger) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .running(.subscribed(subscription), trigger)
+        lock.unlock()
+        if pending > 0 { subscription.request(pending) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running(.subscribed, let trigger) = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        guard case .fired = trigger else { return .none }
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running(_, let trigger) = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let other) = trigger { other.cancel() }
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: Trigger
+
+    func receiveTrigger(subscription: any Subscription) {
+        lock.lock()
+        guard case .running(let upstream, .awaitingSubscription) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .running(upstream, .subscribed(subscription))
+        lock.unlock()
+        subscription.request(.max(1))
+    }
+
+    func receiveTriggerValue() {
+        lock.withLock {
+            guard case .running(let upstream, .subscribed) = state else { return }
+            state = .running(upstream, .fired)
+        }
+    }
+
+    func receiveTrigger(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running(let upstream, let trigger) = state else {
+            lock.unlock()
+            return
+        }
+        if case .fired = trigger {
+            lock.unlock()
+            return
+        }
+        // The trigger can no longer fire: nothing would ever pass, so the stream ends here.
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let upstream) = upstream { upstream.cancel() }
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        switch state {
+        case .running(.awaitingSubscription(let pending), let trigger):
+            state = .running(.awaitingSubscription(pending: pending + demand), trigger)
+            lock.unlock()
+        case .running(.subscribed(let upstream), _):
+            lock.unlock()
+            upstream.request(demand)
+        case .terminated:
+            lock.unlock()
+        }
+    }
+
+    /// Cancels upstream first, then the trigger, in Combine's order.
+    func cancel() {
+        lock.lock()
+        let current = state
+        state = .terminated
+        lock.unlock()
+        guard case .running(let upstream, let trigger) = current else { return }
+        if case .subscribed(let upstream) = upstream { upstream.cancel() }
+        if case .subscribed(let other) = trigger { other.cancel() }
+    }
+}

@@ -1,0 +1,182 @@
+extension Publisher {
+    /// Republishes elements until another publisher emits an element; then finishes.
+    ///
+    /// The other publisher's failure type does not matter: if it completes without emitting,
+    /// the stream simply goes on until upstream ends.
+    public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+        Publishers.PrefixUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes elements until another publisher emits an element.
+    ///
+    /// As in Combine, the other publisher is subscribed (and asked for one element) first, then
+    /// upstream; downstream receives the subscription when upstream's arrives. When the other
+    /// publisher emits, upstream is cancelled and the stream finishes.
+    public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// Another publisher, whose first output causes this publisher to finish.
+        public let other: Other
+
+        /// Creates a publisher that republishes elements from `upstream` until `other` emits an element.
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = PrefixUntilOutputSubscription<S, Other.Failure>(downstream: subscriber)
+            other.subscribe(TriggerSubscriber<Other.Output, PrefixUntilOutputSubscription<S, Other.Failure>>(receiver: subscription))
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+/// Passes upstream through until the trigger fires. One lock over one state that covers both
+/// upstream and the trigger.
+private final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
+    Subscriber, Subscription, TriggerReceiver, CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum UpstreamLink {
+        /// Downstream has no subscription yet: it gets this one when upstream's arrives.
+        case awaitingSubscription
+        case subscribed(any Subscription)
+
+        var hasSubscription: Bool {
+            if case .subscribed = self { true } else { false }
+        }
+    }
+
+    private enum TriggerLink {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The trigger completed without emitting: it will never fire.
+        case silent
+    }
+
+    private enum State {
+        case running(UpstreamLink, TriggerLink)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.running(.awaitingSubscription, .awaitingSubscription)
+    private let downstream: Downstream
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    var description: String { "PrefixUntilOutput" }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .running(.awaitingSubscription, let trigger) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .running(.subscribed(subscription), trigger)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running(.subscribed, _) = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .running(let upstream, let trigger) = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        // Combine cancels the trigger before downstream hears the completion.
+        if case .subscribed(let other) = trigger { other.cancel() }
+        end(with: completion, downstreamHasSubscription: upstream.hasSubscription)
+    }
+
+    // MARK: Trigger
+
+    func receiveTrigger(subscription: any Subscription) {
+        lock.lock()
+        guard case .running(let upstream, .awaitingSubscription) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .running(upstream, .subscribed(subscription))
+        lock.unlock()
+        subscription.request(.max(1))
+    }
+
+    /// The trigger fired: upstream is cancelled and the stream finishes. As in Combine, the
+    /// trigger itself is let go without a cancel: it was asked for one element and sent it.
+    func receiveTriggerValue() {
+        lock.lock()
+        guard case .running(let upstream, .subscribed) = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let upstream) = upstream { upstream.cancel() }
+        end(with: .finished, downstreamHasSubscription: upstream.hasSubscription)
+    }
+
+    func receiveTrigger(completion: Subscribers.Completion<TriggerFailure>) {
+        // Without an element the trigger will never fire: the stream goes on until upstream ends.
+        lock.withLock {
+            guard case .running(let upstream, _) = state else { return }
+            state = .running(upstream, .silent)
+        }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .running(.subscribed(let upstream), _) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(demand)
+    }
+
+    /// Cancels upstream first, then the trigger, in Combine's order.
+    func cancel() {
+        lock.lock()
+        let current = state
+        state = .terminated
+        lock.unlock()
+        guard case .running(let upstream, let trigger) = current else { return }
+        if case .subscribed(let upstream) = upstream { upstream.cancel() }
+        if case .subscribed(let other) = trigger { other.cancel() }
+    }
+
+    /// A subscriber must see a subscription before a completion. When the stream ends before
+    /// upstream has subscribed (the trigger fired first), this subscription, now inert, is
+    /// handed over first.
+    private func end(with completion: Subscribers.Completion<Failure>, downstreamHasSubscription: Bool) {
+        if !downstreamHasSubscription { downstream.receive(subscription: self) }
+        downstream.receive(completion: completion)
+    }
+}
