@@ -85,7 +85,7 @@ extension Publishers {
 /// event from a source that is no longer current (the old upstream after its failure, a
 /// replacement after a cancel) is recognised and ignored. The operator keeps count of the
 /// demand downstream has outstanding, because the replacement starts with exactly that.
-final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, CustomStringConvertible
     where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input
 {
