@@ -1,0 +1,188 @@
+extension Publisher {
+    /// Performs the specified closures when publisher events occur.
+    ///
+    /// Each closure runs just before its event is passed on. `receiveRequest` sees every demand
+    /// that goes upstream: the explicit `request(_:)` calls and the non-zero demand that
+    /// downstream returns from `receive(_:)`.
+    public func handleEvents(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveOutput: ((Output) -> Void)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+        receiveCancel: (() -> Void)? = nil,
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+    ) -> Publishers.HandleEvents<Self> {
+        Publishers.HandleEvents(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion,
+            receiveCancel: receiveCancel,
+            receiveRequest: receiveRequest)
+    }
+}
+
+extension Publishers {
+    /// A publisher that performs the specified closures when publisher events occur.
+    public struct HandleEvents<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that executes when the publisher receives the subscription from the upstream publisher.
+        public var receiveSubscription: ((any Subscription) -> Void)?
+        /// A closure that executes when the publisher receives a value from the upstream publisher.
+        public var receiveOutput: ((Upstream.Output) -> Void)?
+        /// A closure that executes when the upstream publisher finishes normally or terminates with an error.
+        public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+        /// A closure that executes when the downstream receiver cancels publishing.
+        public var receiveCancel: (() -> Void)?
+        /// A closure that executes when the publisher receives a request for more elements.
+        public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+        /// Creates a publisher that performs the specified closures when publisher events occur.
+        ///
+        /// As in Combine, `receiveRequest` has no default value here (it does in `handleEvents`).
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Void)? = nil,
+            receiveOutput: ((Upstream.Output) -> Void)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)? = nil,
+            receiveCancel: (() -> Void)? = nil,
+            receiveRequest: ((Subscribers.Demand) -> Void)?
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let hooks = EventHooks(
+                receiveSubscription: receiveSubscription,
+                receiveOutput: receiveOutput,
+                receiveCompletion: receiveCompletion,
+                receiveCancel: receiveCancel,
+                receiveRequest: receiveRequest,
+                receiveReturnedDemand: receiveRequest)
+            upstream.subscribe(EventHookSubscription(name: "HandleEvents", downstream: subscriber, hooks: hooks))
+        }
+    }
+}
+
+/// The side effects of a pass-through operator (`handleEvents`, `print`, `breakpoint`), one
+/// optional closure per event. Each runs just before its event is passed on.
+struct EventHooks<Output, Failure: Error> {
+    var receiveSubscription: ((any Subscription) -> Void)?
+    var receiveOutput: ((Output) -> Void)?
+    var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    var receiveCancel: (() -> Void)?
+    /// An explicit `request(_:)` from downstream.
+    var receiveRequest: ((Subscribers.Demand) -> Void)?
+    /// The demand downstream returned from `receive(_:)`, when it is not `.none`. `print` tells
+    /// it apart from an explicit request ("(synchronous)"); `handleEvents` does not.
+    var receiveReturnedDemand: ((Subscribers.Demand) -> Void)?
+}
+
+/// The subscription of the pass-through operators: every event goes through unchanged, after
+/// its hook has run.
+///
+/// `name` is what the subscription calls itself; `nil` borrows the upstream subscription's
+/// description, for operators that in Combine hand downstream the upstream subscription itself
+/// (`breakpoint`), so that a `print` further down shows the same name.
+final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private var upstreamDescription = ""
+    private let name: String?
+    private let downstream: Downstream
+    private let hooks: EventHooks<Input, Failure>
+
+    init(name: String?, downstream: Downstream, hooks: EventHooks<Input, Failure>) {
+        self.name = name
+        self.downstream = downstream
+        self.hooks = hooks
+    }
+
+    var description: String {
+        if let name { return name }
+        return lock.withLock { upstreamDescription }
+    }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        upstreamDescription = String(describing: subscription)
+        lock.unlock()
+        hooks.receiveSubscription?(subscription)
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        hooks.receiveOutput?(input)
+        let demand = downstream.receive(input)
+        if demand != .none {
+            hooks.receiveReturnedDemand?(demand)
+        }
+        return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        hooks.receiveCompletion?(completion)
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        hooks.receiveRequest?(demand)
+        upstream.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            state = .terminated
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        hooks.receiveCancel?()
+        upstream.cancel()
+    }
+}

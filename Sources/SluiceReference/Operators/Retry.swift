@@ -1,0 +1,212 @@
+extension Publisher {
+    /// Attempts to recreate a failed subscription with the upstream publisher up to the number
+    /// of times you specify.
+    ///
+    /// `retry(n)` makes `n + 1` attempts in all; each new attempt starts with the demand
+    /// downstream still has outstanding, and the failure of the last one is passed on. A
+    /// negative count retries without limit.
+    public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+        Publishers.Retry(upstream: self, retries: retries)
+    }
+}
+
+extension Publishers {
+    /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
+    public struct Retry<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of retry attempts to perform; `nil` (or a negative count) retries without limit.
+        public let retries: Int?
+
+        /// Creates a publisher that attempts to recreate its subscription to a failed upstream publisher.
+        public init(upstream: Upstream, retries: Int?) {
+            self.upstream = upstream
+            self.retries = retries
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let limit = retries.flatMap { $0 >= 0 ? $0 : nil }
+            RetrySubscription(upstream: upstream, retries: limit, downstream: subscriber).start()
+        }
+    }
+}
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}
+
+/// The subscription of `retry`. Downstream sees one subscription, handed over when the first
+/// attempt's subscription arrives; each attempt has its own side object (``Attempt``), so
+/// the events of an attempt that already failed are recognised and ignored.
+///
+/// An attempt that fails synchronously, inside `subscribe`, does not subscribe the next one
+/// from that deep in the stack: it leaves a note, and the loop in `subscribeAttempts` that is
+/// already running starts the next attempt. So the stack stays flat however many attempts fail.
+private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+    where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure
+{
+    private enum State {
+        /// The current attempt has subscribed upstream; its subscription has not arrived yet.
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    /// The number of the current attempt; only its events count.
+    private var attempt = 0
+    /// Retries still allowed; `nil` for no limit.
+    private var retriesLeft: Int?
+    /// Requested by downstream and not yet delivered, plus the demand it returned for each value.
+    private var demand = Subscribers.Demand.none
+    private var downstreamHasSubscription = false
+    /// The loop of `subscribeAttempts` is running; a failure only leaves a note for it.
+    private var isSubscribing = false
+    private var attemptPending = false
+    private let upstream: Upstream
+    private let downstream: Downstream
+
+    init(upstream: Upstream, retries: Int?, downstream: Downstream) {
+        self.upstream = upstream
+        retriesLeft = retries
+        self.downstream = downstream
+    }
+
+    var description: String { "Retry" }
+
+    func start() {
+        lock.withLock {
+            isSubscribing = true
+            attemptPending = true
+        }
+        subscribeAttempts()
+    }
+
+    /// Subscribes upstream once per pending attempt. Runs with `isSubscribing` set.
+    private func subscribeAttempts() {
+        lock.lock()
+        while attemptPending, !isTerminated {
+            attemptPending = false
+            let current = attempt
+            lock.unlock()
+            upstream.subscribe(Attempt(owner: self, number: current))
+            lock.lock()
+        }
+        isSubscribing = false
+        lock.unlock()
+    }
+
+    private var isTerminated: Bool {
+        if case .terminated = state { true } else { false }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard !isTerminated else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        guard case .subscribed(let source) = state else {
+            // The next attempt asks for it when its subscription arrives.
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        source.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let previous = state
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let source) = previous {
+            source.cancel()
+        }
+    }
+
+    // MARK: Upstream, one attempt at a time
+
+    fileprivate func receive(subscription: any Subscription, attempt number: Int) {
+        lock.lock()
+        guard number == attempt, case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        let isFirst = !downstreamHasSubscription
+        downstreamHasSubscription = true
+        let outstanding = demand
+        lock.unlock()
+        if isFirst {
+            downstream.receive(subscription: self)
+        } else if outstanding > 0 {
+            subscription.request(outstanding)
+        }
+    }
+
+    fileprivate func receive(_ input: Downstream.Input, attempt number: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard number == attempt, case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        // A source that sends more than was asked for must not drive the count below zero.
+        if demand > 0 { demand -= 1 }
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.withLock { demand += more }
+        return more
+    }
+
+    fileprivate func receive(completion: Subscribers.Completion<Downstream.Failure>, attempt number: Int) {
+        lock.lock()
+        guard number == attempt, case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        if case .failure = completion, retriesLeft != 0 {
+            // The failed attempt is done: nothing to cancel. Start the next one.
+            retriesLeft = retriesLeft.map { $0 - 1 }
+            attempt += 1
+            state = .awaitingSubscription
+            attemptPending = true
+            if isSubscribing {
+                lock.unlock()
+                return
+            }
+            isSubscribing = true
+            lock.unlock()
+            subscribeAttempts()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    /// The subscriber one attempt's upstream talks to.
+    private struct Attempt: Subscriber, CustomStringConvertible {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        let owner: RetrySubscription
+        let number: Int
+        let combineIdentifier = CombineIdentifier()
+
+        var description: String { "Retry" }
+
+        func receive(subscription: any Subscription) { owner.receive(subscription: subscription, attempt: number) }
+
+        func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, attempt: number) }
+
+        func receive(completion: Subscribers.Completion<Failure>) { owner.receive(completion: completion, attempt: number) }
+    }
+}
