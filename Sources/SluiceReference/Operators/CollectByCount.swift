@@ -1,0 +1,136 @@
+extension Publisher {
+    /// Collects up to the specified number of elements, and then emits a single array of the
+    /// collection.
+    ///
+    /// When the upstream finishes, a last, shorter array is emitted if any element is left over.
+    /// When it fails, the elements left over are dropped and the failure is passed on.
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that buffers a maximum number of items.
+    ///
+    /// Demand is counted in arrays: a request for `n` arrays asks upstream for `n * count`
+    /// elements, and the demand downstream returns for an array comes back multiplied the same way.
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of received elements to buffer before publishing.
+        public let count: Int
+
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(CollectByCountSubscription(count: count, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible where Downstream.Input == [Input]
+{
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    /// The elements of the array being filled: always fewer than `count` between calls.
+    private var buffer: [Input] = []
+    private let count: Int
+    private let downstream: Downstream
+
+    init(count: Int, downstream: Downstream) {
+        self.count = count
+        self.downstream = downstream
+    }
+
+    var description: String { "CollectByCount" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        buffer.append(input)
+        guard buffer.count >= count else {
+            lock.unlock()
+            return .none
+        }
+        let full = buffer
+        buffer = []
+        lock.unlock()
+        // The demand downstream returns is in arrays; upstream counts elements.
+        return downstream.receive(full) * count
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        let rest = buffer
+        buffer = []
+        lock.unlock()
+        switch completion {
+        case .finished:
+            // A shorter, last array. Upstream can only have sent its elements against demand for
+            // an array that is not full yet, so that demand covers it.
+            if !rest.isEmpty { _ = downstream.receive(rest) }
+            downstream.receive(completion: .finished)
+        case .failure:
+            downstream.receive(completion: completion)
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(demand * count)
+    }
+
+    func cancel() {
+        lock.lock()
+        let current = state
+        state = .terminated
+        buffer = []
+        lock.unlock()
+        if case .subscribed(let upstream) = current {
+            upstream.cancel()
+        }
+    }
+}

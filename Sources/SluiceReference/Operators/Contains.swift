@@ -1,0 +1,115 @@
+extension Publisher where Output: Equatable {
+    /// Publishes a Boolean value upon receiving an element equal to the argument.
+    ///
+    /// At the first equal element, upstream is cancelled and `true` is published; if upstream
+    /// finishes first, `false` is published.
+    public func contains(_ output: Output) -> Publishers.Contains<Self> {
+        Publishers.Contains(upstream: self, output: output)
+    }
+}
+
+extension Publisher {
+    /// Publishes a Boolean value upon receiving an element that satisfies the predicate closure.
+    public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
+        Publishers.ContainsWhere(upstream: self, predicate: predicate)
+    }
+
+    /// Publishes a Boolean value upon receiving an element that satisfies the throwing predicate
+    /// closure.
+    ///
+    /// If the predicate throws, upstream is cancelled and the stream fails with the thrown error.
+    public func tryContains(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryContainsWhere<Self> {
+        Publishers.TryContainsWhere(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that emits a Boolean value when it receives a specific element from its
+    /// upstream publisher.
+    public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
+        public typealias Output = Bool
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The element to scan for in the upstream publisher.
+        public let output: Upstream.Output
+
+        public init(upstream: Upstream, output: Upstream.Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let verdict = ContainsVerdict()
+            let output = output
+            upstream.subscribe(FoldSubscription(
+                "Contains", downstream: subscriber,
+                fold: { verdict.fold($0) { $0 == output } }, result: { verdict.contains }))
+        }
+    }
+
+    /// A publisher that emits a Boolean value upon receiving an element that satisfies the
+    /// predicate closure.
+    public struct ContainsWhere<Upstream: Publisher>: Publisher {
+        public typealias Output = Bool
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that determines whether the publisher should consider an element as a match.
+        public let predicate: (Upstream.Output) -> Bool
+
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let verdict = ContainsVerdict()
+            let predicate = predicate
+            upstream.subscribe(FoldSubscription(
+                "ContainsWhere", downstream: subscriber,
+                fold: { verdict.fold($0, predicate) }, result: { verdict.contains }))
+        }
+    }
+
+    /// A publisher that emits a Boolean value upon receiving an element that satisfies the throwing
+    /// predicate closure.
+    public struct TryContainsWhere<Upstream: Publisher>: Publisher {
+        public typealias Output = Bool
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that determines whether this publisher should emit a `true`
+        /// element.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let verdict = ContainsVerdict()
+            let predicate = predicate
+            upstream.subscribe(FoldSubscription(
+                "TryContainsWhere", downstream: subscriber,
+                tryFold: { try verdict.fold($0, predicate) }, result: { verdict.contains }))
+        }
+    }
+}
+
+extension Publishers.Contains: Equatable where Upstream: Equatable {}
+
+/// The answer of one `contains` subscription: `false` until an element matches, which settles it.
+private final class ContainsVerdict {
+    private(set) var contains = false
+
+    func fold<Input, Failure>(_ input: Input, _ isMatch: (Input) throws -> Bool) rethrows -> FoldStep<Failure> {
+        guard try isMatch(input) else { return .continue }
+        contains = true
+        return .finishEarly
+    }
+}

@@ -1,0 +1,109 @@
+extension Publisher {
+    /// Publishes the first element of a stream, then finishes.
+    ///
+    /// At the first element upstream is cancelled; the element waits for downstream demand. If
+    /// upstream finishes empty, this publisher finishes without a value.
+    public func first() -> Publishers.First<Self> {
+        Publishers.First(upstream: self)
+    }
+
+    /// Publishes the first element of a stream to satisfy a predicate closure, then finishes
+    /// normally.
+    public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
+        Publishers.FirstWhere(upstream: self, predicate: predicate)
+    }
+
+    /// Publishes the first element of a stream to satisfy a throwing predicate closure, then
+    /// finishes normally.
+    ///
+    /// If the predicate throws, upstream is cancelled and the stream fails with the thrown error.
+    public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
+        Publishers.TryFirstWhere(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes the first element of a stream, then finishes.
+    public struct First<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let first = FirstMatch<Output>()
+            upstream.subscribe(FoldSubscription(
+                "First", downstream: subscriber,
+                fold: { first.fold($0) { _ in true } }, result: { first.match }))
+        }
+    }
+
+    /// A publisher that only publishes the first element of a stream to satisfy a predicate
+    /// closure.
+    public struct FirstWhere<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that determines whether to publish an element.
+        public let predicate: (Upstream.Output) -> Bool
+
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let first = FirstMatch<Output>()
+            let predicate = predicate
+            // Combine names this subscription "TryFirst"; the name is what `description` shows.
+            upstream.subscribe(FoldSubscription(
+                "TryFirst", downstream: subscriber,
+                fold: { first.fold($0, predicate) }, result: { first.match }))
+        }
+    }
+
+    /// A publisher that only publishes the first element of a stream to satisfy a throwing
+    /// predicate closure.
+    public struct TryFirstWhere<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that determines whether to publish an element.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let first = FirstMatch<Output>()
+            let predicate = predicate
+            upstream.subscribe(FoldSubscription(
+                "TryFirstWhere", downstream: subscriber,
+                tryFold: { try first.fold($0, predicate) }, result: { first.match }))
+        }
+    }
+}
+
+extension Publishers.First: Equatable where Upstream: Equatable {}
+
+/// The element found by one `first` subscription: the first match settles the answer.
+private final class FirstMatch<Value> {
+    private(set) var match: Value?
+
+    func fold<Failure>(_ input: Value, _ isMatch: (Value) throws -> Bool) rethrows -> FoldStep<Failure> {
+        guard try isMatch(input) else { return .continue }
+        match = input
+        return .finishEarly
+    }
+}

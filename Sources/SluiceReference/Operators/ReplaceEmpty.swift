@@ -1,0 +1,139 @@
+extension Publisher {
+    /// Replaces an empty stream with the provided element.
+    ///
+    /// If upstream finishes without producing any elements, this publisher emits `output` (once
+    /// downstream has asked for something) and then finishes. A failure is passed on unchanged.
+    public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+        Publishers.ReplaceEmpty(upstream: self, output: output)
+    }
+}
+
+extension Publishers {
+    /// A publisher that replaces an empty stream with a provided element.
+    ///
+    /// Demand, as in Combine: it asks upstream for `.unlimited` once downstream has the
+    /// subscription, and also passes each downstream request on. Upstream values are forwarded as
+    /// they come, with downstream's answer as the new demand, so a downstream that asked for less
+    /// than everything can receive more than it asked for. Only the replacement element waits
+    /// for downstream demand.
+    public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The element to deliver when the upstream publisher finishes without delivering any
+        /// elements.
+        public let output: Upstream.Output
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReplaceEmptySubscription(output: output, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Upstream finished empty before downstream asked for anything.
+        case awaitingDemand
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private var receivedValue = false
+    private var downstreamHasAsked = false
+    private let output: Input
+    private let downstream: Downstream
+
+    init(output: Input, downstream: Downstream) {
+        self.output = output
+        self.downstream = downstream
+    }
+
+    var description: String { "ReplaceEmpty" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        receivedValue = true
+        lock.unlock()
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        if case .finished = completion, !receivedValue, !downstreamHasAsked {
+            state = .awaitingDemand
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        let replace = !receivedValue
+        lock.unlock()
+        if case .finished = completion, replace {
+            _ = downstream.receive(output)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        downstreamHasAsked = true
+        switch state {
+        case .subscribed(let upstream):
+            lock.unlock()
+            upstream.request(demand)
+        case .awaitingDemand:
+            state = .terminated
+            lock.unlock()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+        case .awaitingSubscription, .terminated:
+            lock.unlock()
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        let current = state
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let upstream) = current {
+            upstream.cancel()
+        }
+    }
+}
