@@ -1,4 +1,10 @@
 extension Publisher {
+    /// Republishes elements up to the specified maximum count, then finishes.
+    public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
+        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maximum length")
+        return Publishers.Output(upstream: self, range: 0 ..< maxLength)
+    }
+
     /// Publishes a specific element, indicated by its index in the sequence of published elements.
     ///
     /// The index is zero-based. If upstream finishes before the element arrives, this publisher

@@ -113,7 +113,7 @@ import Testing
 
     @Test func negativeCountTrapsOnSubscription() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = [1, 2, 3].publisher.dropFirst(-1).record()
+            _ = [1, 2, 3].publisher.eraseToAnyPublisher().dropFirst(-1).record()
         }
         expectTrapMessage(result, contains: "dropFirst(_:) requires a non-negative count")
     }

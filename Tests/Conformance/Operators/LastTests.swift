@@ -25,7 +25,7 @@ import Testing
 
     @Test func predicateSeesEveryElement() {
         var asked: [Int] = []
-        let recorder = [3, 2, 1].publisher.last {
+        let recorder = [3, 2, 1].publisher.eraseToAnyPublisher().last {
             asked.append($0)
             return $0 > 1
         }.record()

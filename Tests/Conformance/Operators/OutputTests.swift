@@ -98,21 +98,21 @@ import Testing
 
     @Test func negativeIndexTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Just(1).output(at: -1)
+            _ = Just(1).eraseToAnyPublisher().output(at: -1)
         }
         expectTrapMessage(result, contains: "non-negative index")
     }
 
     @Test func indexIntMaxTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Just(1).output(at: .max)
+            _ = Just(1).eraseToAnyPublisher().output(at: .max)
         }
         expectTrapMessage(result, contains: "below Int.max")
     }
 
     @Test func negativeLowerBoundTraps() async {
         let viaOperator = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Just(1).output(in: (-1)...)
+            _ = Just(1).eraseToAnyPublisher().output(in: (-1)...)
         }
         expectTrapMessage(viaOperator, contains: "non-negative lower bound")
         let viaInit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -124,5 +124,41 @@ import Testing
     @Test func laws() {
         OperatorLaws.check { $0.output(in: 1...) }
         OperatorLaws.check { $0.output(at: 1) }
+    }
+}
+
+@Suite struct PrefixTests {
+    @Test func republishesUpToTheCountThenCancelsUpstreamAndFinishes() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = upstream.prefix(2).record(initialDemand: .max(5))
+        upstream.send(1)
+        #expect(upstream.events.last != .cancel)
+        upstream.send(2)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+        #expect(upstream.events.last == .cancel)
+    }
+
+    @Test func zeroFinishesAtTheFirstValueWithoutDeliveringIt() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = upstream.prefix(0).record()
+        upstream.send(1)
+        #expect(recorder.events == [.subscription, .finished])
+    }
+
+    @Test func shorterUpstreamFinishesNormally() {
+        let recorder = [1, 2].publisher.eraseToAnyPublisher().prefix(5).record()
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func failureBeforeTheCountPassesThrough() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = upstream.prefix(3).record()
+        upstream.send(1)
+        upstream.send(completion: .failure(.oops))
+        #expect(recorder.events == [.subscription, .value(1), .failure(.oops)])
+    }
+
+    @Test func laws() {
+        OperatorLaws.check { $0.prefix(10) }
     }
 }
