@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmark harness is a package of its own, so that the root package's `swift test` stays light.
+//
+// One scenario source (Scenarios/Scenarios.swift) is compiled three times, against Sluice,
+// SluiceReference and OpenCombine 0.14.0: each ScenariosX target links it with a symlink and picks
+// its implementation with a compilation condition. The scenario modules play the part of a user's
+// module: Sluice's @inlinable code is specialised there, as it would be in an app.
+let package = Package(
+    name: "SluiceBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Sluice", path: ".."),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "ScenariosSluice",
+            dependencies: [.product(name: "Sluice", package: "Sluice")],
+            swiftSettings: [.define("SLUICE")]
+        ),
+        .target(
+            name: "ScenariosReference",
+            dependencies: [.product(name: "SluiceReference", package: "Sluice")],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
+        .target(
+            name: "ScenariosOpenCombine",
+            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+            swiftSettings: [.define("OPENCOMBINE")]
+        ),
+        .executableTarget(
+            name: "SluiceBenchmarks",
+            dependencies: [
+                "ScenariosSluice", "ScenariosReference", "ScenariosOpenCombine",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "SluiceBenchmarks",
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,177 @@
+// The benchmark scenarios, written once against the Combine API and compiled against each
+// implementation (see Package.swift). Every scenario returns a checksum; the harness checks that
+// all implementations and the hand-written loop agree.
+#if SLUICE
+import Sluice
+#elseif SLUICE_REFERENCE
+import SluiceReference
+#elseif OPENCOMBINE
+import OpenCombine
+#endif
+
+/// The stream operations of scenarios 1 and 2, also used by the hand-written loop.
+public enum Stages {
+    @inlinable public static func triple(_ x: Int) -> Int { x &* 3 }
+    @inlinable public static func isEven(_ x: Int) -> Bool { x & 1 == 0 }
+}
+
+// MARK: 1. Sequence → map → filter → sink
+
+/// The chain built in generic code, as a library would build it: `map` and `filter` are the
+/// operators, not the eager overloads on `Publishers.Sequence`.
+@inline(__always)
+func mapFilterSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var sum = 0
+    let token = source.map(Stages.triple).filter(Stages.isEven).sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+@inline(never)
+public func sequenceMapFilter(_ input: [Int]) -> Int {
+    mapFilterSum(input.publisher)
+}
+
+/// The same chain written directly on `[Int].publisher`, where Combine's eager overloads apply:
+/// `map` and `filter` each build a new array, and the sink walks the last one.
+@inline(never)
+public func sequenceMapFilterEager(_ input: [Int]) -> Int {
+    var sum = 0
+    let token = input.publisher.map(Stages.triple).filter(Stages.isEven).sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+// MARK: 2. An 8-stage map/filter chain
+
+@inline(__always)
+func eightStageSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var sum = 0
+    let first = source.map { $0 &+ 1 }.filter { $0 & 7 != 0 }
+    let second = first.map { $0 &* 3 }.filter { $0 & 1 == 0 }
+    let third = second.map { $0 &- 2 }.filter { $0 > 5 }
+    let token = third.map { $0 ^ 1 }.filter { $0 != 100 }.sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+@inline(never)
+public func eightStage(_ input: [Int]) -> Int {
+    eightStageSum(input.publisher)
+}
+
+// MARK: 3. Just → map → filter → sink, per subscription
+
+@inline(never)
+public func justMapFilter(_ subscriptions: Int) -> Int {
+    var sum = 0
+    for i in 0..<subscriptions {
+        let token = Just(i).map(Stages.triple).filter(Stages.isEven).sink { sum &+= $0 }
+        token.cancel()
+    }
+    return sum
+}
+
+// MARK: 4. Subjects
+
+/// A subject and its subscribers, set up outside the measured region.
+public final class SubjectFixture {
+    let passthrough = PassthroughSubject<Int, Never>()
+    let current = CurrentValueSubject<Int, Never>(0)
+    var tokens: [AnyCancellable] = []
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+
+    public init(subscribers: Int) {
+        for _ in 0..<subscribers {
+            let total = self.total
+            tokens.append(passthrough.sink { total.sum &+= $0 })
+            tokens.append(current.sink { total.sum &+= $0 })
+        }
+    }
+
+    /// Sends `values` values through the passthrough subject; returns the running checksum.
+    @inline(never)
+    public func sendPassthrough(_ values: Int) -> Int {
+        for i in 0..<values { passthrough.send(i) }
+        return total.sum
+    }
+
+    /// Sends `values` values through the current-value subject; returns the running checksum.
+    @inline(never)
+    public func sendCurrentValue(_ values: Int) -> Int {
+        for i in 0..<values { current.send(i) }
+        return total.sum
+    }
+
+    public func reset() { total.sum = 0 }
+}
+
+// MARK: 5. scan and reduce
+
+@inline(__always)
+func scanSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var last = 0
+    let token = source.scan(0) { $0 &+ $1 }.sink { last = $0 }
+    token.cancel()
+    return last
+}
+
+@inline(never)
+public func scan(_ input: [Int]) -> Int { scanSum(input.publisher) }
+
+@inline(__always)
+func reduceSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var result = 0
+    let token = source.reduce(0) { $0 &+ $1 }.sink { result = $0 }
+    token.cancel()
+    return result
+}
+
+@inline(never)
+public func reduce(_ input: [Int]) -> Int { reduceSum(input.publisher) }
+
+// MARK: 6. A subscriber that requests .max(1) per element
+
+/// Asks for one value at a time: one request up front, then `.max(1)` returned from each value.
+final class OneByOneSubscriber: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+
+    var sum = 0
+
+    func receive(subscription: any Subscription) { subscription.request(.max(1)) }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        sum &+= input
+        return .max(1)
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+@inline(never)
+public func demandOneByOne(_ input: [Int]) -> Int {
+    let subscriber = OneByOneSubscriber()
+    input.publisher.subscribe(subscriber)
+    return subscriber.sum
+}
+
+// MARK: 7. Build, subscribe, send one value, cancel: a 13-stage chain
+
+@inline(never)
+public func thirteenStageLifecycle(_ rounds: Int) -> Int {
+    var sum = 0
+    for i in 0..<rounds {
+        let subject = PassthroughSubject<Int, Never>()
+        let a = subject.map { $0 &+ 1 }.filter { $0 >= 0 }.map { $0 &* 2 }.filter { $0 >= 0 }
+        let b = a.map { $0 &- 1 }.filter { $0 >= -1 }.map { $0 &+ 1 }.filter { $0 >= 0 }
+        let c = b.map { $0 / 2 }.filter { $0 >= 0 }.map { $0 &+ 0 }.filter { $0 >= 0 }.map { $0 &- 1 }
+        let token = c.sink { sum &+= $0 }
+        subject.send(i)
+        token.cancel()
+    }
+    return sum
+}

@@ -1,0 +1,1 @@
+../Scenarios/Scenarios.swift
