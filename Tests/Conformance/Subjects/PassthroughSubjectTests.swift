@@ -428,13 +428,14 @@ enum SubjectStress {
                 churn(round: round + worker, into: shared, probes: probes)
             }
         }
-        // Phase 2: the four senders race to complete while subscribers keep arriving.
+        // Phase 2: the four senders race to complete while subscribers keep arriving (each one
+        // lingers in `receive(subscription:)`, so a completion has a chance to overtake it).
         DispatchQueue.concurrentPerform(iterations: senders) { worker in
-            for step in 0..<3 {
+            for step in 0..<40 {
                 let probe = ThreadProbe(initialDemand: .unlimited)
                 probes.append(probe)
                 shared.subscribe(probe)
-                if step == 1 {
+                if step == 20 {
                     shared.send(1_000_000 + worker)
                     shared.finish()
                 }
@@ -585,6 +586,7 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
         }
         let box = SubscriptionBox(subscription)
         self.subscription.withLock { $0 = box }
+        linger(20_000)
         leave()
         // Outside the checked stretch: a current value may arrive from inside `request`.
         if let initialDemand { subscription.request(initialDemand) }
@@ -611,8 +613,7 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
             report.outstanding += demandPerValue
             return false
         }
-        // Linger a little, so that an overlapping call would find the flag set.
-        for _ in 0..<20 { _ = inFlight.load(ordering: .relaxed) }
+        linger(20)
         if cancelNow {
             subscription.withLock { $0 }?.subscription.cancel()
             return .none
@@ -644,6 +645,11 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
     }
 
     private func leave() { inFlight.store(false, ordering: .releasing) }
+
+    /// Stays inside the subscriber a little, so that an overlapping call would find the flag set.
+    private func linger(_ steps: Int) {
+        for _ in 0..<steps { _ = inFlight.load(ordering: .relaxed) }
+    }
 }
 
 /// Hands a subscription to the probe's lock: subscriptions may be used from any thread.
