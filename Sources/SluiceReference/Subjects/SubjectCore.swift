@@ -36,9 +36,9 @@ final class SubjectCore<Output, Failure: Error> {
             return
         }
         let conduit = SubjectConduit(name: name, core: self, downstream: AnySubscriber(subscriber), currentValue: currentValue)
-        // Held until the subscription has been handed over, so that a value or completion sent
-        // from another thread cannot reach the subscriber before its subscription does. The
-        // conduit is new: nobody else can hold this lock yet, so taking it here cannot deadlock.
+        // Held until the subscription has been handed over, so that a completion sent from
+        // another thread cannot reach the subscriber before its subscription does. The conduit
+        // is new: nobody else can hold this lock yet, so taking it here cannot deadlock.
         conduit.deliveryLock.lock()
         defer { conduit.deliveryLock.unlock() }
         conduits.append(conduit)

@@ -1,6 +1,13 @@
 import Dispatch
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite struct PassthroughSubjectTests {
     typealias IntSubject = PassthroughSubject<Int, TestError>
@@ -529,7 +536,7 @@ struct SubjectHandle: @unchecked Sendable {
 
 /// The probes attached by the worker threads.
 final class ProbeList: @unchecked Sendable {
-    private let probes = Mutex<[ThreadProbe]>([])
+    private let probes = TestLock<[ThreadProbe]>([])
     func append(_ probe: ThreadProbe) { probes.withLock { $0.append(probe) } }
     var all: [ThreadProbe] { probes.withLock { $0 } }
 }
@@ -563,8 +570,8 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
     let plan: Plan
     private let initialDemand: Subscribers.Demand?
     private let demandPerValue: Subscribers.Demand
-    private let state = Mutex(Report())
-    private let subscription = Mutex<SubscriptionBox?>(nil)
+    private let state = TestLock(Report())
+    private let subscription = TestLock<(any Subscription)?>(nil)
     /// Set while a call into this subscriber is under way: a second call finding it set means
     /// two threads were inside the subscriber at once.
     private let inFlight = Atomic<Bool>(false)
@@ -584,8 +591,7 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
             report.subscribed = true
             report.outstanding = initialDemand ?? .none
         }
-        let box = SubscriptionBox(subscription)
-        self.subscription.withLock { $0 = box }
+        self.subscription.withLock { $0 = subscription }
         linger(20_000)
         leave()
         // Outside the checked stretch: a current value may arrive from inside `request`.
@@ -615,7 +621,7 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
         }
         linger(20)
         if cancelNow {
-            subscription.withLock { $0 }?.subscription.cancel()
+            subscription.withLock { $0 }?.cancel()
             return .none
         }
         return demandPerValue
@@ -634,7 +640,7 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
 
     /// Cancels from the calling thread, then marks the moment so later deliveries can be counted.
     func cancelFromOutside() {
-        subscription.withLock { $0 }?.subscription.cancel()
+        subscription.withLock { $0 }?.cancel()
         state.withLock { $0.cancelledOutside = true }
     }
 
@@ -652,8 +658,28 @@ final class ThreadProbe: Subscriber, @unchecked Sendable {
     }
 }
 
-/// Hands a subscription to the probe's lock: subscriptions may be used from any thread.
-final class SubscriptionBox: @unchecked Sendable {
-    let subscription: any Subscription
-    init(_ subscription: any Subscription) { self.subscription = subscription }
+/// A lock around some state, for the threaded tests' own bookkeeping. A pthread mutex, because
+/// the thread sanitizer sees through it (it does not see `Synchronization.Mutex`'s futex).
+final class TestLock<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var state: State
+
+    init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&state)
+    }
 }
