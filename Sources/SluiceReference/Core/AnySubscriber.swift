@@ -22,19 +22,11 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         describe = { String(describing: s) }
     }
 
-    /// Wraps the given subject: values and completions are sent to it.
+    /// Wraps the given subject: values and completions are sent to it, and the upstream
+    /// subscription is handed to the subject, which asks for values when it wants them. The
+    /// same subscriber as `Publisher.subscribe(_:)` with a subject.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        combineIdentifier = CombineIdentifier()
-        receiveSubscriptionBody = { subscription in
-            s.send(subscription: subscription)
-            subscription.request(.unlimited)
-        }
-        receiveValueBody = { value in
-            s.send(value)
-            return .none
-        }
-        receiveCompletionBody = { s.send(completion: $0) }
-        describe = { String(describing: s) }
+        self.init(SubjectSubscriber(s))
     }
 
     /// Creates a subscriber from closures; a missing closure ignores its event (and a missing

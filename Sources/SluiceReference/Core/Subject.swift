@@ -22,9 +22,10 @@ extension Publisher {
     }
 }
 
-/// The subscriber behind `subscribe(_:)` with a subject: hands the upstream subscription to the
-/// subject and forwards values and the completion until cancelled.
-private final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible {
+/// The subscriber behind `subscribe(_:)` with a subject and `AnySubscriber(subject)`: hands
+/// itself to the subject as the upstream subscription and forwards values and the completion
+/// until cancelled.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 

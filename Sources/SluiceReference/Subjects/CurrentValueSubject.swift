@@ -2,7 +2,8 @@
 ///
 /// A subscriber receives the current value when it first asks for demand, then every later value.
 /// A subscriber that has no demand when a value is sent receives the then-current value when it
-/// next asks. Once completed, the subject neither changes its value nor publishes.
+/// next asks. Once completed, the subject publishes nothing more: `send(_:)` is ignored, while
+/// setting `value` still stores it (as in Combine).
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// The value and whether the subject has completed, under one lock.
     private final class State {
@@ -17,16 +18,25 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     private let core: SubjectCore<Output, Failure>
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
+    ///
+    /// Setting it after completion stores the value without publishing it.
     public var value: Output {
         get { state.lock.withLock { state.value } }
-        set { send(newValue) }
+        set {
+            let publish = state.lock.withLock { () -> Bool in
+                state.value = newValue
+                return !state.isCompleted
+            }
+            if publish { core.send(newValue) }
+        }
     }
 
     /// Creates a current value subject with the given initial value.
     public init(_ value: Output) {
         let state = State(value)
         self.state = state
-        core = SubjectCore(name: "CurrentValueSubject") { state.lock.withLock { state.value } }
+        // Unlike a passthrough subject, it asks upstream subscriptions for values at once.
+        core = SubjectCore(name: "CurrentValueSubject", currentValue: { state.lock.withLock { state.value } }, asksUpstreamAtOnce: true)
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -1,22 +1,26 @@
 /// What `PassthroughSubject` and `CurrentValueSubject` share: the list of subscribers, the
 /// completion once sent, and the upstream subscriptions handed over by `send(subscription:)`.
 ///
-/// Upstream is asked for `.unlimited` as soon as any subscriber has asked for anything; until
-/// then upstream subscriptions are kept but not asked. When the subject goes away, they are
-/// cancelled.
+/// Upstream subscriptions are asked for `.unlimited`, each once, as soon as the subject wants
+/// values: a `PassthroughSubject` when any subscriber has first asked for anything (until then
+/// they are kept but not asked), a `CurrentValueSubject` at once, as Combine does. When the
+/// subject goes away, they are cancelled.
 final class SubjectCore<Output, Failure: Error> {
     private let lock = Lock()
     private var conduits: [SubjectConduit<Output, Failure>] = []
     private var completion: Subscribers.Completion<Failure>?
     private var upstreams: [any Subscription] = []
-    private var hasDemand = false
+    private var wantsUpstream: Bool
     private let name: String
     /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
     private let currentValue: (() -> Output)?
 
-    init(name: String, currentValue: (() -> Output)?) {
+    /// `asksUpstreamAtOnce`: ask upstream subscriptions as soon as they arrive, rather than when
+    /// a subscriber first asks.
+    init(name: String, currentValue: (() -> Output)?, asksUpstreamAtOnce: Bool = false) {
         self.name = name
         self.currentValue = currentValue
+        wantsUpstream = asksUpstreamAtOnce
     }
 
     deinit {
@@ -32,6 +36,11 @@ final class SubjectCore<Output, Failure: Error> {
             return
         }
         let conduit = SubjectConduit(name: name, core: self, downstream: AnySubscriber(subscriber), currentValue: currentValue)
+        // Held until the subscription has been handed over, so that a completion sent from
+        // another thread cannot reach the subscriber before its subscription does. The conduit
+        // is new: nobody else can hold this lock yet, so taking it here cannot deadlock.
+        conduit.deliveryLock.lock()
+        defer { conduit.deliveryLock.unlock() }
         conduits.append(conduit)
         lock.unlock()
         subscriber.receive(subscription: conduit)
@@ -66,7 +75,7 @@ final class SubjectCore<Output, Failure: Error> {
     func send(subscription: any Subscription) {
         lock.lock()
         upstreams.append(subscription)
-        let askNow = hasDemand
+        let askNow = wantsUpstream
         lock.unlock()
         if askNow { subscription.request(.unlimited) }
     }
@@ -74,11 +83,11 @@ final class SubjectCore<Output, Failure: Error> {
     /// A subscriber asked for values: the first time any does, upstream is asked for everything.
     fileprivate func demandArrived() {
         lock.lock()
-        guard !hasDemand else {
+        guard !wantsUpstream else {
             lock.unlock()
             return
         }
-        hasDemand = true
+        wantsUpstream = true
         let toAsk = upstreams
         lock.unlock()
         for upstream in toAsk { upstream.request(.unlimited) }
@@ -94,7 +103,8 @@ final class SubjectCore<Output, Failure: Error> {
 /// may send into the subject from inside `receive`.
 private final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
     private let lock = Lock()
-    private let deliveryLock = Lock(recursive: true)
+    /// Taken around every call into the subscriber (and by `attach` around the subscription).
+    let deliveryLock = Lock(recursive: true)
     private var downstream: AnySubscriber<Output, Failure>?
     private var demand = Subscribers.Demand.none
     /// A `CurrentValueSubject` subscriber is owed the current value when it next asks.
