@@ -30,7 +30,7 @@ extension Publisher {
 
 /// Stands between an upstream and a subject: hands the subject a subscription through which it
 /// asks upstream for values, and forwards what arrives until cancelled.
-private final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStringConvertible {
+final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Target.Output
     typealias Failure = Target.Failure
 

@@ -52,19 +52,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         describe = { String(describing: s) }
     }
 
-    /// Wraps the given subject: values and completions are sent to it, and it asks for everything.
+    /// Wraps the given subject, as `subscribe(_:)` with a subject does: the subject decides when to
+    /// ask upstream, and receives values and the completion until cancelled.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        combineIdentifier = CombineIdentifier()
-        receiveSubscriptionBody = { subscription in
-            s.send(subscription: subscription)
-            subscription.request(.unlimited)
-        }
-        receiveValueBody = { value in
-            s.send(value)
-            return .none
-        }
-        receiveCompletionBody = { s.send(completion: $0) }
-        describe = { String(describing: s) }
+        self.init(SubjectRelay(s))
     }
 
     /// Creates a subscriber from closures; a missing closure ignores its event (and a missing

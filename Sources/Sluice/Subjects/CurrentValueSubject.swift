@@ -2,7 +2,8 @@
 ///
 /// A subscriber receives the current value when it first asks for demand, then every later value;
 /// one that had no demand when a value was sent receives the then-current value when it next asks.
-/// Once completed, the subject neither changes its value nor publishes.
+/// Once completed, the subject publishes nothing; `send(_:)` leaves the value alone, while setting
+/// `value` still stores it.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// The value, guarded by the core's lock.
     @usableFromInline final class Storage {
@@ -14,16 +15,22 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
+    /// After completion, setting it stores the value without publishing it.
     public var value: Output {
         get { core.lock.withLock { storage.value } }
-        set { send(newValue) }
+        set {
+            core.lock.lock()
+            defer { core.lock.unlock() }
+            storage.value = newValue
+            if core.completion == nil { core.send(newValue) }
+        }
     }
 
     /// Creates a current value subject with the given initial value.
     public init(_ value: Output) {
         let storage = Storage(value)
         self.storage = storage
-        core = SubjectCore(name: "CurrentValueSubject") { storage.value }
+        core = SubjectCore(name: "CurrentValueSubject", currentValue: { storage.value }, asksUpstreamAtOnce: true)
     }
 
     @inlinable

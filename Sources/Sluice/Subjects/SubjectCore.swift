@@ -16,10 +16,13 @@ final class SubjectCore<Output, Failure: Error> {
     /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
     @usableFromInline let currentValue: (() -> Output)?
 
+    /// `asksUpstreamAtOnce`: ask each upstream subscription for `.unlimited` as soon as it
+    /// arrives (`CurrentValueSubject`), rather than once a subscriber has asked (`PassthroughSubject`).
     @usableFromInline
-    init(name: String, currentValue: (() -> Output)?) {
+    init(name: String, currentValue: (() -> Output)?, asksUpstreamAtOnce: Bool = false) {
         self.name = name
         self.currentValue = currentValue
+        hasDemand = asksUpstreamAtOnce
     }
 
     deinit {
@@ -37,8 +40,10 @@ final class SubjectCore<Output, Failure: Error> {
         }
         let conduit = Conduit(core: self, downstream: subscriber)
         conduits.append(conduit)
-        lock.unlock()
+        // Still under the (recursive) lock: a completion sent from another thread cannot reach the
+        // subscriber before its subscription does.
         subscriber.receive(subscription: conduit)
+        lock.unlock()
     }
 
     @inlinable
