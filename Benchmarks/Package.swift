@@ -19,16 +19,19 @@ let package = Package(
         .target(
             name: "ScenariosSluice",
             dependencies: [.product(name: "Sluice", package: "Sluice")],
+            path: "ScenariosSluice",
             swiftSettings: [.define("SLUICE")]
         ),
         .target(
             name: "ScenariosReference",
             dependencies: [.product(name: "SluiceReference", package: "Sluice")],
+            path: "ScenariosReference",
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         .target(
             name: "ScenariosOpenCombine",
             dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+            path: "ScenariosOpenCombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),
         .executableTarget(

@@ -1,0 +1,62 @@
+import ScenariosSluice
+
+/// The limit: each scenario's work as a plain loop, with the same stage functions.
+enum HandWritten {
+    @inline(never)
+    static func mapFilter(_ input: [Int]) -> Int {
+        var sum = 0
+        for x in input {
+            let y = Stages.triple(x)
+            if Stages.isEven(y) { sum &+= y }
+        }
+        return sum
+    }
+
+    @inline(never)
+    static func eightStage(_ input: [Int]) -> Int {
+        var sum = 0
+        for x in input {
+            let a = x &+ 1
+            guard a & 7 != 0 else { continue }
+            let b = a &* 3
+            guard b & 1 == 0 else { continue }
+            let c = b &- 2
+            guard c > 5 else { continue }
+            let d = c ^ 1
+            guard d != 100 else { continue }
+            sum &+= d
+        }
+        return sum
+    }
+
+    @inline(never)
+    static func justMapFilter(_ count: Int) -> Int {
+        var sum = 0
+        for i in 0..<count {
+            let y = Stages.triple(i)
+            if Stages.isEven(y) { sum &+= y }
+        }
+        return sum
+    }
+
+    /// A subject's fan-out as calls through an array of closures.
+    @inline(never)
+    static func subjectSend(_ values: Int, subscribers: Int) -> Int {
+        final class Total {
+            var sum = 0
+        }
+        let total = Total()
+        let receivers: [(Int) -> Void] = (0..<subscribers).map { _ in { total.sum &+= $0 } }
+        for i in 0..<values {
+            for receive in receivers { receive(i) }
+        }
+        return total.sum
+    }
+
+    @inline(never)
+    static func sum(_ input: [Int]) -> Int {
+        var sum = 0
+        for x in input { sum &+= x }
+        return sum
+    }
+}
