@@ -1,0 +1,321 @@
+import Synchronization
+
+extension Publisher {
+    /// Appends a publisher's output with the specified elements.
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends a publisher's output with the specified sequence.
+    @inlinable
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    where Output == S.Element {
+        Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends the output of this publisher with the elements emitted by the given publisher,
+    /// which is subscribed only once this one has finished.
+    @inlinable
+    public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Concatenate(prefix: self, suffix: publisher)
+    }
+
+    /// Prefixes a publisher's output with the specified values.
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Prefixes a publisher's output with the specified sequence.
+    @inlinable
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    where Output == S.Element {
+        Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
+    }
+
+    /// Prefixes the output of this publisher with the elements emitted by the given publisher;
+    /// this publisher is subscribed only once the given one has finished.
+    @inlinable
+    public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that emits all of one publisher's elements before those from another publisher.
+    ///
+    /// Downstream receives the subscription first, then the prefix is subscribed. The suffix is
+    /// subscribed only when the prefix finishes, and is asked for whatever downstream requested
+    /// and did not receive from the prefix. A failure of the prefix ends the stream; the suffix is
+    /// then never subscribed. When both parts are synchronous sources, the two run as one fused
+    /// chain, the suffix's part made only when the prefix's runs out.
+    @frozen
+    public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+    where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+        public typealias Output = Suffix.Output
+        public typealias Failure = Suffix.Failure
+        public typealias _Cursor = _ConcatenateCursor<Prefix._Cursor, Suffix>
+
+        /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
+        public let prefix: Prefix
+        /// The publisher to republish only after `prefix` finishes.
+        public let suffix: Suffix
+
+        /// Creates a publisher that emits all of `prefix`'s elements before those from `suffix`.
+        @inlinable
+        public init(prefix: Prefix, suffix: Suffix) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            if Self._isFusable {
+                _subscribeFused(subscriber, name: "Concatenate")
+            } else {
+                let subscription = ConcatenateSubscription(suffix: suffix, downstream: subscriber)
+                subscriber.receive(subscription: subscription)
+                prefix.subscribe(_ConcatenateSide(parent: subscription, isSuffix: false))
+            }
+        }
+
+        @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix._isFusable }
+
+        @inlinable
+        public func _makeCursor() -> _ConcatenateCursor<Prefix._Cursor, Suffix> {
+            _ConcatenateCursor(prefix: prefix._makeCursor(), suffix: suffix)
+        }
+    }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+
+/// The fused prefix, then the fused suffix.
+///
+/// The suffix's cursor is made only when the prefix has finished, as Combine subscribes the suffix
+/// only then. The prefix's end is looked at as soon as the prefix is exhausted, so that an empty
+/// suffix (or a prefix failure) ends the stream right after the prefix's last value, without
+/// waiting for more demand.
+@frozen
+public struct _ConcatenateCursor<PrefixCursor: _FusedCursor, Suffix: Publisher>: _FusedCursor
+where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failure {
+    @usableFromInline var prefix: PrefixCursor
+    @usableFromInline let suffixPublisher: Suffix
+    @usableFromInline var suffix: Suffix._Cursor?
+    /// The prefix's failure, seen ahead of time: it ends the stream instead of the suffix.
+    @usableFromInline var failure: Suffix.Failure?
+
+    @inlinable
+    init(prefix: PrefixCursor, suffix: Suffix) {
+        self.prefix = prefix
+        suffixPublisher = suffix
+        self.suffix = nil
+        failure = nil
+        if self.prefix.isExhausted { endPrefix() }
+    }
+
+    @inlinable
+    public mutating func next() -> _FusedStep<Suffix.Output, Suffix.Failure> {
+        if suffix != nil { return suffix!.next() }
+        if let failure { return .failure(failure) }
+        let step = prefix.next()
+        switch step {
+        case .value, .skip:
+            if prefix.isExhausted { endPrefix() }
+            return step
+        case .finished:
+            startSuffix()
+            return .skip
+        case .failure(let error):
+            failure = error
+            return step
+        }
+    }
+
+    @inlinable public var isExhausted: Bool { suffix?.isExhausted ?? (failure != nil) }
+
+    /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
+    @inlinable
+    mutating func endPrefix() {
+        switch prefix.next() {
+        case .failure(let error): failure = error
+        default: startSuffix()
+        }
+    }
+
+    @inlinable
+    mutating func startSuffix() { suffix = suffixPublisher._makeCursor() }
+}
+
+/// Subscribes to one of the two parts on behalf of the subscription, telling it which part a
+/// signal comes from. It carries the subscription's identifier, as Combine's inner subscribers do.
+@frozen @usableFromInline
+struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let parent: ConcatenateSubscription<Suffix, Downstream>
+    @usableFromInline let isSuffix: Bool
+
+    @inlinable
+    init(parent: ConcatenateSubscription<Suffix, Downstream>, isSuffix: Bool) {
+        self.parent = parent
+        self.isSuffix = isSuffix
+    }
+
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    @inlinable
+    func receive(subscription: any Subscription) { parent.receive(subscription: subscription, isSuffix: isSuffix) }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        isSuffix ? parent.receiveFromSuffix(input) : parent.receiveFromPrefix(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, isSuffix: isSuffix) }
+}
+
+/// Runs the prefix, then the suffix, over parts that cannot be fused.
+///
+/// One lock over the fields below; never held while calling out. While the prefix runs (or a
+/// part's subscription is awaited) `owed` counts what downstream asked for and has not received,
+/// so that the suffix can be asked for exactly that; once the suffix is subscribed, demand passes
+/// straight through. `part` is changed under the lock and read without it by a suffix value.
+@usableFromInline
+final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+    @usableFromInline static var inPrefix: UInt8 { 0 }
+    @usableFromInline static var inSuffix: UInt8 { 1 }
+    @usableFromInline static var done: UInt8 { 2 }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let lock = Lock()
+    @usableFromInline let part = Atomic<UInt8>(0)
+    /// The subscription of the part that runs; nil while it is awaited.
+    @usableFromInline var running: (any Subscription)?
+    /// Kept until it is subscribed, and let go if the stream ends first.
+    @usableFromInline var suffix: Suffix?
+    @usableFromInline var owed = Subscribers.Demand.none
+
+    @inlinable
+    init(suffix: Suffix, downstream: Downstream) {
+        self.suffix = suffix
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Concatenate" }
+
+    /// Whether the part that sent a signal is the one that runs.
+    @inlinable
+    func isCurrent(_ isSuffix: Bool) -> Bool {
+        part.load(ordering: .relaxed) == (isSuffix ? Self.inSuffix : Self.inPrefix)
+    }
+
+    // MARK: The two parts
+
+    @inlinable
+    func receive(subscription: any Subscription, isSuffix: Bool) {
+        lock.lock()
+        guard isCurrent(isSuffix), running == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        running = subscription
+        let ask = owed
+        // The prefix keeps counting down what it owes; the suffix only passes demand on.
+        if isSuffix { owed = .none }
+        lock.unlock()
+        if ask > 0 { subscription.request(ask) }
+    }
+
+    @inlinable
+    func receiveFromPrefix(_ input: Downstream.Input) -> Subscribers.Demand {
+        lock.lock()
+        // A value nobody asked for is not delivered: the count must stay exact for the suffix.
+        guard isCurrent(false), owed > 0 else {
+            lock.unlock()
+            return .none
+        }
+        owed -= 1
+        lock.unlock()
+        let more = downstream.receive(input)
+        guard more > 0 else { return .none }
+        lock.lock()
+        switch part.load(ordering: .relaxed) {
+        case Self.inPrefix:
+            owed += more
+            lock.unlock()
+            return more
+        case Self.inSuffix where running == nil:
+            // The prefix finished from inside that `receive`: the suffix, still awaited, gets it.
+            owed += more
+            lock.unlock()
+        case Self.inSuffix:
+            let current = running
+            lock.unlock()
+            current?.request(more)
+        default:
+            lock.unlock()
+        }
+        return .none
+    }
+
+    @inlinable
+    func receiveFromSuffix(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard part.load(ordering: .acquiring) == Self.inSuffix else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, isSuffix: Bool) {
+        lock.lock()
+        guard isCurrent(isSuffix) else {
+            lock.unlock()
+            return
+        }
+        running = nil
+        if !isSuffix, case .finished = completion, let next = suffix {
+            suffix = nil
+            part.store(Self.inSuffix, ordering: .releasing)
+            lock.unlock()
+            next.subscribe(_ConcatenateSide(parent: self, isSuffix: true))
+            return
+        }
+        suffix = nil
+        part.store(Self.done, ordering: .releasing)
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let phase = part.load(ordering: .relaxed)
+        let current = phase == Self.done ? nil : running
+        if phase == Self.inPrefix || (phase == Self.inSuffix && current == nil) { owed += demand }
+        lock.unlock()
+        current?.request(demand)
+    }
+
+    /// Cancels whichever part runs, and lets go of a suffix that never ran.
+    @inlinable
+    func cancel() {
+        lock.lock()
+        part.store(Self.done, ordering: .releasing)
+        let current = running
+        running = nil
+        suffix = nil
+        lock.unlock()
+        current?.cancel()
+    }
+}

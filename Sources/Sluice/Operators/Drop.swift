@@ -1,0 +1,208 @@
+import Synchronization
+
+extension Publisher {
+    /// Omits the specified number of elements before republishing subsequent elements.
+    ///
+    /// `count` must not be negative; a negative count traps when the publisher is subscribed.
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+        Publishers.Drop(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that omits a specified number of elements before republishing later elements.
+    ///
+    /// Like Combine, it asks for the elements it drops up front, on top of downstream's demand,
+    /// and a dropped element is not replaced by a new request. So a synchronous upstream that
+    /// has nothing beyond the dropped elements completes without any demand from downstream: the
+    /// fused form drops them when the chain is subscribed, for the same reason.
+    @frozen
+    public struct Drop<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _DropCursor<Upstream._Cursor>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The number of elements to drop.
+        public let count: Int
+
+        /// Creates a publisher that omits `count` elements before republishing later elements.
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            if Self._isFusable {
+                _subscribeFused(subscriber, name: "Drop")
+            } else {
+                let subscription = DropSubscription(count: checkedCount, downstream: subscriber)
+                // Combine hands its subscription downstream before it subscribes upstream, so that
+                // downstream's first demand travels upstream together with the count to drop.
+                subscriber.receive(subscription: subscription)
+                upstream.subscribe(subscription)
+            }
+        }
+
+        @inlinable public static var _isFusable: Bool { Upstream._isFusable }
+
+        @inlinable
+        public func _makeCursor() -> _DropCursor<Upstream._Cursor> {
+            _DropCursor(upstream: upstream._makeCursor(), count: checkedCount)
+        }
+
+        /// `count`, once checked: every way of subscribing goes through here.
+        @inlinable
+        var checkedCount: Int {
+            precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+            return count
+        }
+    }
+}
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}
+
+/// A fused upstream with its first elements already dropped.
+///
+/// The elements are dropped when the cursor is made, that is when the chain is subscribed, as
+/// Combine's up-front request would: demand then goes only to the elements that pass. A
+/// completion met while dropping is kept and ends the stream at once.
+@frozen
+public struct _DropCursor<Upstream: _FusedCursor>: _FusedCursor {
+    @usableFromInline var upstream: Upstream
+    @usableFromInline var ending: Subscribers.Completion<Upstream.Failure>?
+
+    @inlinable
+    init(upstream: Upstream, count: Int) {
+        self.upstream = upstream
+        ending = nil
+        var remaining = count
+        // Filtered elements are not counted: only what reaches this operator is dropped.
+        while remaining > 0 && !self.upstream.isExhausted {
+            switch self.upstream.next() {
+            case .value: remaining -= 1
+            case .skip: continue
+            case .finished: ending = .finished; return
+            case .failure(let error): ending = .failure(error); return
+            }
+        }
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Upstream.Output, Upstream.Failure> {
+        switch ending {
+        case nil: upstream.next()
+        case .finished?: .finished
+        case .failure(let error)?: .failure(error)
+        }
+    }
+
+    @inlinable public var isExhausted: Bool { ending != nil || upstream.isExhausted }
+}
+
+/// `dropFirst` over an upstream that cannot be fused.
+///
+/// Downstream holds this subscription before upstream's arrives: demand that comes meanwhile waits
+/// in `pending`. Values arrive serially from upstream, so `remaining` needs no lock; the lock only
+/// covers the hand-over of upstream's subscription, where downstream's thread meets upstream's.
+@usableFromInline
+final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    @usableFromInline static var done: UInt8 { 2 }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let count: Int
+    /// Values still to drop; only `receive(_:)` touches it.
+    @usableFromInline var remaining: Int
+    /// `awaiting` → `active` → `done`; changed under `lock`, read without it per value.
+    @usableFromInline let status = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var pending = Subscribers.Demand.none
+
+    @inlinable
+    init(count: Int, downstream: Downstream) {
+        self.count = count
+        remaining = count
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Drop" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard status.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        let first = pending + count
+        pending = .none
+        status.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        if first > 0 { subscription.request(first) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        guard remaining == 0 else {
+            // Asked for on top of downstream's demand: it leaves nothing to replace.
+            remaining -= 1
+            return .none
+        }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        // Downstream already has its subscription, so even a completion that comes before
+        // upstream's subscription can be delivered.
+        guard status.load(ordering: .relaxed) != Self.done else {
+            lock.unlock()
+            return
+        }
+        status.store(Self.done, ordering: .releasing)
+        upstream = nil
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        switch status.load(ordering: .relaxed) {
+        case Self.awaiting:
+            pending += demand
+            lock.unlock()
+        case Self.active:
+            let current = upstream
+            lock.unlock()
+            current?.request(demand)
+        default:
+            lock.unlock()
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        status.store(Self.done, ordering: .releasing)
+        let current = upstream
+        upstream = nil
+        lock.unlock()
+        current?.cancel()
+    }
+}

@@ -1,0 +1,200 @@
+import Synchronization
+
+extension Publisher {
+    /// Ignores elements from the upstream publisher until it receives an element from a second publisher.
+    ///
+    /// If the second publisher completes before its first element, the stream ends with that
+    /// completion; after its first element, the second publisher no longer matters.
+    @inlinable
+    public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
+    where Failure == P.Failure {
+        Publishers.DropUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// A publisher that ignores elements from the upstream publisher until it receives an element
+    /// from a second publisher.
+    ///
+    /// As in Combine: downstream receives the subscription first, then the other publisher is
+    /// subscribed and asked for one element, then upstream. Downstream's demand goes straight
+    /// upstream, and an element dropped before the trigger is not replaced by a new request.
+    @frozen
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+    where Upstream.Failure == Other.Failure {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// A publisher to monitor for its first emitted element.
+        public let other: Other
+
+        /// Creates a publisher that ignores elements from `upstream` until `other` emits an element.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = DropUntilOutputSubscription(downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            other.subscribe(_TriggerSubscriber<Other.Output, DropUntilOutputSubscription<S>>(listener: subscription))
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+
+/// Drops upstream's values until the trigger fires.
+///
+/// One lock over the links to both upstreams and the demand that waits for upstream; never held
+/// while calling out. `phase` mirrors the part of the state a value needs, so that a value costs
+/// one atomic load and no lock.
+@usableFromInline
+final class DropUntilOutputSubscription<Downstream: Subscriber>:
+    Subscriber, Subscription, _TriggerListener, CustomStringConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias TriggerFailure = Downstream.Failure
+
+    @usableFromInline static var dropping: UInt8 { 0 }
+    @usableFromInline static var passing: UInt8 { 1 }
+    @usableFromInline static var done: UInt8 { 2 }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let phase = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var hasUpstream = false
+    /// Demand that arrived before upstream's subscription.
+    @usableFromInline var pending = Subscribers.Demand.none
+    /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
+    @usableFromInline var trigger: (any Subscription)?
+    @usableFromInline var hasTrigger = false
+
+    @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+    @usableFromInline var description: String { "DropUntilOutput" }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) != Self.done, !hasUpstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasUpstream = true
+        upstream = subscription
+        let first = pending
+        pending = .none
+        lock.unlock()
+        if first > 0 { subscription.request(first) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard phase.load(ordering: .acquiring) == Self.passing else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) != Self.done else {
+            lock.unlock()
+            return
+        }
+        phase.store(Self.done, ordering: .releasing)
+        let other = trigger
+        upstream = nil
+        trigger = nil
+        lock.unlock()
+        // Combine cancels a trigger that has not fired before downstream hears the completion.
+        other?.cancel()
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: Trigger
+
+    @usableFromInline
+    func triggerSubscribed(_ subscription: any Subscription) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.dropping, !hasTrigger else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasTrigger = true
+        trigger = subscription
+        lock.unlock()
+        subscription.request(.max(1))
+    }
+
+    @usableFromInline
+    func triggerFired() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard phase.load(ordering: .relaxed) == Self.dropping else { return }
+        phase.store(Self.passing, ordering: .releasing)
+        trigger = nil
+    }
+
+    @usableFromInline
+    func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.dropping else {
+            lock.unlock()
+            return
+        }
+        // The trigger can no longer fire: nothing would ever pass, so the stream ends here.
+        phase.store(Self.done, ordering: .releasing)
+        let current = upstream
+        upstream = nil
+        trigger = nil
+        lock.unlock()
+        current?.cancel()
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        guard phase.load(ordering: .relaxed) != Self.done else {
+            lock.unlock()
+            return
+        }
+        guard hasUpstream else {
+            pending += demand
+            lock.unlock()
+            return
+        }
+        let current = upstream
+        lock.unlock()
+        current?.request(demand)
+    }
+
+    /// Cancels upstream first, then the trigger, in Combine's order.
+    @inlinable
+    func cancel() {
+        lock.lock()
+        phase.store(Self.done, ordering: .releasing)
+        let current = upstream
+        let other = trigger
+        upstream = nil
+        trigger = nil
+        lock.unlock()
+        current?.cancel()
+        other?.cancel()
+    }
+}

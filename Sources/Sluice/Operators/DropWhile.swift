@@ -1,0 +1,123 @@
+extension Publisher {
+    /// Omits elements from the upstream publisher until a given closure returns false, before
+    /// republishing all remaining elements.
+    @inlinable
+    public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
+        Publishers.DropWhile(upstream: self, predicate: predicate)
+    }
+
+    /// Omits elements from the upstream publisher until an error-throwing closure returns false,
+    /// before republishing all remaining elements. A thrown error fails the stream.
+    @inlinable
+    public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
+        Publishers.TryDropWhile(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that omits elements from an upstream publisher until a given closure returns false.
+    ///
+    /// The closure is asked only until it first returns false; from then on every element passes.
+    /// A dropped element is replaced by a request for one more from upstream.
+    @frozen
+    public struct DropWhile<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _DropWhileStage<Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that indicates whether to drop the element.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that omits elements until `predicate` returns false.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _DropWhileStage<Output, Failure> { _DropWhileStage(predicate: predicate) }
+    }
+
+    /// A publisher that omits elements from an upstream publisher until a given error-throwing
+    /// closure returns false.
+    ///
+    /// A thrown error cancels upstream and fails the stream.
+    @frozen
+    public struct TryDropWhile<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryDropWhileStage<Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that indicates whether to drop the element.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that omits elements until `predicate` returns false or throws.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryDropWhileStage<Output, Upstream.Failure> { _TryDropWhileStage(predicate: predicate) }
+    }
+}
+
+/// The one-way switch of `drop(while:)` and `tryDrop(while:)`: the predicate is asked until it
+/// first says no, and never again.
+@frozen @usableFromInline
+struct _DropSwitch {
+    @usableFromInline var isDropping = true
+
+    @inlinable @inline(__always) init() {}
+
+    @inlinable @inline(__always)
+    mutating func drops(_ predicate: () throws -> Bool) rethrows -> Bool {
+        guard isDropping else { return false }
+        isDropping = try predicate()
+        return isDropping
+    }
+}
+
+/// The stage of `drop(while:)`.
+@frozen
+public struct _DropWhileStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let predicate: (Value) -> Bool
+    @usableFromInline var state = _DropSwitch()
+
+    @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {
+        let predicate = self.predicate
+        return state.drops { predicate(input) } ? .skip : .value(input)
+    }
+}
+
+/// The stage of `tryDrop(while:)`: a thrown error fails the stream.
+@frozen
+public struct _TryDropWhileStage<Value, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline let predicate: (Value) throws -> Bool
+    @usableFromInline var state = _DropSwitch()
+
+    @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
+        let predicate = self.predicate
+        do {
+            return try state.drops { try predicate(input) } ? .skip : .value(input)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,177 @@
+import Synchronization
+
+extension Publisher {
+    /// Republishes elements until another publisher emits an element; then finishes.
+    ///
+    /// If the other publisher completes without emitting, it no longer matters: the stream goes
+    /// on until upstream ends.
+    @inlinable
+    public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+        Publishers.PrefixUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes elements until another publisher emits an element.
+    ///
+    /// As in Combine: the other publisher is subscribed and asked for one element first, then
+    /// upstream; downstream receives the subscription when upstream's arrives. When the other
+    /// publisher emits, upstream is cancelled and the stream finishes.
+    @frozen
+    public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// Another publisher, whose first output causes this publisher to finish.
+        public let other: Other
+
+        /// Creates a publisher that republishes elements from `upstream` until `other` emits an element.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            typealias Inner = PrefixUntilOutputSubscription<S, Other.Failure>
+            let subscription = Inner(downstream: subscriber)
+            other.subscribe(_TriggerSubscriber<Other.Output, Inner>(listener: subscription))
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+/// Passes upstream's values through until the trigger fires.
+///
+/// One lock over the links to both upstreams; never held while calling out. `isRunning` mirrors
+/// the state a value needs, so that a value costs one atomic load and no lock.
+@usableFromInline
+final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
+    Subscriber, Subscription, _TriggerListener, CustomStringConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let isRunning = Atomic<Bool>(true)
+    @usableFromInline let lock = Lock()
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var hasUpstream = false
+    /// Whether downstream was handed this subscription (it must be, before any completion).
+    @usableFromInline var isHandedDownstream = false
+    /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
+    @usableFromInline var trigger: (any Subscription)?
+    @usableFromInline var hasTrigger = false
+
+    @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+    @usableFromInline var description: String { "PrefixUntilOutput" }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard isRunning.load(ordering: .relaxed), !hasUpstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasUpstream = true
+        upstream = subscription
+        isHandedDownstream = true
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard isRunning.load(ordering: .acquiring) else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        // Combine cancels a trigger that is still waiting before downstream hears the completion.
+        guard let (_, other, needsSubscription) = end() else { return }
+        other?.cancel()
+        deliver(completion, needsSubscription: needsSubscription)
+    }
+
+    // MARK: Trigger
+
+    @usableFromInline
+    func triggerSubscribed(_ subscription: any Subscription) {
+        lock.lock()
+        guard isRunning.load(ordering: .relaxed), !hasTrigger else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasTrigger = true
+        trigger = subscription
+        lock.unlock()
+        subscription.request(.max(1))
+    }
+
+    /// The trigger fired: upstream is cancelled and the stream finishes. The trigger itself is let
+    /// go without a cancel, as in Combine: it was asked for one element and sent it.
+    @usableFromInline
+    func triggerFired() {
+        guard let (current, _, needsSubscription) = end() else { return }
+        current?.cancel()
+        deliver(.finished, needsSubscription: needsSubscription)
+    }
+
+    /// Without an element the trigger will never fire: the stream goes on until upstream ends.
+    @usableFromInline
+    func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
+        lock.withLock { trigger = nil }
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let current = isRunning.load(ordering: .relaxed) ? upstream : nil
+        lock.unlock()
+        current?.request(demand)
+    }
+
+    /// Cancels upstream first, then the trigger, in Combine's order.
+    @inlinable
+    func cancel() {
+        guard let (current, other, _) = end() else { return }
+        current?.cancel()
+        other?.cancel()
+    }
+
+    /// Stops the stream and hands back both links (and whether downstream still lacks its
+    /// subscription) to the one caller that stopped it.
+    @usableFromInline
+    func end() -> (upstream: (any Subscription)?, trigger: (any Subscription)?, needsSubscription: Bool)? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isRunning.load(ordering: .relaxed) else { return nil }
+        isRunning.store(false, ordering: .releasing)
+        defer {
+            upstream = nil
+            trigger = nil
+            isHandedDownstream = true
+        }
+        return (upstream, trigger, !isHandedDownstream)
+    }
+
+    /// When the stream ends before upstream has subscribed (the trigger fired first), downstream
+    /// is handed this subscription, now inert, before the completion.
+    @usableFromInline
+    func deliver(_ completion: Subscribers.Completion<Failure>, needsSubscription: Bool) {
+        if needsSubscription { downstream.receive(subscription: self) }
+        downstream.receive(completion: completion)
+    }
+}

@@ -1,0 +1,106 @@
+extension Publisher {
+    /// Republishes elements while a predicate closure indicates publishing should continue,
+    /// and finishes at the first element for which it does not.
+    @inlinable
+    public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
+        Publishers.PrefixWhile(upstream: self, predicate: predicate)
+    }
+
+    /// Republishes elements while an error-throwing predicate closure indicates publishing should
+    /// continue. A thrown error fails the stream.
+    @inlinable
+    public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
+        Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes elements while a predicate closure indicates publishing should continue.
+    ///
+    /// At the first element that fails the predicate, upstream is cancelled and the stream
+    /// finishes; that element is not republished.
+    @frozen
+    public struct PrefixWhile<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _PrefixWhileStage<Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that determines whether publishing should continue.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that republishes elements while `predicate` returns true.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _PrefixWhileStage<Output, Failure> { _PrefixWhileStage(predicate: predicate) }
+    }
+
+    /// A publisher that republishes elements while an error-throwing predicate closure indicates
+    /// publishing should continue.
+    ///
+    /// A thrown error cancels upstream and fails the stream.
+    @frozen
+    public struct TryPrefixWhile<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryPrefixWhileStage<Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that determines whether publishing should continue.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that republishes elements while `predicate` returns true and does not throw.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryPrefixWhileStage<Output, Upstream.Failure> { _TryPrefixWhileStage(predicate: predicate) }
+    }
+}
+
+/// What `prefix(while:)` and `tryPrefix(while:)` make of one value. The element that ends the
+/// prefix is not republished.
+@inlinable @inline(__always)
+func _prefixWhileStep<Value, Failure: Error>(
+    _ input: Value, _ predicate: (Value) throws -> Bool
+) rethrows -> _FusedStep<Value, Failure> {
+    try predicate(input) ? .value(input) : .finished
+}
+
+/// The stage of `prefix(while:)`.
+@frozen
+public struct _PrefixWhileStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let predicate: (Value) -> Bool
+
+    @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { _prefixWhileStep(input, predicate) }
+}
+
+/// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
+@frozen
+public struct _TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline let predicate: (Value) throws -> Bool
+
+    @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
+        do { return try _prefixWhileStep(input, predicate) } catch { return .failure(error) }
+    }
+
+    @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}
