@@ -57,7 +57,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
                 case .failure(let error):
                     return finish(.failure(error))
                 }
-                if cursor.isExhausted { return finish(.finished) }
+                if cursor.isExhausted { return finish(cursor._completion()) }
             }
             outstanding = demand.settle(emitted: emitted, returned: returned)
             if outstanding == 0 { return }

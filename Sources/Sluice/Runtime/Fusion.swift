@@ -21,7 +21,19 @@ public protocol _FusedCursor<Output, Failure> {
 
     /// True once the source has no element left: checked after each step so that the chain
     /// finishes right after its last element, without waiting for more demand.
+    ///
+    /// Once it is true, `next()` only reports the chain's completion (`.finished`, or the failure a
+    /// source such as `Fail` or `Record` ends with) and runs no closure: see `_completion()`.
     var isExhausted: Bool { get }
+}
+
+extension _FusedCursor {
+    /// The completion of an exhausted chain. Asked of the cursor rather than assumed `.finished`,
+    /// because a source may end with a failure right after its last value (`Record`).
+    @inlinable @inline(__always)
+    public mutating func _completion() -> Subscribers.Completion<Failure> {
+        if case .failure(let error) = next() { .failure(error) } else { .finished }
+    }
 }
 
 /// The cursor of a publisher that cannot be fused: it is never asked for anything.

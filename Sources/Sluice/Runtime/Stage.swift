@@ -44,7 +44,9 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 
     @inlinable @inline(__always)
     public mutating func next() -> _FusedStep<Stage.Output, Stage.Failure> {
-        switch upstream.next() {
+        // A completed stage (`prefix(_:)`) must not pull another element through the stages below it.
+        if stage.isComplete { return .finished }
+        return switch upstream.next() {
         case .value(let value): stage.step(value)
         case .skip: .skip
         case .finished: .finished
@@ -94,10 +96,7 @@ extension Publisher {
         var cursor = _makeCursor()
         guard !cursor.isExhausted else {
             subscriber.receive(subscription: Subscriptions.empty)
-            switch cursor.next() {
-            case .failure(let error): subscriber.receive(completion: .failure(error))
-            default: subscriber.receive(completion: .finished)
-            }
+            subscriber.receive(completion: cursor._completion())
             return
         }
         subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber, name: name))

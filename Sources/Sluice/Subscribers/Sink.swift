@@ -117,10 +117,10 @@ extension Subscribers {
                 case .value(let value):
                     receiveValue(value)
                     guard cursor.isExhausted else { continue }
-                    completion = .finished
+                    completion = cursor._completion()
                 case .skip:
                     guard cursor.isExhausted else { continue }
-                    completion = .finished
+                    completion = cursor._completion()
                 case .finished:
                     completion = .finished
                 case .failure(let error):

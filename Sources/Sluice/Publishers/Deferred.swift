@@ -1,0 +1,24 @@
+/// A publisher that awaits subscription before running the supplied closure to create a publisher
+/// for the new subscriber.
+///
+/// The closure runs once per subscription, when the subscriber attaches, never at creation. The
+/// publisher it makes is subscribed as it is, so its own fusion still applies inside.
+@frozen
+public struct Deferred<DeferredPublisher: Publisher>: Publisher {
+    public typealias Output = DeferredPublisher.Output
+    public typealias Failure = DeferredPublisher.Failure
+
+    /// The closure to execute when this deferred publisher receives a subscription.
+    public let createPublisher: () -> DeferredPublisher
+
+    /// Creates a deferred publisher.
+    @inlinable
+    public init(createPublisher: @escaping () -> DeferredPublisher) {
+        self.createPublisher = createPublisher
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        createPublisher().subscribe(subscriber)
+    }
+}

@@ -1,0 +1,28 @@
+/// A publisher that immediately terminates with the specified error.
+///
+/// Each subscriber gets `Subscriptions.empty` and the failure at once, whatever its demand.
+@frozen
+public struct Fail<Output, Failure: Error>: Publisher {
+    /// The failure to send when terminating the publisher.
+    public let error: Failure
+
+    /// Creates a publisher that immediately terminates with the specified failure.
+    @inlinable public init(error: Failure) { self.error = error }
+
+    /// Creates a publisher that immediately terminates with the specified failure, naming the
+    /// output type so that it need not be inferred.
+    @inlinable public init(outputType: Output.Type, failure: Failure) { self.error = failure }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        _subscribeFused(subscriber, name: "Fail")
+    }
+
+    @inlinable public static var _isFusable: Bool { true }
+
+    /// A cursor that is exhausted from the start: a chain over `Fail` fails as it is subscribed.
+    @inlinable @inline(__always)
+    public func _makeCursor() -> _OneValueCursor<Output, Failure> { _OneValueCursor(.failure(error)) }
+}
+
+extension Fail: Equatable where Failure: Equatable {}

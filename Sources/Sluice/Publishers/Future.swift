@@ -1,0 +1,159 @@
+import Synchronization
+
+/// A publisher that eventually produces a single value and then finishes, or fails.
+///
+/// The closure runs once, when the future is created, not per subscription. The first call of the
+/// promise settles the result; later calls are ignored. The result is replayed to every
+/// subscriber, present and future: a value waits for the subscriber's first request and is followed
+/// by `.finished`; a failure is sent without demand. The promise may be called from any thread.
+///
+/// The future's lock guards only its result and its list of waiting subscriptions, and is never held
+/// while a subscriber is called. Each subscription then settles with one atomic state word.
+public final class Future<Output, Failure: Error>: Publisher {
+    /// A closure the future's creator calls, once, with the result.
+    public typealias Promise = (Result<Output, Failure>) -> Void
+
+    @usableFromInline let lock = Lock()
+    /// `nil` until the promise is fulfilled; never changes afterwards.
+    @usableFromInline var result: Result<Output, Failure>?
+    /// The subscriptions that arrived before the result, in order of subscription.
+    @usableFromInline var waiting: [_FutureSubscriptionBase<Output, Failure>] = []
+
+    /// Creates a publisher and runs `attemptToFulfill` at once with the promise that settles it.
+    public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+        attemptToFulfill { [self] result in fulfill(result) }
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = _FutureSubscription(future: self, downstream: subscriber)
+        lock.lock()
+        if let result {
+            lock.unlock()
+            subscription.settle(result)
+        } else {
+            waiting.append(subscription)
+            lock.unlock()
+        }
+        subscriber.receive(subscription: subscription)
+        subscription.handedOver()
+    }
+
+    /// The promise: the first result wins and goes to every waiting subscription, outside the lock.
+    @usableFromInline
+    func fulfill(_ result: Result<Output, Failure>) {
+        lock.lock()
+        guard self.result == nil else {
+            lock.unlock()
+            return
+        }
+        self.result = result
+        let settled = waiting
+        waiting = []
+        lock.unlock()
+        for subscription in settled { subscription.settle(result) }
+    }
+
+    /// Forgets a cancelled subscription, so that the future does not keep it alive.
+    @usableFromInline
+    func remove(_ subscription: _FutureSubscriptionBase<Output, Failure>) {
+        lock.withLock { waiting.removeAll { $0 === subscription } }
+    }
+}
+
+/// What the future holds of a subscription: something the result can be handed to. A base class
+/// rather than a protocol so that the waiting list is a plain array of references.
+@usableFromInline
+class _FutureSubscriptionBase<Output, Failure: Error> {
+    @usableFromInline init() {}
+
+    /// Hands the result over; called exactly once, by the future.
+    @usableFromInline func settle(_ result: Result<Output, Failure>) { fatalError("abstract") }
+}
+
+/// One subscriber's view of a future.
+///
+/// Its life is one atomic word of flags. The result is delivered by whichever call (`settle`,
+/// `request`, or `handedOver` after `receive(subscription:)` returns) completes the condition
+/// "result known, subscriber handed its subscription, and a request made or the result a
+/// failure"; the compare-and-exchange that sets `done` picks exactly one deliverer. Waiting for the
+/// hand-over keeps signals serial when the promise is fulfilled on another thread meanwhile.
+@usableFromInline
+final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible
+{
+    @usableFromInline typealias Output = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline static var requested: UInt8 { 1 }
+    @usableFromInline static var settled: UInt8 { 2 }
+    @usableFromInline static var handedOver: UInt8 { 4 }
+    @usableFromInline static var done: UInt8 { 8 }
+
+    @usableFromInline let state = Atomic<UInt8>(0)
+    @usableFromInline let downstream: Downstream
+    /// Written once by `settle`, before `settled` is published with release ordering; read only
+    /// after `settled` has been seen with acquire ordering.
+    @usableFromInline var result: Result<Output, Failure>?
+    /// Held while waiting, so that `cancel()` can leave the waiting list; touched afterwards only
+    /// by the one caller that set `done`.
+    @usableFromInline var future: Future<Output, Failure>?
+
+    @inlinable
+    init(future: Future<Output, Failure>, downstream: Downstream) {
+        self.future = future
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Future" }
+
+    @inlinable
+    override func settle(_ result: Result<Output, Failure>) {
+        self.result = result
+        raise(Self.settled)
+    }
+
+    /// Called once `receive(subscription:)` has returned.
+    @inlinable
+    func handedOver() { raise(Self.handedOver) }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        raise(Self.requested)
+    }
+
+    @inlinable
+    func cancel() {
+        let before = state.bitwiseOr(Self.done, ordering: .acquiringAndReleasing).oldValue
+        guard before & Self.done == 0 else { return }
+        let future = self.future
+        self.future = nil
+        future?.remove(self)
+    }
+
+    /// Sets a flag, then delivers if this call made the result deliverable.
+    @inlinable
+    func raise(_ flag: UInt8) {
+        var current = state.bitwiseOr(flag, ordering: .acquiringAndReleasing).newValue
+        while current & Self.done == 0, current & Self.settled != 0, current & Self.handedOver != 0 {
+            guard let result else { return }
+            if case .success = result, current & Self.requested == 0 { return }
+            let (won, seen) = state.compareExchange(
+                expected: current, desired: current | Self.done, ordering: .acquiringAndReleasing)
+            guard won else {
+                current = seen
+                continue
+            }
+            future = nil
+            switch result {
+            case .success(let value):
+                _ = downstream.receive(value)
+                downstream.receive(completion: .finished)
+            case .failure(let error):
+                downstream.receive(completion: .failure(error))
+            }
+            return
+        }
+    }
+}

@@ -1,0 +1,159 @@
+// Combine's eager specialisations on `Optional.Publisher`: applied to the optional value at once,
+// at assembly time. As shipped, `nil` stays `nil` through almost all of them, even where the general
+// operator would publish something for an empty stream (`count()`, `reduce`, `contains`): only
+// `collect()` and `replaceEmpty(with:)` turn `nil` into a value.
+
+extension Optional.Publisher {
+    /// Publishes whether the value satisfies the predicate; `nil` stays `nil`.
+    @inlinable
+    public func allSatisfy(_ predicate: (Output) -> Bool) -> Optional<Bool>.Publisher { .init(output.map(predicate)) }
+
+    /// Publishes the value in an array: one element, or none for `nil`.
+    @inlinable
+    public func collect() -> Optional<[Output]>.Publisher {
+        guard let output else { return .init([]) }
+        return .init([output])
+    }
+
+    /// Publishes the transformed value if there is one and the transform returns one.
+    @inlinable
+    public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher { .init(output.flatMap(transform)) }
+
+    /// At most one value is its own minimum: the closure is not called.
+    @inlinable
+    public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher { self }
+
+    /// At most one value is its own maximum: the closure is not called.
+    @inlinable
+    public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher { self }
+
+    /// Publishes whether the value satisfies the predicate; `nil` stays `nil`.
+    @inlinable
+    public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher { .init(output.map(predicate)) }
+
+    /// Publishes 1 for a value; `nil` stays `nil`.
+    @inlinable
+    public func count() -> Optional<Int>.Publisher { .init(output == nil ? nil : 1) }
+
+    /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+        precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        return count == 0 ? self : .init(nil)
+    }
+
+    /// Publishes the value unless the predicate drops it.
+    @inlinable
+    public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        filter { !predicate($0) }
+    }
+
+    /// The value, if any, is its own first element.
+    @inlinable
+    public func first() -> Optional<Output>.Publisher { self }
+
+    /// Publishes the value if it satisfies the predicate.
+    @inlinable
+    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
+
+    /// The value, if any, is its own last element.
+    @inlinable
+    public func last() -> Optional<Output>.Publisher { self }
+
+    /// Publishes the value if it satisfies the predicate.
+    @inlinable
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
+
+    /// Publishes the value if there is one and it satisfies the predicate.
+    @inlinable
+    public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
+        guard let output, isIncluded(output) else { return .init(nil) }
+        return self
+    }
+
+    /// Finishes without publishing the value.
+    @inlinable
+    public func ignoreOutput() -> Empty<Output, Never> { Empty() }
+
+    /// Publishes the transformed value, if there is one.
+    @inlinable
+    public func map<T>(_ transform: (Output) -> T) -> Optional<T>.Publisher { .init(output.map(transform)) }
+
+    /// Publishes the value if `index` is 0. `index` must not be negative.
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        return index == 0 ? self : .init(nil)
+    }
+
+    /// Publishes the value if the range (relative to `0..<Int.max`) contains index 0.
+    ///
+    /// The range must meet the limits `Publishers.Output` puts on it in Combine: a lower bound that is
+    /// not negative, an upper bound below `Int.max - 1`.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        let bounds = range.relative(to: 0 ..< Int.max)
+        precondition(bounds.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(bounds.lowerBound))")
+        precondition(bounds.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
+        return bounds.contains(0) ? self : .init(nil)
+    }
+
+    /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        return maxLength == 0 ? .init(nil) : self
+    }
+
+    /// Publishes the value if it satisfies the predicate.
+    @inlinable
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
+
+    /// Publishes the initial result combined with the value; `nil` stays `nil`.
+    @inlinable
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Optional<T>.Publisher {
+        .init(output.map { nextPartialResult(initialResult, $0) })
+    }
+
+    /// Publishes the initial result combined with the value; `nil` stays `nil`.
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Optional<T>.Publisher {
+        reduce(initialResult, nextPartialResult)
+    }
+
+    /// At most one value has no duplicates: the closure is not called.
+    @inlinable
+    public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Optional<Output>.Publisher { self }
+
+    /// `Optional.Publisher` cannot fail: the replacement is never used.
+    @inlinable
+    public func replaceError(with output: Output) -> Optional<Output>.Publisher { self }
+
+    /// Publishes the value, or the replacement for `nil`.
+    @inlinable
+    public func replaceEmpty(with output: Output) -> Just<Output> { Just(self.output ?? output) }
+
+    /// `Optional.Publisher` cannot fail, so there is nothing to retry.
+    @inlinable
+    public func retry(_ times: Int) -> Optional<Output>.Publisher { self }
+}
+
+extension Optional.Publisher where Output: Comparable {
+    /// At most one value is its own minimum.
+    @inlinable
+    public func min() -> Optional<Output>.Publisher { self }
+
+    /// At most one value is its own maximum.
+    @inlinable
+    public func max() -> Optional<Output>.Publisher { self }
+}
+
+extension Optional.Publisher where Output: Equatable {
+    /// Publishes whether the value equals the given one; `nil` stays `nil`.
+    @inlinable
+    public func contains(_ output: Output) -> Optional<Bool>.Publisher { .init(self.output.map { $0 == output }) }
+
+    /// At most one value has no duplicates.
+    @inlinable
+    public func removeDuplicates() -> Optional<Output>.Publisher { self }
+}

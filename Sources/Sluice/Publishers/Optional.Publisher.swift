@@ -1,0 +1,35 @@
+extension Optional {
+    /// A publisher that publishes this optional's value, if any, to each subscriber exactly once.
+    @inlinable public var publisher: Optional<Wrapped>.Publisher { Publisher(self) }
+
+    /// A publisher that publishes an optional value to each subscriber exactly once, if the
+    /// optional has a value.
+    ///
+    /// With a value, it waits for the first request, sends the value and finishes. With `nil`, it
+    /// finishes as soon as a subscriber attaches.
+    @frozen
+    public struct Publisher: Sluice.Publisher {
+        public typealias Output = Wrapped
+        public typealias Failure = Never
+
+        /// The output to deliver to each subscriber.
+        public let output: Wrapped?
+
+        /// Creates a publisher to emit the value of the optional, or to finish immediately if it is `nil`.
+        @inlinable public init(_ output: Output?) { self.output = output }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
+            _subscribeFused(subscriber, name: "Optional")
+        }
+
+        @inlinable public static var _isFusable: Bool { true }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _OneValueCursor<Wrapped, Never> {
+            if let output { _OneValueCursor(.success(output)) } else { _OneValueCursor() }
+        }
+    }
+}
+
+extension Optional.Publisher: Equatable where Wrapped: Equatable {}

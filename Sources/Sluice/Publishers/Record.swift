@@ -1,0 +1,157 @@
+/// A publisher that allows for recording a series of inputs and a completion, for later playback
+/// to each subscriber.
+///
+/// Playback honours demand as `Publishers.Sequence` does, and the recorded completion follows the
+/// last value at once, without waiting for more demand. A recording with no values completes as
+/// soon as the subscriber attaches.
+@frozen
+public struct Record<Output, Failure: Error>: Publisher {
+    /// The recorded output and completion.
+    public let recording: Recording
+
+    /// Creates a publisher by letting the closure fill in a fresh recording.
+    @inlinable
+    public init(record: (inout Recording) -> Void) {
+        var recording = Recording()
+        record(&recording)
+        self.recording = recording
+    }
+
+    /// Creates a publisher to play back the given recording.
+    @inlinable public init(recording: Recording) { self.recording = recording }
+
+    /// Creates a publisher to play back the given output and completion.
+    @inlinable
+    public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.recording = Recording(output: output, completion: completion)
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        _subscribeFused(subscriber, name: "Record")
+    }
+
+    @inlinable public static var _isFusable: Bool { true }
+
+    @inlinable @inline(__always)
+    public func _makeCursor() -> _RecordCursor<Output, Failure> {
+        _RecordCursor(output: recording.output, completion: recording.completion)
+    }
+}
+
+extension Record {
+    /// A recorded sequence of outputs, followed by a completion.
+    ///
+    /// Built once, before any subscription: its members are not inlinable, so that its fields can stay
+    /// read-only from outside.
+    public struct Recording {
+        public typealias Input = Output
+
+        /// The output to play back.
+        public private(set) var output: [Output]
+        /// The completion to play back after the output; `.finished` until one is received.
+        public private(set) var completion: Subscribers.Completion<Failure>
+        /// Set by `receive(completion:)`: a recording takes nothing after its completion.
+        private var isComplete: Bool
+
+        /// Creates an empty recording, open for values and a completion.
+        public init() {
+            output = []
+            completion = .finished
+            isComplete = false
+        }
+
+        /// Creates a complete recording of the given output and completion.
+        public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+            self.output = output
+            self.completion = completion
+            isComplete = true
+        }
+
+        /// Records a value. Recording a value after the completion is a programming error and traps.
+        public mutating func receive(_ input: Input) {
+            precondition(!isComplete, "Record.Recording received a value after its completion")
+            output.append(input)
+        }
+
+        /// Records the completion. Recording a second completion is a programming error and traps.
+        public mutating func receive(completion: Subscribers.Completion<Failure>) {
+            precondition(!isComplete, "Record.Recording received a completion after its completion")
+            self.completion = completion
+            isComplete = true
+        }
+    }
+}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes a recording; a decoded recording is complete.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            output: try container.decode([Output].self, forKey: .output),
+            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+    }
+
+    /// Encodes the output and the completion.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+
+    /// Encodes the recording; the same as `encode(to:)`, under Combine's other name for it.
+    public func encode(into encoder: any Encoder) throws { try encode(to: encoder) }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case recording
+    }
+
+    /// Decodes a record from its recording.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(recording: try container.decode(Recording.self, forKey: .recording))
+    }
+
+    /// Encodes the record's recording.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
+    }
+}
+
+/// Plays a recording back: its values in order, then its completion. Exhausted after the last
+/// value, so that the completion (a failure too) follows it without waiting for demand.
+@frozen
+public struct _RecordCursor<Output, Failure: Error>: _FusedCursor {
+    @usableFromInline let output: [Output]
+    @usableFromInline let completion: Subscribers.Completion<Failure>
+    @usableFromInline var index: Int
+
+    @inlinable @inline(__always)
+    init(output: [Output], completion: Subscribers.Completion<Failure>) {
+        self.output = output
+        self.completion = completion
+        index = output.startIndex
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Output, Failure> {
+        guard index < output.endIndex else {
+            switch completion {
+            case .finished: return .finished
+            case .failure(let error): return .failure(error)
+            }
+        }
+        defer { index += 1 }
+        return .value(output[index])
+    }
+
+    @inlinable public var isExhausted: Bool { index == output.endIndex }
+}

@@ -1,0 +1,1 @@
+../../Conformance/Publishers/RecordTests.swift
