@@ -1,0 +1,71 @@
+extension Publisher {
+    /// Raises a fatal error when its upstream publisher fails, and otherwise republishes all received input.
+    ///
+    /// The trap message is `prefix`, a space and the error (only the error when `prefix` is empty),
+    /// reported at `file` and `line`.
+    @inlinable
+    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+        Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
+    }
+}
+
+extension Publishers {
+    /// A publisher that raises a fatal error upon receiving any failure, and otherwise republishes all received input.
+    ///
+    /// A stage: values pass unchanged, and only the failure path does something (it traps), so the
+    /// operator fuses over a synchronous upstream at no cost.
+    @frozen
+    public struct AssertNoFailure<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Never
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _AssertNoFailureStage<Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The string used at the beginning of the fatal error message.
+        public let prefix: String
+        /// The filename used in the error message.
+        public let file: StaticString
+        /// The line number used in the error message.
+        public let line: UInt
+
+        /// Creates a publisher that raises a fatal error upon receiving any failure, and otherwise republishes all received input.
+        @inlinable
+        public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
+            self.upstream = upstream
+            self.prefix = prefix
+            self.file = file
+            self.line = line
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _AssertNoFailureStage<Output, Upstream.Failure> {
+            _AssertNoFailureStage(prefix: prefix, file: file, line: line)
+        }
+    }
+}
+
+/// The stage of `assertNoFailure`: the identity on values; an upstream failure traps.
+@frozen
+public struct _AssertNoFailureStage<Value, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = Never
+    @usableFromInline let prefix: String
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
+
+    @inlinable @inline(__always)
+    init(prefix: String, file: StaticString, line: UInt) {
+        self.prefix = prefix
+        self.file = file
+        self.line = line
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Never> { .value(input) }
+
+    /// Never returns: the failure is the programmer error this operator exists to catch.
+    @inlinable
+    public func mapFailure(_ error: UpstreamFailure) -> Never {
+        fatalError(prefix.isEmpty ? "\(error)" : "\(prefix) \(error)", file: file, line: line)
+    }
+}

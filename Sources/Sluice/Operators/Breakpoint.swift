@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Publisher {
+    /// Raises a debugger signal (`SIGTRAP`) when a provided closure returns `true`; otherwise
+    /// passes every event through unchanged.
+    @inlinable
+    public func breakpoint(
+        receiveSubscription: ((any Subscription) -> Bool)? = nil,
+        receiveOutput: ((Output) -> Bool)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+    ) -> Publishers.Breakpoint<Self> {
+        Publishers.Breakpoint(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion)
+    }
+
+    /// Raises a debugger signal (`SIGTRAP`) upon receiving a failure.
+    @inlinable
+    public func breakpointOnError() -> Publishers.Breakpoint<Self> {
+        breakpoint(receiveCompletion: { completion in
+            if case .failure = completion { true } else { false }
+        })
+    }
+}
+
+extension Publishers {
+    /// A publisher that raises a debugger signal when a provided closure needs to stop the process in the debugger.
+    ///
+    /// The closures run before their event is passed on, so the debugger stops with the event not
+    /// yet delivered. Without a debugger attached, `SIGTRAP` ends the process.
+    @frozen
+    public struct Breakpoint<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that executes when the publisher receives a subscription; `true` raises `SIGTRAP`.
+        public let receiveSubscription: ((any Subscription) -> Bool)?
+        /// A closure that executes when the publisher receives output from the upstream publisher; `true` raises `SIGTRAP`.
+        public let receiveOutput: ((Upstream.Output) -> Bool)?
+        /// A closure that executes when the publisher receives completion; `true` raises `SIGTRAP`.
+        public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+
+        /// Creates a breakpoint publisher with the provided upstream publisher and breakpoint-raising closures.
+        @inlinable
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Bool)? = nil,
+            receiveOutput: ((Upstream.Output) -> Bool)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let observer = _BreakpointObserver(
+                subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion)
+            upstream.subscribe(_PassThroughSubscription(observer: observer, downstream: subscriber))
+        }
+    }
+}
+
+/// The observer of `breakpoint`: asks the user's closures and stops in the debugger on `true`.
+@usableFromInline
+struct _BreakpointObserver<Input, Failure: Error>: _EventObserver {
+    @usableFromInline let stopsOnSubscription: ((any Subscription) -> Bool)?
+    @usableFromInline let stopsOnOutput: ((Input) -> Bool)?
+    @usableFromInline let stopsOnCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+
+    @inlinable
+    init(
+        subscription: ((any Subscription) -> Bool)?, output: ((Input) -> Bool)?,
+        completion: ((Subscribers.Completion<Failure>) -> Bool)?
+    ) {
+        stopsOnSubscription = subscription
+        stopsOnOutput = output
+        stopsOnCompletion = completion
+    }
+
+    /// Combine hands downstream the upstream subscription itself, so a `print` below shows the
+    /// upstream's name: borrow it.
+    @inlinable static var name: String? { nil }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        if stopsOnSubscription?(subscription) == true { stop() }
+    }
+
+    @inlinable
+    func receive(_ input: Input) {
+        if stopsOnOutput?(input) == true { stop() }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if stopsOnCompletion?(completion) == true { stop() }
+    }
+
+    @inlinable func cancel() {}
+    @inlinable func request(_ demand: Subscribers.Demand, synchronous: Bool) {}
+
+    @inlinable
+    func stop() {
+        raise(SIGTRAP)
+    }
+}

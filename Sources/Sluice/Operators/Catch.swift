@@ -1,0 +1,309 @@
+extension Publisher {
+    /// Handles errors from an upstream publisher by replacing it with another publisher.
+    ///
+    /// Values before the failure pass through. On failure, `handler` makes the replacement, which
+    /// is subscribed to and asked for the demand downstream still has outstanding. The switch
+    /// happens once: the replacement's completion, failure included, ends the stream.
+    @inlinable
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P> where Output == P.Output {
+        Publishers.Catch(upstream: self, handler: handler)
+    }
+
+    /// Handles errors from an upstream publisher by either replacing it with another publisher or
+    /// throwing a new error, which fails the stream.
+    @inlinable
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P> where Output == P.Output {
+        Publishers.TryCatch(upstream: self, handler: handler)
+    }
+}
+
+extension Publishers {
+    /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher.
+    @frozen
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher where Upstream.Output == NewPublisher.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = NewPublisher.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// A closure that accepts the upstream failure as input and returns a publisher to replace the upstream publisher.
+        public let handler: (Upstream.Failure) -> NewPublisher
+
+        /// Creates a publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher.
+        @inlinable
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let handler = handler
+            let subscription = _CatchSubscription<Upstream, NewPublisher, S>(
+                name: "Catch", downstream: subscriber,
+                recover: { .success(handler($0)) },
+                mapCompletion: { $0 })
+            upstream.subscribe(_CatchUpstreamSide(owner: subscription))
+        }
+    }
+
+    /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher or producing a new error.
+    @frozen
+    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher where Upstream.Output == NewPublisher.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// A throwing closure that accepts the upstream failure as input and returns a publisher to replace the upstream publisher.
+        public let handler: (Upstream.Failure) throws -> NewPublisher
+
+        /// Creates a publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher or producing a new error.
+        @inlinable
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let handler = handler
+            let subscription = _CatchSubscription<Upstream, NewPublisher, S>(
+                name: "TryCatch", downstream: subscriber,
+                recover: { error in Result { try handler(error) } },
+                mapCompletion: { completion in
+                    switch completion {
+                    case .finished: .finished
+                    case .failure(let error): .failure(error)
+                    }
+                })
+            upstream.subscribe(_CatchUpstreamSide(owner: subscription))
+        }
+    }
+}
+
+/// Which of its two sources a `catch` subscription is hearing from.
+@usableFromInline
+enum _CatchSource {
+    case upstream
+    case replacement
+}
+
+/// The subscription of `catch` and `tryCatch`: reads from the upstream until it fails, then from
+/// the replacement; downstream sees this one subscription throughout.
+///
+/// One lock over one state (the phase and the outstanding demand), never held while calling out.
+/// Each source talks through its own side (`_CatchUpstreamSide`, `_CatchReplacementSide`), so an
+/// event from a source that is no longer current (the old upstream after its failure, a
+/// replacement after a cancel) is recognised and ignored. The outstanding demand is kept because
+/// the replacement starts with exactly that.
+@usableFromInline
+final class _CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible
+where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+    @usableFromInline
+    enum Phase {
+        /// Reading from the upstream (its subscription once it has arrived).
+        case upstream((any Subscription)?)
+        /// The upstream failed; the handler runs or the replacement is subscribing.
+        case switching
+        /// Reading from the replacement.
+        case replacement(any Subscription)
+        /// Completed or cancelled.
+        case done
+    }
+
+    @usableFromInline let name: String
+    @usableFromInline let downstream: Downstream
+    /// The handler, as a value or the error that ends the stream (`tryCatch`'s throw).
+    @usableFromInline let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+    @usableFromInline let mapCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+    @usableFromInline let lock = Lock()
+    @usableFromInline var phase = Phase.upstream(nil)
+    /// Requested by downstream and not yet delivered, plus what it returned from `receive(_:)`.
+    @usableFromInline var outstanding = Subscribers.Demand.none
+
+    @inlinable
+    init(
+        name: String, downstream: Downstream,
+        recover: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
+        mapCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+    ) {
+        self.name = name
+        self.downstream = downstream
+        self.recover = recover
+        self.mapCompletion = mapCompletion
+    }
+
+    @usableFromInline var description: String { name }
+
+    // MARK: From the sources
+
+    @inlinable
+    func receive(subscription: any Subscription, from source: _CatchSource) {
+        lock.lock()
+        switch (phase, source) {
+        case (.upstream(nil), .upstream):
+            phase = .upstream(subscription)
+            lock.unlock()
+            downstream.receive(subscription: self)
+        case (.switching, .replacement):
+            phase = .replacement(subscription)
+            let demand = outstanding
+            lock.unlock()
+            if demand != .none { subscription.request(demand) }
+        default:
+            // A second subscription, or a replacement arriving after a cancel.
+            lock.unlock()
+            subscription.cancel()
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input, from source: _CatchSource) -> Subscribers.Demand {
+        lock.lock()
+        switch (phase, source) {
+        case (.upstream(.some), .upstream), (.replacement, .replacement): break
+        default:
+            lock.unlock()
+            return .none
+        }
+        let isUnlimited = outstanding == .unlimited
+        if outstanding > 0 { outstanding -= 1 }
+        lock.unlock()
+        let more = downstream.receive(input)
+        if more != .none && !isUnlimited {
+            lock.lock()
+            outstanding += more
+            lock.unlock()
+        }
+        return more
+    }
+
+    @inlinable
+    func upstreamCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
+        lock.lock()
+        guard case .upstream(.some) = phase else {
+            lock.unlock()
+            return
+        }
+        switch completion {
+        case .finished:
+            phase = .done
+            lock.unlock()
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            // The failed upstream is done: it is let go, not cancelled.
+            phase = .switching
+            lock.unlock()
+            switchToReplacement(after: error)
+        }
+    }
+
+    @inlinable
+    func switchToReplacement(after error: Upstream.Failure) {
+        let recovered = recover(error)
+        // A cancel from inside the handler wins: nothing is subscribed, nothing is delivered.
+        lock.lock()
+        guard case .switching = phase else {
+            lock.unlock()
+            return
+        }
+        switch recovered {
+        case .success(let replacement):
+            lock.unlock()
+            replacement.subscribe(_CatchReplacementSide(owner: self))
+        case .failure(let failure):
+            phase = .done
+            lock.unlock()
+            downstream.receive(completion: .failure(failure))
+        }
+    }
+
+    @inlinable
+    func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
+        lock.lock()
+        switch phase {
+        case .switching, .replacement: phase = .done
+        default:
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        downstream.receive(completion: mapCompletion(completion))
+    }
+
+    // MARK: From downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let current: (any Subscription)?
+        switch phase {
+        case .done:
+            lock.unlock()
+            return
+        case .upstream(let subscription): current = subscription
+        case .switching: current = nil  // the replacement is asked for all of it when it arrives
+        case .replacement(let subscription): current = subscription
+        }
+        outstanding += demand
+        lock.unlock()
+        current?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let current: (any Subscription)?
+        switch phase {
+        case .upstream(let subscription): current = subscription
+        case .replacement(let subscription): current = subscription
+        case .switching, .done: current = nil
+        }
+        phase = .done
+        lock.unlock()
+        current?.cancel()
+    }
+}
+
+/// The subscriber the original upstream talks to.
+@usableFromInline
+struct _CatchUpstreamSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+
+    @usableFromInline let owner: _CatchSubscription<Upstream, NewPublisher, Downstream>
+
+    @inlinable init(owner: _CatchSubscription<Upstream, NewPublisher, Downstream>) { self.owner = owner }
+
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(owner) }
+
+    @inlinable func receive(subscription: any Subscription) { owner.receive(subscription: subscription, from: .upstream) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, from: .upstream) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { owner.upstreamCompleted(completion) }
+}
+
+/// The subscriber the replacement publisher talks to.
+@usableFromInline
+struct _CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+    @usableFromInline typealias Input = NewPublisher.Output
+    @usableFromInline typealias Failure = NewPublisher.Failure
+
+    @usableFromInline let owner: _CatchSubscription<Upstream, NewPublisher, Downstream>
+    /// Not the owner's: the replacement may be the very publisher the upstream side is still subscribed to.
+    @usableFromInline let combineIdentifier: CombineIdentifier
+
+    @inlinable
+    init(owner: _CatchSubscription<Upstream, NewPublisher, Downstream>) {
+        self.owner = owner
+        combineIdentifier = CombineIdentifier()
+    }
+
+    @inlinable func receive(subscription: any Subscription) { owner.receive(subscription: subscription, from: .replacement) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, from: .replacement) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { owner.replacementCompleted(completion) }
+}

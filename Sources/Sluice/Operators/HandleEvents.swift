@@ -1,0 +1,225 @@
+import Synchronization
+
+extension Publisher {
+    /// Performs the specified closures when publisher events occur.
+    ///
+    /// Each closure runs just before its event is passed on. `receiveRequest` sees all demand that
+    /// goes upstream: explicit `request(_:)` calls, and the non-zero demand downstream returns
+    /// from `receive(_:)`.
+    @inlinable
+    public func handleEvents(
+        receiveSubscription: ((any Subscription) -> Void)? = nil,
+        receiveOutput: ((Output) -> Void)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+        receiveCancel: (() -> Void)? = nil,
+        receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+    ) -> Publishers.HandleEvents<Self> {
+        Publishers.HandleEvents(
+            upstream: self,
+            receiveSubscription: receiveSubscription,
+            receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion,
+            receiveCancel: receiveCancel,
+            receiveRequest: receiveRequest)
+    }
+}
+
+extension Publishers {
+    /// A publisher that performs the specified closures when publisher events occur.
+    @frozen
+    public struct HandleEvents<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that executes when the publisher receives the subscription from the upstream publisher.
+        public var receiveSubscription: ((any Subscription) -> Void)?
+        /// A closure that executes when the publisher receives a value from the upstream publisher.
+        public var receiveOutput: ((Upstream.Output) -> Void)?
+        /// A closure that executes when the upstream publisher finishes normally or terminates with an error.
+        public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+        /// A closure that executes when the downstream receiver cancels publishing.
+        public var receiveCancel: (() -> Void)?
+        /// A closure that executes when the publisher receives a request for more elements.
+        public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+        /// Creates a publisher that performs the specified closures when publisher events occur.
+        ///
+        /// `receiveRequest` has no default value here, as in Combine (it has one in `handleEvents`).
+        @inlinable
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Void)? = nil,
+            receiveOutput: ((Upstream.Output) -> Void)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)? = nil,
+            receiveCancel: (() -> Void)? = nil,
+            receiveRequest: ((Subscribers.Demand) -> Void)?
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let observer = _HandleEventsObserver(
+                subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
+                cancel: receiveCancel, request: receiveRequest)
+            upstream.subscribe(_PassThroughSubscription(observer: observer, downstream: subscriber))
+        }
+    }
+}
+
+/// What a pass-through operator (`handleEvents`, `print`, `breakpoint`) does on each event, just
+/// before `_PassThroughSubscription` passes the event on unchanged. A protocol rather than a bag
+/// of optional closures, so that each operator's observer specialises into its subscription.
+@usableFromInline
+protocol _EventObserver<Input, Failure> {
+    associatedtype Input
+    associatedtype Failure: Error
+
+    /// What the subscription calls itself; `nil` borrows the upstream subscription's description
+    /// (`breakpoint`, which in Combine hands downstream the upstream subscription itself).
+    static var name: String? { get }
+
+    func receive(subscription: any Subscription)
+    func receive(_ input: Input)
+    func receive(completion: Subscribers.Completion<Failure>)
+    func cancel()
+    /// A demand about to go upstream. `synchronous`: downstream returned it from `receive(_:)`
+    /// rather than calling `request(_:)` (only `print` tells the two apart).
+    func request(_ demand: Subscribers.Demand, synchronous: Bool)
+}
+
+/// The one subscription of the pass-through operators: every event goes through unchanged, right
+/// after the observer has seen it.
+///
+/// Values cost one atomic load of the status (upstream sends serially); the lock guards only the
+/// upstream subscription and the status changes, and is never held while calling out.
+@usableFromInline
+final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
+where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure {
+    @usableFromInline typealias Input = Observer.Input
+    @usableFromInline typealias Failure = Observer.Failure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    @usableFromInline static var done: UInt8 { 2 }
+
+    @usableFromInline let observer: Observer
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let status = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @usableFromInline var upstream: (any Subscription)?
+    /// The upstream subscription's description, kept only when `Observer.name` is `nil`.
+    @usableFromInline var upstreamName = ""
+
+    @inlinable
+    init(observer: Observer, downstream: Downstream) {
+        self.observer = observer
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String {
+        if let name = Observer.name { return name }
+        return lock.withLock { upstreamName }
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard status.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        if Observer.name == nil { upstreamName = String(describing: subscription) }
+        status.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        observer.receive(subscription: subscription)
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        observer.receive(input)
+        let demand = downstream.receive(input)
+        if demand != .none { observer.request(demand, synchronous: true) }
+        return demand
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard end() != nil else { return }
+        observer.receive(completion: completion)
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
+        lock.unlock()
+        guard let current else { return }
+        observer.request(demand, synchronous: false)
+        current.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        guard let current = end() else { return }
+        observer.cancel()
+        current.cancel()
+    }
+
+    /// Moves to `done` and hands back the upstream subscription to the one caller that did it.
+    @inlinable
+    func end() -> (any Subscription)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let wasActive = status.load(ordering: .relaxed) == Self.active
+        status.store(Self.done, ordering: .releasing)
+        guard wasActive else { return nil }
+        defer { upstream = nil }
+        return upstream
+    }
+}
+
+/// The observer of `handleEvents`: the user's closures.
+@usableFromInline
+struct _HandleEventsObserver<Input, Failure: Error>: _EventObserver {
+    @usableFromInline let onSubscription: ((any Subscription) -> Void)?
+    @usableFromInline let onOutput: ((Input) -> Void)?
+    @usableFromInline let onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    @usableFromInline let onCancel: (() -> Void)?
+    @usableFromInline let onRequest: ((Subscribers.Demand) -> Void)?
+
+    @inlinable
+    init(
+        subscription: ((any Subscription) -> Void)?, output: ((Input) -> Void)?,
+        completion: ((Subscribers.Completion<Failure>) -> Void)?, cancel: (() -> Void)?,
+        request: ((Subscribers.Demand) -> Void)?
+    ) {
+        onSubscription = subscription
+        onOutput = output
+        onCompletion = completion
+        onCancel = cancel
+        onRequest = request
+    }
+
+    @inlinable static var name: String? { "HandleEvents" }
+
+    @inlinable func receive(subscription: any Subscription) { onSubscription?(subscription) }
+    @inlinable func receive(_ input: Input) { onOutput?(input) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { onCompletion?(completion) }
+    @inlinable func cancel() { onCancel?() }
+    @inlinable func request(_ demand: Subscribers.Demand, synchronous: Bool) { onRequest?(demand) }
+}
