@@ -1,0 +1,132 @@
+extension Publisher {
+    /// Calls a closure with each received element and publishes any returned optional that has a value.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+        Publishers.CompactMap(upstream: self, transform: transform)
+    }
+
+    /// Calls an error-throwing closure with each received element and publishes any returned
+    /// optional that has a value.
+    ///
+    /// If the closure throws, upstream is cancelled and the error ends the stream.
+    @inlinable
+    public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
+        Publishers.TryCompactMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes all non-`nil` results of calling a closure with each received element.
+    ///
+    /// A `nil` result is replaced by a request for one more value from upstream.
+    @frozen
+    public struct CompactMap<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _CompactMapStage<Upstream.Output, Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that receives values from the upstream publisher and returns optional values.
+        public let transform: (Upstream.Output) -> Output?
+
+        /// Creates a publisher that republishes the non-`nil` results of `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// A stage running `transform` for one subscription.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _CompactMapStage<Upstream.Output, Output, Failure> { _CompactMapStage(transform: transform) }
+    }
+
+    /// A publisher that republishes all non-`nil` results of calling an error-throwing closure
+    /// with each received element.
+    @frozen
+    public struct TryCompactMap<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// An error-throwing closure that receives values from the upstream publisher and returns optional values.
+        public let transform: (Upstream.Output) throws -> Output?
+
+        /// Creates a publisher that republishes the non-`nil` results of an error-throwing `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// A stage running `transform` for one subscription.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure> {
+            _TryCompactMapStage(transform: transform)
+        }
+    }
+}
+
+extension Publishers.CompactMap {
+    /// Two `compactMap`s in a row compose into one.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// A `map` after a `compactMap` composes into one `CompactMap`.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
+    }
+}
+
+extension Publishers.TryCompactMap {
+    /// A `compactMap` after a `tryCompactMap` composes into one `TryCompactMap`; as in Combine,
+    /// the second closure may throw too.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}
+
+extension _FusedStep {
+    /// `compactMap`'s rule: a value goes on, `nil` is a skip (one more from upstream).
+    @inlinable @inline(__always)
+    init(valueOrSkip output: Output?) {
+        if let output { self = .value(output) } else { self = .skip }
+    }
+}
+
+/// `compactMap`'s stage.
+@frozen
+public struct _CompactMapStage<Input, Output, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let transform: (Input) -> Output?
+
+    @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> { _FusedStep(valueOrSkip: transform(input)) }
+}
+
+/// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
+@frozen
+public struct _TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline let transform: (Input) throws -> Output?
+
+    @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
+        ._catching { try _FusedStep(valueOrSkip: transform(input)) }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,54 @@
+extension Publisher {
+    /// Converts any failure from the upstream publisher into a new error.
+    @inlinable
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
+        Publishers.MapError(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that converts any failure from the upstream publisher into a new error.
+    ///
+    /// Values, `.finished` and demand pass through untouched.
+    @frozen
+    public struct MapError<Upstream: Publisher, Failure: Error>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapErrorStage<Output, Upstream.Failure, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that converts the upstream failure into a new error.
+        public let transform: (Upstream.Failure) -> Failure
+
+        /// Creates a publisher that converts the upstream failure with `transform`.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// The same as `init(upstream:transform:)`, with an unlabelled closure, as Combine also offers.
+        @inlinable
+        public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
+            self.init(upstream: upstream, transform: map)
+        }
+
+        /// A stage that converts the failure.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _MapErrorStage<Output, Upstream.Failure, Failure> { _MapErrorStage(transform: transform) }
+    }
+}
+
+/// `mapError`'s stage: every value goes through; only a failure is converted.
+@frozen
+public struct _MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Stage {
+    @usableFromInline let transform: (UpstreamFailure) -> Failure
+
+    @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> Failure { transform(error) }
+}

@@ -1,0 +1,165 @@
+extension Publisher {
+    /// Publishes the value of a key path.
+    @inlinable
+    public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
+        Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
+    }
+
+    /// Publishes the values of two key paths as a tuple.
+    @inlinable
+    public func map<T0, T1>(
+        _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
+    ) -> Publishers.MapKeyPath2<Self, T0, T1> {
+        Publishers.MapKeyPath2(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1)
+    }
+
+    /// Publishes the values of three key paths as a tuple.
+    @inlinable
+    public func map<T0, T1, T2>(
+        _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>
+    ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
+        Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+    }
+}
+
+// Combine declares no public initialisers for the key-path publishers: they are made by `map`.
+// Each has its own stage holding the key paths themselves, so that a subscription allocates no
+// closure to read them.
+
+extension Publishers {
+    /// A publisher that publishes the value of a key path.
+    @frozen
+    public struct MapKeyPath<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPathStage<Upstream.Output, Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The key path of a property to publish.
+        public let keyPath: KeyPath<Upstream.Output, Output>
+
+        @inlinable
+        init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+            self.upstream = upstream
+            self.keyPath = keyPath
+        }
+
+        /// A stage reading `keyPath`.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _MapKeyPathStage<Upstream.Output, Output, Failure> { _MapKeyPathStage(keyPath: keyPath) }
+    }
+
+    /// A publisher that publishes the values of two key paths as a tuple.
+    @frozen
+    public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: _StageOperator {
+        public typealias Output = (Output0, Output1)
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The key path of a property to publish.
+        public let keyPath0: KeyPath<Upstream.Output, Output0>
+        /// The key path of a second property to publish.
+        public let keyPath1: KeyPath<Upstream.Output, Output1>
+
+        @inlinable
+        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+            self.upstream = upstream
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+        }
+
+        /// A stage reading both key paths.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure> {
+            _MapKeyPath2Stage(keyPath0: keyPath0, keyPath1: keyPath1)
+        }
+    }
+
+    /// A publisher that publishes the values of three key paths as a tuple.
+    @frozen
+    public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: _StageOperator {
+        public typealias Output = (Output0, Output1, Output2)
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The key path of a property to publish.
+        public let keyPath0: KeyPath<Upstream.Output, Output0>
+        /// The key path of a second property to publish.
+        public let keyPath1: KeyPath<Upstream.Output, Output1>
+        /// The key path of a third property to publish.
+        public let keyPath2: KeyPath<Upstream.Output, Output2>
+
+        @inlinable
+        init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>,
+            keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>
+        ) {
+            self.upstream = upstream
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+            self.keyPath2 = keyPath2
+        }
+
+        /// A stage reading the three key paths.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure> {
+            _MapKeyPath3Stage(keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+        }
+    }
+}
+
+/// `map(_:)`'s stage for one key path.
+@frozen
+public struct _MapKeyPathStage<Input, Output, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let keyPath: KeyPath<Input, Output>
+
+    @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> { .value(input[keyPath: keyPath]) }
+}
+
+/// `map(_:_:)`'s stage for two key paths.
+@frozen
+public struct _MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let keyPath0: KeyPath<Input, Output0>
+    @usableFromInline let keyPath1: KeyPath<Input, Output1>
+
+    @inlinable @inline(__always)
+    init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>) {
+        self.keyPath0 = keyPath0
+        self.keyPath1 = keyPath1
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<(Output0, Output1), Failure> {
+        .value((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+    }
+}
+
+/// `map(_:_:_:)`'s stage for three key paths.
+@frozen
+public struct _MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let keyPath0: KeyPath<Input, Output0>
+    @usableFromInline let keyPath1: KeyPath<Input, Output1>
+    @usableFromInline let keyPath2: KeyPath<Input, Output2>
+
+    @inlinable @inline(__always)
+    init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>, keyPath2: KeyPath<Input, Output2>) {
+        self.keyPath0 = keyPath0
+        self.keyPath1 = keyPath1
+        self.keyPath2 = keyPath2
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<(Output0, Output1, Output2), Failure> {
+        .value((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+    }
+}

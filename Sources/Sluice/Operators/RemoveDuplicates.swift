@@ -1,0 +1,136 @@
+extension Publisher where Output: Equatable {
+    /// Publishes only elements that don't match the previous element.
+    @inlinable
+    public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: ==)
+    }
+}
+
+extension Publisher {
+    /// Publishes only elements that don't match the previous element, as evaluated by a
+    /// provided closure (`true` means "duplicate, drop it").
+    @inlinable
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+    }
+
+    /// Publishes only elements that don't match the previous element, as evaluated by a
+    /// provided error-throwing closure.
+    ///
+    /// If the closure throws, upstream is cancelled and the error ends the stream.
+    @inlinable
+    public func tryRemoveDuplicates(
+        by predicate: @escaping (Output, Output) throws -> Bool
+    ) -> Publishers.TryRemoveDuplicates<Self> {
+        Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes only elements that don't match the previous element.
+    ///
+    /// A duplicate is replaced by a request for one more value from upstream.
+    @frozen
+    public struct RemoveDuplicates<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _RemoveDuplicatesStage<Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure to evaluate whether two elements are equivalent, for purposes of filtering.
+        public let predicate: (Upstream.Output, Upstream.Output) -> Bool
+
+        /// Creates a publisher that drops each element `predicate` finds equivalent to the last published one.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// A stage with no memory yet, for one subscription.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _RemoveDuplicatesStage<Output, Failure> { _RemoveDuplicatesStage(predicate: predicate) }
+    }
+
+    /// A publisher that publishes only elements that don't match the previous element, as
+    /// evaluated by an error-throwing closure.
+    @frozen
+    public struct TryRemoveDuplicates<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryRemoveDuplicatesStage<Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// An error-throwing closure to evaluate whether two elements are equivalent, for purposes of filtering.
+        public let predicate: (Upstream.Output, Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that drops each element an error-throwing `predicate` finds
+        /// equivalent to the last published one.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// A stage with no memory yet, for one subscription.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryRemoveDuplicatesStage<Output, Upstream.Failure> {
+            _TryRemoveDuplicatesStage(predicate: predicate)
+        }
+    }
+}
+
+/// The memory of one `removeDuplicates` subscription: the element it last published.
+///
+/// As Apple documents it, each element is compared with the previously *published* one, so a
+/// dropped duplicate does not replace it; the first element is published without calling the
+/// predicate. Both stages use it; `admit` throws only if the predicate does.
+@frozen
+public struct _LastPublished<Value> {
+    @usableFromInline var last: Value?
+
+    @inlinable @inline(__always) init() { last = nil }
+
+    /// Whether `element` should be published, remembering it if so.
+    @inlinable @inline(__always)
+    mutating func admit(_ element: Value, unless isDuplicate: (Value, Value) throws -> Bool) rethrows -> Bool {
+        if let last, try isDuplicate(last, element) { return false }
+        last = element
+        return true
+    }
+}
+
+/// `removeDuplicates`' stage.
+@frozen
+public struct _RemoveDuplicatesStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline var memory = _LastPublished<Value>()
+    @usableFromInline let predicate: (Value, Value) -> Bool
+
+    @inlinable @inline(__always) init(predicate: @escaping (Value, Value) -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {
+        memory.admit(input, unless: predicate) ? .value(input) : .skip
+    }
+}
+
+/// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
+@frozen
+public struct _TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline var memory = _LastPublished<Value>()
+    @usableFromInline let predicate: (Value, Value) throws -> Bool
+
+    @inlinable @inline(__always) init(predicate: @escaping (Value, Value) throws -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
+        ._catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,155 @@
+import Synchronization
+
+extension Publisher {
+    /// Replaces any error from the upstream publisher with the provided element, then finishes.
+    @inlinable
+    public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
+        Publishers.ReplaceError(upstream: self, output: output)
+    }
+}
+
+extension Publishers {
+    /// A publisher that replaces any errors in the stream with a provided element.
+    ///
+    /// On an upstream failure it sends `output` and `.finished`, at once if downstream has demand
+    /// left, otherwise at downstream's next request. Values and `.finished` pass through.
+    ///
+    /// Not a stage: the replacement may only be sent against demand, so the operator counts
+    /// downstream's demand itself (and is never fused; a fused upstream ends at it).
+    @frozen
+    public struct ReplaceError<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Never
+
+        /// The element with which to replace errors from the upstream publisher.
+        public let output: Upstream.Output
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that replaces an upstream failure with `output`.
+        @inlinable
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReplaceErrorSubscription<Upstream, S>(output: output, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+/// Passes values through like a stage, but keeps count of downstream's outstanding demand so that
+/// an upstream failure can be answered with the replacement only when downstream can take it.
+///
+/// Values come serially from upstream and touch only the atomic demand word and status (no lock
+/// per value). `request`, `cancel` and the completion meet under the lock: a failure that finds no
+/// demand parks the stream in `replacing`, and the request that finds it there delivers.
+@usableFromInline
+final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
+where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    /// Upstream failed while downstream had no demand: the replacement waits for a request.
+    @usableFromInline static var replacing: UInt8 { 2 }
+    @usableFromInline static var done: UInt8 { 3 }
+
+    @usableFromInline let output: Upstream.Output
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let status = Atomic<UInt8>(0)
+    /// What downstream has asked for and not yet received.
+    @usableFromInline let demand = DemandCounter()
+    @usableFromInline let lock = Lock()
+    @usableFromInline var upstream: (any Subscription)?
+
+    @inlinable
+    init(output: Upstream.Output, downstream: Downstream) {
+        self.output = output
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "ReplaceError" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard status.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        status.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        // Combine traps here too: this operator counts demand, so an upstream that overruns it
+        // is caught rather than passed on.
+        precondition(
+            demand.load() != 0,
+            "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
+        let more = downstream.receive(input)
+        _ = demand.settle(emitted: 1, returned: more)
+        return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard status.load(ordering: .relaxed) == Self.active else {
+            lock.unlock()
+            return
+        }
+        upstream = nil
+        if case .failure = completion, demand.load() == 0 {
+            status.store(Self.replacing, ordering: .releasing)
+            lock.unlock()
+            return
+        }
+        status.store(Self.done, ordering: .releasing)
+        lock.unlock()
+        if case .failure = completion { _ = downstream.receive(output) }
+        downstream.receive(completion: .finished)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        _ = self.demand.add(demand)
+        switch status.load(ordering: .relaxed) {
+        case Self.active:
+            let upstream = upstream
+            lock.unlock()
+            upstream?.request(demand)
+        case Self.replacing:
+            status.store(Self.done, ordering: .releasing)
+            lock.unlock()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+        default:
+            lock.unlock()
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let upstream = status.load(ordering: .relaxed) == Self.active ? upstream : nil
+        status.store(Self.done, ordering: .releasing)
+        self.upstream = nil
+        lock.unlock()
+        upstream?.cancel()
+    }
+}

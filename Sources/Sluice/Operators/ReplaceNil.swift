@@ -1,0 +1,9 @@
+extension Publisher {
+    /// Replaces `nil` elements in the stream with the provided element.
+    ///
+    /// As in Combine, this is a plain `map`: its type is `Publishers.Map<Self, T>`.
+    @inlinable
+    public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+        map { $0 ?? output }
+    }
+}

@@ -1,0 +1,133 @@
+extension Publisher {
+    /// Transforms elements from the upstream publisher by providing the current element to a
+    /// closure along with the last value returned by the closure, and publishes each result.
+    @inlinable
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+
+    /// Transforms elements from the upstream publisher by providing the current element to an
+    /// error-throwing closure along with the last value returned by the closure, and publishes
+    /// each result.
+    ///
+    /// If the closure throws, upstream is cancelled and the error ends the stream.
+    @inlinable
+    public func tryScan<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
+    ) -> Publishers.TryScan<Self, T> {
+        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes every intermediate result of accumulating the upstream elements.
+    ///
+    /// Each subscription accumulates from `initialResult` afresh.
+    @frozen
+    public struct Scan<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _ScanStage<Upstream.Output, Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The previous result returned by the closure, before the first element arrives.
+        public let initialResult: Output
+        /// A closure that takes the previous result and the next element, and returns the next result.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates a publisher that accumulates upstream elements from `initialResult`.
+        @inlinable
+        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// A stage holding one subscription's running result.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _ScanStage<Upstream.Output, Output, Failure> {
+            _ScanStage(result: initialResult, nextPartialResult: nextPartialResult)
+        }
+    }
+
+    /// A publisher that publishes every intermediate result of accumulating the upstream
+    /// elements with an error-throwing closure.
+    ///
+    /// Each subscription accumulates from `initialResult` afresh.
+    @frozen
+    public struct TryScan<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryScanStage<Upstream.Output, Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The previous result returned by the closure, before the first element arrives.
+        public let initialResult: Output
+        /// An error-throwing closure that takes the previous result and the next element, and
+        /// returns the next result.
+        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+        /// Creates a publisher that accumulates upstream elements from `initialResult` with an
+        /// error-throwing closure.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// A stage holding one subscription's running result.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryScanStage<Upstream.Output, Output, Upstream.Failure> {
+            _TryScanStage(result: initialResult, nextPartialResult: nextPartialResult)
+        }
+    }
+}
+
+/// `scan`'s stage. The running result lives in the stage, so it needs no lock: only the serial
+/// value path touches it, and each subscription has its own stage.
+@frozen
+public struct _ScanStage<Input, Output, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline var result: Output
+    @usableFromInline let nextPartialResult: (Output, Input) -> Output
+
+    @inlinable @inline(__always)
+    init(result: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
+        self.result = result
+        self.nextPartialResult = nextPartialResult
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> {
+        result = nextPartialResult(result, input)
+        return .value(result)
+    }
+}
+
+/// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
+@frozen
+public struct _TryScanStage<Input, Output, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline var result: Output
+    @usableFromInline let nextPartialResult: (Output, Input) throws -> Output
+
+    @inlinable @inline(__always)
+    init(result: Output, nextPartialResult: @escaping (Output, Input) throws -> Output) {
+        self.result = result
+        self.nextPartialResult = nextPartialResult
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
+        ._catching {
+            result = try nextPartialResult(result, input)
+            return .value(result)
+        }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,55 @@
+extension Publisher where Failure == Never {
+    /// Changes the failure type declared by the upstream publisher.
+    ///
+    /// Only a publisher that cannot fail can be given a failure type: nothing is ever converted.
+    @inlinable
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
+        Publishers.SetFailureType(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that appears to send a specified failure type, but never fails.
+    @frozen
+    public struct SetFailureType<Upstream: Publisher, Failure: Error>: _StageOperator where Upstream.Failure == Never {
+        public typealias Output = Upstream.Output
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _SetFailureTypeStage<Output, Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that declares `Failure` over an upstream that cannot fail.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// A stage that only retypes the (impossible) failure.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _SetFailureTypeStage<Output, Failure> { _SetFailureTypeStage() }
+    }
+}
+
+extension Publishers.SetFailureType {
+    /// Setting the failure type again replaces the first one: one `SetFailureType` remains.
+    @inlinable
+    public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
+        Publishers.SetFailureType<Upstream, E>(upstream: upstream)
+    }
+}
+
+extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
+
+/// `setFailureType`'s stage: values go through, and there is no failure to convert.
+@frozen
+public struct _SetFailureTypeStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Never
+
+    @inlinable @inline(__always) init() {}
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: Never) -> Failure {}
+}

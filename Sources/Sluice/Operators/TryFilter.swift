@@ -1,0 +1,81 @@
+extension Publisher {
+    /// Republishes all elements that match a provided error-throwing closure.
+    ///
+    /// If the closure throws, upstream is cancelled and the error ends the stream.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
+        Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes all elements that match a provided error-throwing closure.
+    ///
+    /// A value that does not match is replaced by a request for one more from upstream.
+    @frozen
+    public struct TryFilter<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryFilterStage<Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// An error-throwing closure that indicates whether to republish an element.
+        public let isIncluded: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that republishes the elements `isIncluded` accepts.
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// A stage running `isIncluded` for one subscription.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryFilterStage<Output, Upstream.Failure> { _TryFilterStage(isIncluded: isIncluded) }
+    }
+}
+
+extension Publishers.Filter {
+    /// A `filter` followed by a `tryFilter` composes into one `TryFilter`; the second closure
+    /// runs only for values the first one lets through.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}
+
+extension Publishers.TryFilter {
+    /// A `filter` after a `tryFilter` composes into one `TryFilter`.
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// Two `tryFilter`s in a row compose into one; the second closure runs only for values the
+    /// first one lets through.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}
+
+/// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
+@frozen
+public struct _TryFilterStage<Value, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline let isIncluded: (Value) throws -> Bool
+
+    @inlinable @inline(__always) init(isIncluded: @escaping (Value) throws -> Bool) { self.isIncluded = isIncluded }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
+        ._catching { try isIncluded(input) ? .value(input) : .skip }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}

@@ -1,0 +1,79 @@
+extension Publisher {
+    /// Transforms all elements from the upstream publisher with a provided error-throwing closure.
+    ///
+    /// If the closure throws, upstream is cancelled and the error ends the stream.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that transforms all elements from the upstream publisher with a provided
+    /// error-throwing closure.
+    @frozen
+    public struct TryMap<Upstream: Publisher, Output>: _StageOperator {
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryMapStage<Upstream.Output, Output, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that transforms elements from the upstream publisher.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Creates a publisher that transforms upstream elements with an error-throwing closure.
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// A stage running `transform` for one subscription.
+        @inlinable @inline(__always)
+        public func _makeStage() -> _TryMapStage<Upstream.Output, Output, Upstream.Failure> {
+            _TryMapStage(transform: transform)
+        }
+    }
+}
+
+extension Publishers.Map {
+    /// A `map` followed by a `tryMap` composes into one `TryMap`.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
+}
+
+extension Publishers.TryMap {
+    /// A `map` after a `tryMap` composes into one `TryMap`.
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Two `tryMap`s in a row compose into one.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}
+
+/// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
+@frozen
+public struct _TryMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
+    public typealias Failure = any Error
+    @usableFromInline let transform: (Input) throws -> Output
+
+    @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
+        ._catching { .value(try transform(input)) }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}

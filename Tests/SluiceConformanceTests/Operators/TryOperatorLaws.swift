@@ -1,0 +1,1 @@
+../../Conformance/Operators/TryOperatorLaws.swift
