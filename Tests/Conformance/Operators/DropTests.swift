@@ -140,3 +140,28 @@ import Testing
         OperatorLaws.check { $0.dropFirst(5) }
     }
 }
+
+@Suite struct DropOverSynchronousChainTests {
+    /// As Combine: the subscription reaches downstream first, then `count` values are pulled
+    /// through the chain at once (demand or not), and a source that runs out finishes the stream.
+    /// `tryMap` has no eager overload on `Publishers.Sequence`: this is the operator over a chain.
+    @Test func skipsAtSubscriptionAfterHandingOverTheSubscription() {
+        var log: [String] = []
+        let subscriber = AnySubscriber<Int, any Error>(
+            receiveSubscription: { _ in log.append("subscription") },
+            receiveValue: { log.append("value \($0)"); return .none },
+            receiveCompletion: { log.append("\($0)") })
+        (1...3).publisher.tryMap { (x: Int) -> Int in
+            log.append("map \(x)")
+            return x
+        }.dropFirst(3).subscribe(subscriber)
+        #expect(log == ["subscription", "map 1", "map 2", "map 3", "finished"])
+    }
+
+    @Test func dropsThenDeliversAgainstDemand() {
+        let recorder = (1...6).publisher.tryMap { (x: Int) -> Int in x * 10 }.dropFirst(2).record(initialDemand: .max(2))
+        #expect(recorder.trace == ["subscription", "value(30)", "value(40)"])
+        recorder.request(.max(5))
+        #expect(recorder.trace == ["subscription", "value(30)", "value(40)", "value(50)", "value(60)", "finished"])
+    }
+}
