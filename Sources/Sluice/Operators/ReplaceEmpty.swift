@@ -53,7 +53,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @usableFromInline let output: Input
     @usableFromInline let downstream: Downstream
     /// Only upstream's signals touch it, serially.
-    @usableFromInline var receivedValue = false
+    @exclusivity(unchecked) @usableFromInline var receivedValue = false
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.

@@ -10,8 +10,9 @@ import Synchronization
 // empty result, a failure) goes out at once, demand or not.
 //
 // Threads: upstream calls `receive(_:)` serially, so the fold itself is touched without a lock; the
-// per-value cost is one relaxed load of `isDone` and the fold's own step. Over a fused upstream the
-// `FusedSubscription` drain loop calls that `receive(_:)` directly, with unlimited demand. Only the
+// per-value cost is one relaxed load of `isDone` and the fold's own step. Over a fused upstream there
+// is no upstream subscription at all: `run(_:)` pulls the cursor in a loop and calls that
+// `receive(_:)` directly, as a `FusedSubscription` would under the fold's `.unlimited`. Only the
 // hand-off at the end (upstream's completion against a downstream `request` or `cancel` from another
 // thread) goes through the `Mutex`, which is never held while calling out.
 //
@@ -59,9 +60,16 @@ public protocol _FoldOperator: Publisher {
 extension _FoldOperator {
     @inlinable public static var _forwardsDemand: Bool { false }
 
+    /// Over a synchronous upstream the fold runs the upstream's cursor itself, in one loop; it is
+    /// what a `FusedSubscription` would do with the fold's `.unlimited`, without the second object.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        upstream.subscribe(FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber))
+        let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
+        if Upstream._isFusable {
+            subscription.run(upstream._makeCursor())
+        } else {
+            upstream.subscribe(subscription)
+        }
     }
 }
 
@@ -111,6 +119,28 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
         downstream.receive(subscription: self)
         if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
+    }
+
+    /// Folds a fused upstream chain to its end (or to the fold's answer, or to a cancel). Downstream
+    /// gets its subscription first, as over any upstream; the loop is the upstream.
+    @inlinable
+    func run<Cursor: _FusedCursor>(_ source: Cursor) where Cursor.Output == Input, Cursor.Failure == Failure {
+        var cursor = source
+        receive(subscription: Subscriptions.empty)
+        if cursor.isExhausted {
+            // Nothing to fold: only a completion is left (`Empty`, `Fail`, an empty sequence).
+            if case .failure(let error) = cursor.next() { return receive(completion: .failure(error)) }
+            return receive(completion: .finished)
+        }
+        while !isDone.load(ordering: .relaxed) {
+            switch cursor.next() {
+            case .value(let value): _ = receive(value)
+            case .skip: break
+            case .finished: return receive(completion: .finished)
+            case .failure(let error): return receive(completion: .failure(error))
+            }
+            if cursor.isExhausted { return receive(completion: .finished) }
+        }
     }
 
     @inlinable
