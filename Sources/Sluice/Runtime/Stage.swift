@@ -19,10 +19,15 @@ public protocol _Stage<Input, Output> {
     /// True once the stage has let through all it ever will (`prefix(_:)`): the chain finishes
     /// right after the value that completed it.
     var isComplete: Bool { get }
+
+    /// The unfused subscription's `description` (Combine's name for the operator's subscription).
+    static var _subscriptionName: String { get }
 }
 
 extension _Stage {
     @inlinable public var isComplete: Bool { false }
+
+    @inlinable public static var _subscriptionName: String { String(describing: Self.self) }
 }
 
 extension _Stage where UpstreamFailure == Failure {
@@ -128,7 +133,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         self.downstream = downstream
     }
 
-    @usableFromInline var description: String { String(describing: Stage.self) }
+    @usableFromInline var description: String { Stage._subscriptionName }
 
     @inlinable
     func receive(subscription: any Subscription) {

@@ -1,0 +1,92 @@
+extension Publisher {
+    /// Publishes a single Boolean value that indicates whether all received elements pass a given
+    /// predicate.
+    ///
+    /// At the first element that fails the predicate, upstream is cancelled and `false` is
+    /// published; otherwise `true` is published when upstream finishes.
+    @inlinable
+    public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
+        Publishers.AllSatisfy(upstream: self, predicate: predicate)
+    }
+
+    /// Publishes a single Boolean value that indicates whether all received elements pass a given
+    /// error-throwing predicate.
+    ///
+    /// If the predicate throws, upstream is cancelled and the stream fails with the thrown error.
+    @inlinable
+    public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
+        Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes a single Boolean value that indicates whether all received
+    /// elements pass a given predicate.
+    @frozen
+    public struct AllSatisfy<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = Bool
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that evaluates each received element.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that tells whether every element of `upstream` passes `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable public static var _subscriptionName: String { "AllSatisfy" }
+
+        @inlinable
+        public func _makeFold() -> _AllSatisfyFold<Upstream.Output> { _AllSatisfyFold(predicate: predicate) }
+    }
+
+    /// A publisher that publishes a single Boolean value that indicates whether all received
+    /// elements pass a given error-throwing predicate.
+    @frozen
+    public struct TryAllSatisfy<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = Bool
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// A closure that evaluates each received element.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that tells whether every element of `upstream` passes `predicate`,
+        /// and fails if the predicate throws.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable public static var _subscriptionName: String { "TryAllSatisfy" }
+
+        @inlinable
+        public func _makeFold() -> _AllSatisfyFold<Upstream.Output> { _AllSatisfyFold(predicate: predicate) }
+    }
+}
+
+/// `allSatisfy` and `tryAllSatisfy`: `true` until an element fails the predicate, which settles it.
+@frozen
+public struct _AllSatisfyFold<Input>: _Fold {
+    @usableFromInline var allSatisfy = true
+    @usableFromInline let predicate: (Input) throws -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Input) throws -> Bool) { self.predicate = predicate }
+
+    @inlinable @inline(__always)
+    public mutating func fold(_ input: Input) throws -> Bool {
+        if try predicate(input) { return true }
+        allSatisfy = false
+        return false
+    }
+
+    @inlinable public mutating func result() -> Bool? { allSatisfy }
+}

@@ -1,0 +1,56 @@
+extension Publisher {
+    /// Collects all received elements, and emits a single array of the collection when the upstream
+    /// publisher finishes.
+    ///
+    /// If the upstream publisher fails, the collected elements are dropped and the failure is passed
+    /// on. The array waits for downstream demand; the memory it takes is unbounded.
+    @inlinable
+    public func collect() -> Publishers.Collect<Self> {
+        Publishers.Collect(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that buffers items and emits them all as one array when the upstream finishes.
+    @frozen
+    public struct Collect<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that collects every element of `upstream` into one array.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        @inlinable public static var _subscriptionName: String { "Collect" }
+
+        @inlinable public func _makeFold() -> _CollectFold<Upstream.Output> { _CollectFold() }
+    }
+}
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+
+/// `collect()`: appends every value; the array is the result, empty or not.
+@frozen
+public struct _CollectFold<Element>: _Fold {
+    @usableFromInline var elements: [Element] = []
+
+    @inlinable init() {}
+
+    @inlinable @inline(__always)
+    public mutating func fold(_ input: Element) -> Bool {
+        elements.append(input)
+        return true
+    }
+
+    /// Hands the array over rather than copying it: the fold is finished with it.
+    @inlinable
+    public mutating func result() -> [Element]? {
+        defer { elements = [] }
+        return elements
+    }
+}

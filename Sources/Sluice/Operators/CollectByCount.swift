@@ -1,0 +1,113 @@
+import Synchronization
+
+extension Publisher {
+    /// Collects up to the specified number of elements, and then emits a single array of the
+    /// collection.
+    ///
+    /// When the upstream finishes, a last, shorter array is emitted if any element is left over.
+    /// When it fails, the elements left over are dropped and the failure is passed on.
+    @inlinable
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that buffers a maximum number of items.
+    ///
+    /// Demand is counted in arrays: a request for `n` arrays asks upstream for `n * count`
+    /// elements, and the demand downstream returns for an array comes back multiplied the same way.
+    @frozen
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of received elements to buffer before publishing.
+        public let count: Int
+
+        /// Creates a publisher that publishes the elements of `upstream` in arrays of `count`.
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(CollectByCountSubscription(count: count, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+/// Fills one array at a time; only upstream's signals touch it.
+@usableFromInline
+final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+where Downstream.Input == [Element] {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let count: Int
+    @usableFromInline let downstream: Downstream
+    /// Fewer than `count` elements between signals. Upstream sends serially; a cancel leaves it
+    /// alone (it dies with the subscription).
+    @exclusivity(unchecked) @usableFromInline var buffer: [Element] = []
+    @usableFromInline let isDone = Atomic<Bool>(false)
+    @usableFromInline let lock = Mutex(())
+    /// Guarded by `lock`.
+    @usableFromInline var handOff = UpstreamHandOff<Never>()
+
+    @inlinable
+    init(count: Int, downstream: Downstream) {
+        self.count = count
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "CollectByCount" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Element) -> Subscribers.Demand {
+        guard !isDone.load(ordering: .relaxed) else { return .none }
+        buffer.append(input)
+        guard buffer.count >= count else { return .none }
+        var full: [Element] = []
+        full.reserveCapacity(count)
+        swap(&full, &buffer)
+        // Downstream answers in arrays; upstream counts elements.
+        let more = downstream.receive(full)
+        return more == .none || isDone.load(ordering: .relaxed) ? .none : more * count
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard !isDone.load(ordering: .relaxed), lock.withLock(guarding: &handOff, { $0.end(parking: nil) }) != nil else { return }
+        isDone.store(true, ordering: .releasing)
+        if case .finished = completion, !buffer.isEmpty {
+            // The last, shorter array: upstream sent these against demand for an array not yet full.
+            let rest = buffer
+            buffer = []
+            _ = downstream.receive(rest)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.withLock(guarding: &handOff) { $0.live }?.request(demand * count)
+    }
+
+    @inlinable
+    func cancel() {
+        isDone.store(true, ordering: .releasing)
+        lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+    }
+}

@@ -1,0 +1,47 @@
+extension Publisher {
+    /// Publishes the number of elements received from the upstream publisher, once it finishes.
+    @inlinable
+    public func count() -> Publishers.Count<Self> {
+        Publishers.Count(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes the number of elements received from the upstream publisher.
+    @frozen
+    public struct Count<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = Int
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that counts the elements of `upstream`.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        @inlinable public static var _subscriptionName: String { "Count" }
+
+        @inlinable public func _makeFold() -> _CountFold<Upstream.Output> { _CountFold() }
+    }
+}
+
+extension Publishers.Count: Equatable where Upstream: Equatable {}
+
+/// `count()`: one more per value; zero for an empty upstream.
+@frozen
+public struct _CountFold<Input>: _Fold {
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable @inline(__always)
+    public mutating func fold(_ input: Input) -> Bool {
+        count += 1
+        return true
+    }
+
+    @inlinable public mutating func result() -> Int? { count }
+}

@@ -1,0 +1,117 @@
+extension Publisher {
+    /// Publishes the last element of a stream, after the stream finishes.
+    ///
+    /// If upstream finishes empty, this publisher finishes without a value.
+    @inlinable
+    public func last() -> Publishers.Last<Self> {
+        Publishers.Last(upstream: self)
+    }
+
+    /// Publishes the last element of a stream that satisfies a predicate closure, after upstream
+    /// finishes.
+    @inlinable
+    public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
+        Publishers.LastWhere(upstream: self, predicate: predicate)
+    }
+
+    /// Publishes the last element of a stream that satisfies an error-throwing predicate closure,
+    /// after the stream finishes.
+    ///
+    /// If the predicate throws, upstream is cancelled and the stream fails with the thrown error.
+    @inlinable
+    public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
+        Publishers.TryLastWhere(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publishers {
+    /// A publisher that waits until after the stream finishes, and then publishes the last
+    /// element of the stream.
+    @frozen
+    public struct Last<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that publishes the last element of `upstream`.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        @inlinable public static var _subscriptionName: String { "Last" }
+
+        @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold { _ in true } }
+    }
+
+    /// A publisher that waits until after the stream finishes and then publishes the last element
+    /// of the stream that satisfies a predicate closure.
+    @frozen
+    public struct LastWhere<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that determines whether to publish an element.
+        public let predicate: (Upstream.Output) -> Bool
+
+        /// Creates a publisher that publishes the last element of `upstream` to satisfy `predicate`.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable public static var _subscriptionName: String { "LastWhere" }
+
+        @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold(isMatch: predicate) }
+    }
+
+    /// A publisher that waits until after the stream finishes and then publishes the last element
+    /// of the stream that satisfies an error-throwing predicate closure.
+    @frozen
+    public struct TryLastWhere<Upstream: Publisher>: _FoldOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that determines whether to publish an element.
+        public let predicate: (Upstream.Output) throws -> Bool
+
+        /// Creates a publisher that publishes the last element of `upstream` to satisfy
+        /// `predicate`, and fails if the predicate throws.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        @inlinable public static var _subscriptionName: String { "TryLastWhere" }
+
+        @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold(isMatch: predicate) }
+    }
+}
+
+extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+/// The `last` operators: each match replaces the one before; the predicate sees every element.
+@frozen
+public struct _LastFold<Value>: _Fold {
+    @usableFromInline var match: Value?
+    @usableFromInline let isMatch: (Value) throws -> Bool
+
+    @inlinable
+    init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
+
+    @inlinable @inline(__always)
+    public mutating func fold(_ input: Value) throws -> Bool {
+        if try isMatch(input) { match = input }
+        return true
+    }
+
+    @inlinable public mutating func result() -> Value? { match }
+}

@@ -1,0 +1,98 @@
+extension Publisher {
+    /// Republishes elements up to the specified maximum count, then finishes.
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
+        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maximum length (got \(maxLength))")
+        return Publishers.Output(upstream: self, range: 0 ..< maxLength)
+    }
+
+    /// Publishes a specific element, indicated by its index in the sequence of published elements.
+    ///
+    /// The index is zero-based. If upstream finishes before the element arrives, this publisher
+    /// finishes without a value. `index` must be in `0 ..< Int.max`.
+    @inlinable
+    public func output(at index: Int) -> Publishers.Output<Self> {
+        precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        precondition(index < .max, "output(at:) requires an index below Int.max")
+        return Publishers.Output(upstream: self, range: index ..< index + 1)
+    }
+
+    /// Publishes elements specified by their range in the sequence of published elements.
+    ///
+    /// A range open at the top (`3...`) runs to `Int.max`. Its bounds must not be negative.
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
+        Publishers.Output(upstream: self, range: range.relative(to: 0 ..< .max))
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes elements specified by a range in the sequence of published
+    /// elements.
+    ///
+    /// Demand, as in Combine: downstream's requests pass straight upstream; each element before the
+    /// range is dropped and replaced by a request for one more; after the element at the range's
+    /// last index, upstream is cancelled and this publisher finishes. Over a synchronous upstream
+    /// it runs fused, as a stage.
+    @frozen
+    public struct Output<Upstream: Publisher>: _StageOperator {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _OutputStage<Output, Failure>>
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// The range of elements to publish.
+        public let range: CountableRange<Int>
+
+        /// Creates a publisher that publishes elements specified by a range. Neither bound may be
+        /// negative.
+        @inlinable
+        public init(upstream: Upstream, range: CountableRange<Int>) {
+            precondition(range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))")
+            precondition(range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))")
+            self.upstream = upstream
+            self.range = range
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _OutputStage<Output, Failure> { _OutputStage(range: range) }
+
+        /// The stage's two paths, with the fused one named as Combine names the subscription.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            if Self._isFusable {
+                _subscribeFused(subscriber, name: _OutputStage<Output, Failure>._subscriptionName)
+            } else {
+                upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
+            }
+        }
+    }
+}
+
+extension Publishers.Output: Equatable where Upstream: Equatable {}
+
+/// `output(at:)`, `output(in:)`, `prefix(_:)`: skips up to the range, passes it, finishes after it.
+@frozen
+public struct _OutputStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+    @usableFromInline let range: CountableRange<Int>
+    /// The index of the next upstream element.
+    @usableFromInline var index = 0
+
+    @inlinable @inline(__always) init(range: CountableRange<Int>) { self.range = range }
+
+    @inlinable public static var _subscriptionName: String { "Output" }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {
+        let current = index
+        index &+= 1
+        if current < range.lowerBound { return .skip }
+        // Only an empty range gets past its end without completing first: there is nothing to publish.
+        return current < range.upperBound ? .value(input) : .finished
+    }
+
+    /// Complete once the last index of a non-empty range has gone through.
+    @inlinable public var isComplete: Bool { index >= range.upperBound && index > range.lowerBound }
+}

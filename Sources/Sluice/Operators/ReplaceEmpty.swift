@@ -1,0 +1,112 @@
+import Synchronization
+
+extension Publisher {
+    /// Replaces an empty stream with the provided element.
+    ///
+    /// If upstream finishes without producing any elements, this publisher emits `output` (once
+    /// downstream has asked for something) and then finishes. A failure is passed on unchanged.
+    @inlinable
+    public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+        Publishers.ReplaceEmpty(upstream: self, output: output)
+    }
+}
+
+extension Publishers {
+    /// A publisher that replaces an empty stream with a provided element.
+    ///
+    /// Demand, as in Combine: it asks upstream for `.unlimited` once downstream has the
+    /// subscription, and passes each downstream request on as well. Upstream values go straight
+    /// through, with downstream's answer as the new demand; only the replacement element waits for
+    /// downstream demand.
+    @frozen
+    public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The element to deliver when the upstream publisher finishes without delivering any
+        /// elements.
+        public let output: Upstream.Output
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that publishes `output` in place of an empty `upstream`.
+        @inlinable
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReplaceEmptySubscription(output: output, downstream: subscriber))
+        }
+    }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+@usableFromInline
+final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let output: Input
+    @usableFromInline let downstream: Downstream
+    /// Only upstream's signals touch it, serially.
+    @exclusivity(unchecked) @usableFromInline var receivedValue = false
+    @usableFromInline let isDone = Atomic<Bool>(false)
+    @usableFromInline let lock = Mutex(())
+    /// Guarded by `lock`.
+    @usableFromInline var handOff = UpstreamHandOff<Input>()
+
+    @inlinable
+    init(output: Input, downstream: Downstream) {
+        self.output = output
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "ReplaceEmpty" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+        if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard !isDone.load(ordering: .relaxed) else { return .none }
+        receivedValue = true
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard !isDone.load(ordering: .relaxed) else { return }
+        var replacement: Input?
+        if case .finished = completion, !receivedValue { replacement = output }
+        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: replacement) }) else { return }
+        isDone.store(true, ordering: .releasing)
+        guard ending.deliverNow else { return }
+        if let replacement { _ = downstream.receive(replacement) }
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), $0.live) }
+        if let parked {
+            _ = downstream.receive(parked)
+            downstream.receive(completion: .finished)
+        }
+        live?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        isDone.store(true, ordering: .releasing)
+        lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+    }
+}

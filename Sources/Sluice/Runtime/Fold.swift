@@ -1,0 +1,197 @@
+import Synchronization
+
+// # Folds
+//
+// The operators that fold their whole upstream into at most one value (`collect()`, `reduce`, `count`,
+// `min`/`max`, `allSatisfy`, `contains`, `first`, `last`, `ignoreOutput`) are each written once, as a
+// small `_Fold` value, and run by one subscription class, `FoldSubscription`. As in Combine, that
+// subscription asks upstream for `.unlimited` right after handing downstream its subscription, and
+// holds the one result until downstream has asked for something; a completion without a value (an
+// empty result, a failure) goes out at once, demand or not.
+//
+// Threads: upstream calls `receive(_:)` serially, so the fold itself is touched without a lock; the
+// per-value cost is one relaxed load of `isDone` and the fold's own step. Over a fused upstream there
+// is no upstream subscription at all: `run(_:)` pulls the cursor in a loop and calls that
+// `receive(_:)` directly, as a `FusedSubscription` would under the fold's `.unlimited`. Only the
+// hand-off at the end (upstream's completion against a downstream `request` or `cancel` from another
+// thread) goes through the `Mutex`, which is never held while calling out.
+//
+// A `try` operator's fold and its non-throwing twin share one `_Fold` type: the fold stores a
+// throwing closure (a non-throwing one converts to it for free) and the operator says what a thrown
+// error and an upstream failure become (`_FoldOperator`).
+
+/// One folding operator's state and rule, fresh for each subscription.
+public protocol _Fold<Input, Output> {
+    associatedtype Input
+    associatedtype Output
+
+    /// Folds in one upstream value: true to keep going, false once the answer is known (the
+    /// subscription then cancels upstream and publishes `result()`). Throws what a `try`
+    /// operator's closure throws.
+    mutating func fold(_ input: Input) throws -> Bool
+
+    /// The value to publish when the fold ends (`nil`: finish without one). Called once.
+    mutating func result() -> Output?
+}
+
+/// A publisher made of one fold over one upstream. Conforming gives it `receive(subscriber:)`.
+public protocol _FoldOperator: Publisher {
+    associatedtype Upstream: Publisher
+    associatedtype Fold: _Fold where Fold.Input == Upstream.Output, Fold.Output == Output
+
+    var upstream: Upstream { get }
+
+    /// A fresh fold for one subscription.
+    func _makeFold() -> Fold
+
+    /// What the subscription's `description` says (Combine's name for it).
+    static var _subscriptionName: String { get }
+
+    /// Whether downstream's requests are passed on to upstream as well (`ignoreOutput`).
+    static var _forwardsDemand: Bool { get }
+
+    /// What an upstream failure becomes.
+    static func _failure(fromUpstream error: Upstream.Failure) -> Failure
+
+    /// What an error thrown by the fold's closure becomes.
+    static func _failure(fromThrown error: any Error) -> Failure
+}
+
+extension _FoldOperator {
+    @inlinable public static var _forwardsDemand: Bool { false }
+
+    /// Over a synchronous upstream the fold runs the upstream's cursor itself, in one loop; it is
+    /// what a `FusedSubscription` would do with the fold's `.unlimited`, without the second object.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
+        if Upstream._isFusable {
+            subscription.run(upstream._makeCursor())
+        } else {
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+extension _FoldOperator where Failure == Upstream.Failure {
+    @inlinable public static func _failure(fromUpstream error: Failure) -> Failure { error }
+
+    /// The fold of an operator whose failure is upstream's was built from a non-throwing closure.
+    @inlinable
+    public static func _failure(fromThrown error: any Error) -> Failure {
+        preconditionFailure("\(_subscriptionName): a non-throwing closure threw \(error)")
+    }
+}
+
+extension _FoldOperator where Failure == any Error {
+    @inlinable public static func _failure(fromUpstream error: Upstream.Failure) -> any Error { error }
+
+    @inlinable public static func _failure(fromThrown error: any Error) -> any Error { error }
+}
+
+/// Runs any `_Fold` between an upstream and its subscriber. See the top of this file.
+@usableFromInline
+final class FoldSubscription<Operator: _FoldOperator, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible
+where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failure {
+    @usableFromInline typealias Input = Operator.Upstream.Output
+    @usableFromInline typealias Failure = Operator.Upstream.Failure
+
+    /// Only upstream's signals touch the fold, and upstream sends them serially.
+    @exclusivity(unchecked) @usableFromInline var fold: Operator.Fold
+    @usableFromInline let downstream: Downstream
+    /// Set when the stream stops being live (a cancel, or the end); read before every value.
+    @usableFromInline let isDone = Atomic<Bool>(false)
+    @usableFromInline let lock = Mutex(())
+    /// Guarded by `lock`.
+    @usableFromInline var handOff = UpstreamHandOff<Downstream.Input>()
+
+    @inlinable
+    init(fold: Operator.Fold, downstream: Downstream) {
+        self.fold = fold
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { Operator._subscriptionName }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+        if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
+    }
+
+    /// Folds a fused upstream chain to its end (or to the fold's answer, or to a cancel). Downstream
+    /// gets its subscription first, as over any upstream; the loop is the upstream.
+    @inlinable
+    func run<Cursor: _FusedCursor>(_ source: Cursor) where Cursor.Output == Input, Cursor.Failure == Failure {
+        var cursor = source
+        receive(subscription: Subscriptions.empty)
+        if cursor.isExhausted {
+            // Nothing to fold: only a completion is left (`Empty`, `Fail`, an empty sequence).
+            if case .failure(let error) = cursor.next() { return receive(completion: .failure(error)) }
+            return receive(completion: .finished)
+        }
+        while !isDone.load(ordering: .relaxed) {
+            switch cursor.next() {
+            case .value(let value): _ = receive(value)
+            case .skip: break
+            case .finished: return receive(completion: .finished)
+            case .failure(let error): return receive(completion: .failure(error))
+            }
+            if cursor.isExhausted { return receive(completion: .finished) }
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard !isDone.load(ordering: .relaxed) else { return .none }
+        do {
+            if try fold.fold(input) { return .none }
+            conclude(.finished, cancellingUpstream: true)
+        } catch {
+            conclude(.failure(Operator._failure(fromThrown: error)), cancellingUpstream: true)
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard !isDone.load(ordering: .relaxed) else { return }
+        switch completion {
+        case .finished: conclude(.finished, cancellingUpstream: false)
+        case .failure(let error): conclude(.failure(Operator._failure(fromUpstream: error)), cancellingUpstream: false)
+        }
+    }
+
+    /// Ends the stream from upstream's side, once: the result goes out now if downstream has asked
+    /// (or if there is none), otherwise it is parked for the first `request`.
+    @inlinable
+    func conclude(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool) {
+        var value: Downstream.Input?
+        if case .finished = completion { value = fold.result() }
+        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value) }) else { return }
+        isDone.store(true, ordering: .releasing)
+        if cancellingUpstream { ending.upstream?.cancel() }
+        guard ending.deliverNow else { return }
+        if let value { _ = downstream.receive(value) }
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), Operator._forwardsDemand ? $0.live : nil) }
+        if let parked {
+            _ = downstream.receive(parked)
+            downstream.receive(completion: .finished)
+        }
+        live?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        isDone.store(true, ordering: .releasing)
+        lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+    }
+}

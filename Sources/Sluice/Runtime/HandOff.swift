@@ -1,0 +1,91 @@
+import Synchronization
+
+/// What an operator's upstream side shares with downstream's `request` and `cancel`, which may
+/// come from any thread: the upstream subscription, where the stream is, and a value that waits
+/// for downstream's first request (the result of a fold, the element of `replaceEmpty`).
+///
+/// Kept in a `Mutex` by its owner, touched once per request, cancel and ending, never per value,
+/// and never held while calling out: each method says what to do and the caller does it after
+/// unlocking. Letting go of `upstream` at the end breaks the cycle with a fused upstream, which
+/// holds its subscriber.
+@usableFromInline
+struct UpstreamHandOff<Value> {
+    @usableFromInline enum Phase: UInt8 {
+        case awaitingSubscription
+        case active
+        /// Upstream has ended; `parked` waits for downstream's first request.
+        case parked
+        case done
+    }
+
+    @usableFromInline var phase = Phase.awaitingSubscription
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var hasDemand = false
+    @usableFromInline var parked: Value?
+
+    @inlinable init() {}
+
+    /// Takes the first subscription; false for any other (the caller cancels it).
+    @inlinable
+    mutating func attach(_ subscription: any Subscription) -> Bool {
+        guard phase == .awaitingSubscription else { return false }
+        phase = .active
+        upstream = subscription
+        return true
+    }
+
+    /// The upstream subscription while the stream is live, to pass a request on to.
+    @inlinable var live: (any Subscription)? { phase == .active ? upstream : nil }
+
+    /// Ends the stream from upstream's side, for the one caller that gets here while it is live.
+    /// With `value`, and no request yet, the value is parked. Returns nil if the stream had
+    /// already ended; otherwise the upstream subscription (to cancel, if ending early) and whether
+    /// to deliver now.
+    @inlinable
+    mutating func end(parking value: Value?) -> (upstream: (any Subscription)?, deliverNow: Bool)? {
+        guard phase == .active else { return nil }
+        let upstream = self.upstream
+        self.upstream = nil
+        if value != nil && !hasDemand {
+            parked = value
+            phase = .parked
+            return (upstream, false)
+        }
+        phase = .done
+        return (upstream, true)
+    }
+
+    /// Notes downstream's request; hands back the parked value if there is one (deliver it, then
+    /// `.finished`).
+    @inlinable
+    mutating func request() -> Value? {
+        hasDemand = true
+        guard phase == .parked else { return nil }
+        phase = .done
+        defer { parked = nil }
+        return parked
+    }
+
+    /// Ends the stream from downstream's side; returns the upstream subscription to cancel, if live.
+    @inlinable
+    mutating func cancel() -> (any Subscription)? {
+        let live = self.live
+        phase = .done
+        upstream = nil
+        parked = nil
+        return live
+    }
+}
+
+extension Mutex where Value == Void {
+    /// Runs `body` on `state` under this lock, `state` being stored next to the lock in a class.
+    ///
+    /// The state stays outside the `Mutex` because what it holds (a subscription, a value waiting
+    /// for demand) is not `Sendable`: `Mutex.withLock` would require it to be sent in and out.
+    @inlinable
+    borrowing func withLock<State, Result>(guarding state: inout State, _ body: (inout State) -> Result) -> Result {
+        var result: Result?
+        withLock { _ in result = body(&state) }
+        return result!
+    }
+}

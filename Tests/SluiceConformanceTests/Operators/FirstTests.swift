@@ -1,0 +1,1 @@
+../../Conformance/Operators/FirstTests.swift
