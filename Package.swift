@@ -11,8 +11,7 @@ let package = Package(
         .target(name: "Sluice"),
         .target(name: "SluiceReference"),
         // The conformance suite is written once (Tests/Conformance) and compiled against each
-        // implementation: each per-implementation test target links the shared files (symlinks).
-        // SluiceReference links the whole folder; Sluice links what it implements so far.
+        // implementation: each per-implementation test target links the shared folder (a symlink).
         .testTarget(
             name: "SluiceReferenceConformanceTests",
             dependencies: ["SluiceReference"],

@@ -21,7 +21,6 @@ extension Publishers {
     public struct Drop<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _DropCursor<Upstream._Cursor>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -35,27 +34,16 @@ extension Publishers {
             self.count = count
         }
 
+        /// Never fused: Combine hands the subscription downstream first and then asks upstream for
+        /// `count` at once, demand or not, so the dropped values are pulled right after downstream
+        /// has its subscription. The upstream chain below still runs fused.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if Self._isFusable {
-                _subscribeFused(subscriber, name: "Drop")
-            } else {
-                let subscription = DropSubscription(count: checkedCount, downstream: subscriber)
-                // Combine hands its subscription downstream before it subscribes upstream, so that
-                // downstream's first demand travels upstream together with the count to drop.
-                subscriber.receive(subscription: subscription)
-                upstream.subscribe(subscription)
-            }
+            let subscription = DropSubscription(count: checkedCount, downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(subscription)
         }
 
-        @inlinable public static var _isFusable: Bool { Upstream._isFusable }
-
-        @inlinable
-        public func _makeCursor() -> _DropCursor<Upstream._Cursor> {
-            _DropCursor(upstream: upstream._makeCursor(), count: checkedCount)
-        }
-
-        /// `count`, once checked: every way of subscribing goes through here.
         @inlinable
         var checkedCount: Int {
             precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
@@ -66,49 +54,6 @@ extension Publishers {
 
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
-/// A fused upstream with its first elements already dropped.
-///
-/// The elements are dropped when the cursor is made, that is when the chain is subscribed, as
-/// Combine's up-front request would: demand then goes only to the elements that pass. A
-/// completion met while dropping is kept and ends the stream at once.
-@frozen
-public struct _DropCursor<Upstream: _FusedCursor>: _FusedCursor {
-    @usableFromInline var upstream: Upstream
-    @usableFromInline var ending: Subscribers.Completion<Upstream.Failure>?
-
-    @inlinable
-    init(upstream: Upstream, count: Int) {
-        self.upstream = upstream
-        ending = nil
-        var remaining = count
-        // Filtered elements are not counted: only what reaches this operator is dropped.
-        while remaining > 0 && !self.upstream.isExhausted {
-            switch self.upstream.next() {
-            case .value: remaining -= 1
-            case .skip: continue
-            case .finished: ending = .finished; return
-            case .failure(let error): ending = .failure(error); return
-            }
-        }
-    }
-
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Upstream.Output, Upstream.Failure> {
-        switch ending {
-        case nil: upstream.next()
-        case .finished?: .finished
-        case .failure(let error)?: .failure(error)
-        }
-    }
-
-    @inlinable public var isExhausted: Bool { ending != nil || upstream.isExhausted }
-}
-
-/// `dropFirst` over an upstream that cannot be fused.
-///
-/// Downstream holds this subscription before upstream's arrives: demand that comes meanwhile waits
-/// in `pending`. Values arrive serially from upstream, so `remaining` needs no lock; the lock only
-/// covers the hand-over of upstream's subscription, where downstream's thread meets upstream's.
 @usableFromInline
 final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     @usableFromInline typealias Input = Downstream.Input

@@ -1,1 +1,0 @@
-../../Conformance/Operators/IgnoreOutputTests.swift

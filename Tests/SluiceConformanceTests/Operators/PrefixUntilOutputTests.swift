@@ -1,1 +1,0 @@
-../../Conformance/Operators/PrefixUntilOutputTests.swift

@@ -1,1 +1,0 @@
-../../Conformance/Publishers/EagerSpecialisationsTests.swift

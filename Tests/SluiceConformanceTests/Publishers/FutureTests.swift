@@ -1,1 +1,0 @@
-../../Conformance/Publishers/FutureTests.swift

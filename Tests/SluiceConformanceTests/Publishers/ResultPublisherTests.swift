@@ -1,1 +1,0 @@
-../../Conformance/Publishers/ResultPublisherTests.swift
