@@ -30,6 +30,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var action: Action
 
     /// Initializes the cancellable object with the given cancel-time closure.

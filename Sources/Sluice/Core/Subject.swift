@@ -35,7 +35,9 @@ final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStrin
     typealias Failure = Target.Failure
 
     private let lock = Lock()
+    @exclusivity(unchecked)
     private var subject: Target?
+    @exclusivity(unchecked)
     private var upstream: (any Subscription)?
 
     init(_ subject: Target) { self.subject = subject }

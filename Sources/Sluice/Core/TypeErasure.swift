@@ -1,23 +1,31 @@
 /// A publisher that performs type erasure by wrapping another publisher.
 ///
 /// Fusion stops here: the erased publisher is subscribed to like any other.
+///
+/// The wrapped publisher is subscribed through a closure made where the publisher is erased (its
+/// type is known there), with the subscriber erased to `AnySubscriber`: the chain beneath runs
+/// specialised, and the erasure costs one closure call per event at the boundary.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible {
-    @usableFromInline let box: any Publisher<Output, Failure>
+    @usableFromInline let subscribeEntry: (AnySubscriber<Output, Failure>) -> Void
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     @inlinable
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
-        box = (publisher as? AnyPublisher<Output, Failure>)?.box ?? publisher
+        if let erased = publisher as? AnyPublisher<Output, Failure> {
+            self = erased
+        } else {
+            subscribeEntry = { publisher.receive(subscriber: $0) }
+        }
     }
 
     public var description: String { "AnyPublisher" }
 }
 
 extension AnyPublisher: Publisher {
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        box.receive(subscriber: subscriber)
+        subscribeEntry(AnySubscriber(subscriber))
     }
 }
 
@@ -39,7 +47,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     @usableFromInline let receiveCompletionBody: (Subscribers.Completion<Failure>) -> Void
     @usableFromInline let describe: () -> String
 
-    /// Wraps the given subscriber.
+    /// Wraps the given subscriber. (Inlinable: the closures are made where `S` is known, so the
+    /// calls through them run specialised code.)
+    @inlinable
     public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
         if let erased = s as? AnySubscriber<Input, Failure> {
             self = erased

@@ -64,7 +64,7 @@ extension Publishers {
             self.receiveCompletion = receiveCompletion
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let observer = _BreakpointObserver(
                 subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion)

@@ -36,7 +36,7 @@ extension Publishers {
             self.handler = handler
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = handler
             let subscription = _CatchSubscription<Upstream, NewPublisher, S>(
@@ -65,7 +65,7 @@ extension Publishers {
             self.handler = handler
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = handler
             let subscription = _CatchSubscription<Upstream, NewPublisher, S>(
@@ -119,8 +119,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @usableFromInline let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
     @usableFromInline let mapCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var phase = Phase.upstream(nil)
     /// Requested by downstream and not yet delivered, plus what it returned from `receive(_:)`.
+    @exclusivity(unchecked)
     @usableFromInline var outstanding = Subscribers.Demand.none
 
     @inlinable

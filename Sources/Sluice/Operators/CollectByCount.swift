@@ -34,7 +34,7 @@ extension Publishers {
             self.count = count
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(CollectByCountSubscription(count: count, downstream: subscriber))
         }
@@ -57,6 +57,7 @@ where Downstream.Input == [Element] {
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.
+    @exclusivity(unchecked)
     @usableFromInline var handOff = UpstreamHandOff<Never>()
 
     @inlinable

@@ -71,7 +71,7 @@ extension Publishers {
             self.suffix = suffix
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self._isFusable {
                 _subscribeFused(subscriber, name: "Concatenate")
@@ -198,9 +198,12 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline let lock = Lock()
     @usableFromInline let part = Atomic<UInt8>(0)
     /// The subscription of the part that runs; nil while it is awaited.
+    @exclusivity(unchecked)
     @usableFromInline var running: (any Subscription)?
     /// Kept until it is subscribed, and let go if the stream ends first.
+    @exclusivity(unchecked)
     @usableFromInline var suffix: Suffix?
+    @exclusivity(unchecked)
     @usableFromInline var owed = Subscribers.Demand.none
 
     @inlinable

@@ -37,7 +37,7 @@ extension Publishers {
         /// Never fused: Combine hands the subscription downstream first and then asks upstream for
         /// `count` at once, demand or not, so the dropped values are pulled right after downstream
         /// has its subscription. The upstream chain below still runs fused.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = DropSubscription(count: checkedCount, downstream: subscriber)
             subscriber.receive(subscription: subscription)
@@ -66,11 +66,14 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @usableFromInline let downstream: Downstream
     @usableFromInline let count: Int
     /// Values still to drop; only `receive(_:)` touches it.
+    @exclusivity(unchecked)
     @usableFromInline var remaining: Int
     /// `awaiting` → `active` → `done`; changed under `lock`, read without it per value.
     @usableFromInline let status = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked)
     @usableFromInline var pending = Subscribers.Demand.none
 
     @inlinable

@@ -37,7 +37,7 @@ extension Publishers {
             self.other = other
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = DropUntilOutputSubscription(downstream: subscriber)
             subscriber.receive(subscription: subscription)
@@ -69,12 +69,17 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @usableFromInline let downstream: Downstream
     @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked)
     @usableFromInline var hasUpstream = false
     /// Demand that arrived before upstream's subscription.
+    @exclusivity(unchecked)
     @usableFromInline var pending = Subscribers.Demand.none
     /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
+    @exclusivity(unchecked)
     @usableFromInline var trigger: (any Subscription)?
+    @exclusivity(unchecked)
     @usableFromInline var hasTrigger = false
 
     @inlinable init(downstream: Downstream) { self.downstream = downstream }

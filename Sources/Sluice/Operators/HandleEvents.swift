@@ -64,7 +64,7 @@ extension Publishers {
             self.receiveRequest = receiveRequest
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let observer = _HandleEventsObserver(
                 subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
@@ -115,8 +115,10 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline let downstream: Downstream
     @usableFromInline let status = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
     /// The upstream subscription's description, kept only when `Observer.name` is `nil`.
+    @exclusivity(unchecked)
     @usableFromInline var upstreamName = ""
 
     @inlinable

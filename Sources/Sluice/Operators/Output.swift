@@ -59,7 +59,7 @@ extension Publishers {
         public func _makeStage() -> _OutputStage<Output, Failure> { _OutputStage(range: range) }
 
         /// The stage's two paths, with the fused one named as Combine names the subscription.
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self._isFusable {
                 _subscribeFused(subscriber, name: _OutputStage<Output, Failure>._subscriptionName)

@@ -34,7 +34,7 @@ extension Publishers {
             self.other = other
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Inner = PrefixUntilOutputSubscription<S, Other.Failure>
             let subscription = Inner(downstream: subscriber)
@@ -58,12 +58,17 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @usableFromInline let downstream: Downstream
     @usableFromInline let isRunning = Atomic<Bool>(true)
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked)
     @usableFromInline var hasUpstream = false
     /// Whether downstream was handed this subscription (it must be, before any completion).
+    @exclusivity(unchecked)
     @usableFromInline var isHandedDownstream = false
     /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
+    @exclusivity(unchecked)
     @usableFromInline var trigger: (any Subscription)?
+    @exclusivity(unchecked)
     @usableFromInline var hasTrigger = false
 
     @inlinable init(downstream: Downstream) { self.downstream = downstream }

@@ -36,7 +36,7 @@ extension Publishers {
             self.stream = stream
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let observer = _PrintObserver<Output, Failure>(prefix: prefix, stream: stream)
             upstream.subscribe(_PassThroughSubscription(observer: observer, downstream: subscriber))
@@ -50,6 +50,7 @@ extension Publishers {
 @usableFromInline
 final class _PrintObserver<Input, Failure: Error>: _EventObserver {
     @usableFromInline let prefix: String
+    @exclusivity(unchecked)
     @usableFromInline var stream: (any TextOutputStream)?
     @usableFromInline let lock = Lock()
 

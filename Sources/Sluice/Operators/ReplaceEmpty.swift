@@ -36,7 +36,7 @@ extension Publishers {
             self.output = output
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(ReplaceEmptySubscription(output: output, downstream: subscriber))
         }
@@ -57,6 +57,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.
+    @exclusivity(unchecked)
     @usableFromInline var handOff = UpstreamHandOff<Input>()
 
     @inlinable

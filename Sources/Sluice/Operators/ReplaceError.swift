@@ -33,7 +33,7 @@ extension Publishers {
             self.output = output
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(ReplaceErrorSubscription<Upstream, S>(output: output, downstream: subscriber))
         }
@@ -67,6 +67,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     /// What downstream has asked for and not yet received.
     @usableFromInline let demand = DemandCounter()
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
 
     @inlinable

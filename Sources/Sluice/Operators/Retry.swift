@@ -30,7 +30,7 @@ extension Publishers {
             self.retries = retries
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let limit = retries.flatMap { $0 < 0 ? nil : $0 }
             _RetrySubscription(upstream: upstream, retries: limit, downstream: subscriber).subscribeAttempts()
@@ -91,6 +91,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var state: State
 
     @inlinable

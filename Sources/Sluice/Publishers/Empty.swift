@@ -24,7 +24,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
         self.completeImmediately = completeImmediately
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         // `Subscriptions.empty` ignores `cancel()`: as in Combine, a cancel from inside
         // `receive(subscription:)` does not stop the completion.

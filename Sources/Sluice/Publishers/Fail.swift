@@ -13,7 +13,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     /// output type so that it need not be inferred.
     @inlinable public init(outputType: Output.Type, failure: Failure) { self.error = failure }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         _subscribeFused(subscriber, name: "Fail")
     }

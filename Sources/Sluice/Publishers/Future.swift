@@ -15,8 +15,10 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     @usableFromInline let lock = Lock()
     /// `nil` until the promise is fulfilled; never changes afterwards.
+    @exclusivity(unchecked)
     @usableFromInline var result: Result<Output, Failure>?
     /// The subscriptions that arrived before the result, in order of subscription.
+    @exclusivity(unchecked)
     @usableFromInline var waiting: [_FutureSubscriptionBase<Output, Failure>] = []
 
     /// Creates a publisher and runs `attemptToFulfill` at once with the promise that settles it.
@@ -24,7 +26,7 @@ public final class Future<Output, Failure: Error>: Publisher {
         attemptToFulfill { [self] result in fulfill(result) }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = _FutureSubscription(future: self, downstream: subscriber)
         lock.lock()
@@ -94,9 +96,11 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     @usableFromInline let downstream: Downstream
     /// Written once by `settle`, before `settled` is published with release ordering; read only
     /// after `settled` has been seen with acquire ordering.
+    @exclusivity(unchecked)
     @usableFromInline var result: Result<Output, Failure>?
     /// Held while waiting, so that `cancel()` can leave the waiting list; touched afterwards only
     /// by the one caller that set `done`.
+    @exclusivity(unchecked)
     @usableFromInline var future: Future<Output, Failure>?
 
     @inlinable

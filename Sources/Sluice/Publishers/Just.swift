@@ -9,7 +9,7 @@ public struct Just<Output>: Publisher {
     /// Initializes a publisher that emits the specified output just once.
     @inlinable public init(_ output: Output) { self.output = output }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         _subscribeFused(subscriber, name: "Just")
     }

@@ -18,7 +18,7 @@ extension Optional {
         /// Creates a publisher to emit the value of the optional, or to finish immediately if it is `nil`.
         @inlinable public init(_ output: Output?) { self.output = output }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             _subscribeFused(subscriber, name: "Optional")
         }

@@ -26,7 +26,7 @@ public struct Record<Output, Failure: Error>: Publisher {
         self.recording = Recording(output: output, completion: completion)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         _subscribeFused(subscriber, name: "Record")
     }

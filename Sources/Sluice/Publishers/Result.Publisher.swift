@@ -24,7 +24,7 @@ extension Result {
         /// Creates a publisher that immediately sends the specified failure to each subscriber.
         @inlinable public init(_ failure: Failure) { self.result = .failure(failure) }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             _subscribeFused(subscriber, name: "Once")
         }

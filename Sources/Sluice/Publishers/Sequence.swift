@@ -12,7 +12,7 @@ extension Publishers {
         /// Creates a publisher for a sequence of elements.
         @inlinable public init(sequence: Elements) { self.sequence = sequence }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             _subscribeFused(subscriber, name: "Sequence")
         }

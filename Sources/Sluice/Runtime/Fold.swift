@@ -62,7 +62,7 @@ extension _FoldOperator {
 
     /// Over a synchronous upstream the fold runs the upstream's cursor itself, in one loop; it is
     /// what a `FusedSubscription` would do with the fold's `.unlimited`, without the second object.
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
         if Upstream._isFusable {
@@ -104,6 +104,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.
+    @exclusivity(unchecked)
     @usableFromInline var handOff = UpstreamHandOff<Downstream.Input>()
 
     @inlinable

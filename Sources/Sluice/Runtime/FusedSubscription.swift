@@ -4,21 +4,30 @@ import Synchronization
 ///
 /// The thread that moves demand from 0 to non-zero owns the drain loop; others only add demand.
 /// The owner is the only one that touches the cursor or calls downstream, so signals are serial.
+///
+/// `request` arrives through `any Subscription`, which for a generic class always runs the
+/// unspecialised method body. So the drain is entered through `drainEntry`, a closure made in
+/// `init`: `init` is inlined where the subscription is created (in the user's module, with
+/// concrete types), so the closure, and the whole loop it calls, is specialised.
 @usableFromInline
 final class FusedSubscription<Cursor: _FusedCursor, Downstream: Subscriber>: Subscription, CustomStringConvertible
 where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
+    @exclusivity(unchecked)
     @usableFromInline var cursor: Cursor
     @usableFromInline let downstream: Downstream
     @usableFromInline let demand = DemandCounter()
     /// Set by `cancel()` and on termination; read before every element.
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let name: String
+    /// The specialised drain loop (see above).
+    @usableFromInline let drainEntry: (FusedSubscription) -> Void
 
     @inlinable
     init(cursor: Cursor, downstream: Downstream, name: String) {
         self.cursor = cursor
         self.downstream = downstream
         self.name = name
+        drainEntry = { $0.drain() }
     }
 
     @usableFromInline var description: String { name }
@@ -27,7 +36,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
         guard !isDone.load(ordering: .relaxed) else { return }
-        if self.demand.add(demand) == 0 { drain() }
+        if self.demand.add(demand) == 0 { drainEntry(self) }
     }
 
     @inlinable

@@ -83,7 +83,7 @@ extension _StageOperator {
     @inlinable @inline(__always)
     public func _makeCursor() -> _Cursor { _StageCursor(upstream: upstream._makeCursor(), stage: _makeStage()) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         if Self._isFusable {
             _subscribeFused(subscriber, name: String(describing: Upstream.self))
@@ -96,7 +96,7 @@ extension _StageOperator {
 extension Publisher {
     /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
     /// completes at once, without waiting for demand, as the sources do in Combine.
-    @inlinable
+    @inlinable @inline(__always)
     func _subscribeFused<S: Subscriber>(_ subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
         var cursor = _makeCursor()
         guard !cursor.isExhausted else {
@@ -121,10 +121,12 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline static var done: UInt8 { 2 }
 
     /// Only `receive(_:)` touches the stage, and upstream calls it serially.
+    @exclusivity(unchecked)
     @usableFromInline var stage: Stage
     @usableFromInline let downstream: Downstream
     @usableFromInline let status = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
 
     @inlinable

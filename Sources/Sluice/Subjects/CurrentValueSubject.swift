@@ -7,6 +7,7 @@
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// The value, guarded by the core's lock.
     @usableFromInline final class Storage {
+        @exclusivity(unchecked)
         @usableFromInline var value: Output
         @usableFromInline init(_ value: Output) { self.value = value }
     }
@@ -33,7 +34,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
         core = SubjectCore(name: "CurrentValueSubject", currentValue: { storage.value }, asksUpstreamAtOnce: true)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }

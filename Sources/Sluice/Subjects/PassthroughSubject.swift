@@ -7,7 +7,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
 
     public init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }

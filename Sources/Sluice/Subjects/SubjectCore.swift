@@ -8,9 +8,13 @@
 @usableFromInline
 final class SubjectCore<Output, Failure: Error> {
     @usableFromInline let lock = Lock(recursive: true)
+    @exclusivity(unchecked)
     @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
+    @exclusivity(unchecked)
     @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked)
     @usableFromInline var upstreams: [any Subscription] = []
+    @exclusivity(unchecked)
     @usableFromInline var hasDemand = false
     @usableFromInline let name: String
     /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
@@ -29,7 +33,7 @@ final class SubjectCore<Output, Failure: Error> {
         for upstream in upstreams { upstream.cancel() }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
@@ -51,7 +55,7 @@ final class SubjectCore<Output, Failure: Error> {
         lock.lock()
         defer { lock.unlock() }
         guard completion == nil else { return }
-        for conduit in conduits { conduit.offer(value) }
+        for conduit in conduits { conduit.offerEntry(conduit, value) }
     }
 
     @usableFromInline
@@ -96,16 +100,23 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
     @usableFromInline unowned(unsafe) let core: SubjectCore<Output, Failure>
     /// Keeps the core alive while the subscriber holds this subscription.
     @usableFromInline let coreOwner: AnyObject
+    @exclusivity(unchecked)
     @usableFromInline var demand = Subscribers.Demand.none
+    @exclusivity(unchecked)
     @usableFromInline var isDone = false
     /// A `CurrentValueSubject` subscriber is owed the current value when it next asks.
+    @exclusivity(unchecked)
     @usableFromInline var owesCurrentValue: Bool
+    /// `offer` specialised for the concrete subscriber: a vtable call would run the unspecialised
+    /// override, so `Conduit.init` (inlined where the subscriber attaches) makes this closure.
+    @usableFromInline let offerEntry: (ConduitBase, Output) -> Void
 
     @usableFromInline
-    init(core: SubjectCore<Output, Failure>) {
+    init(core: SubjectCore<Output, Failure>, offerEntry: @escaping (ConduitBase, Output) -> Void) {
         self.core = core
         coreOwner = core
         owesCurrentValue = core.currentValue != nil
+        self.offerEntry = offerEntry
     }
 
     @usableFromInline var description: String { core.name }
@@ -126,7 +137,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
         core.demandArrived()
         if owesCurrentValue, let currentValue = core.currentValue {
             owesCurrentValue = false
-            offer(currentValue())
+            offerEntry(self, currentValue())
         }
     }
 
@@ -147,7 +158,7 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     @inlinable
     init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
         self.downstream = downstream
-        super.init(core: core)
+        super.init(core: core) { conduit, value in unsafeDowncast(conduit, to: Conduit.self).offer(value) }
     }
 
     @inlinable

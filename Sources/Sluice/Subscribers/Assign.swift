@@ -16,8 +16,11 @@ extension Subscribers {
         public typealias Failure = Never
 
         @usableFromInline let lock = Lock()
+        @exclusivity(unchecked)
         @usableFromInline var subscription: (any Subscription)?
+        @exclusivity(unchecked)
         @usableFromInline var target: Root?
+        @exclusivity(unchecked)
         @usableFromInline var isDone = false
 
         /// The object that contains the property to assign; `nil` once the subscription ends.

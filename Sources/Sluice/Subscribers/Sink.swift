@@ -42,6 +42,7 @@ extension Subscribers {
         /// `awaiting` → `active` → `done`; changed under `lock`, read without it.
         @usableFromInline let status = Atomic<UInt8>(0)
         @usableFromInline let lock = Lock()
+        @exclusivity(unchecked)
         @usableFromInline var subscription: (any Subscription)?
 
         /// Initializes a sink with the provided closures.
