@@ -34,6 +34,12 @@ let package = Package(
             path: "ScenariosOpenCombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),
+        .target(name: "CCallgrind", path: "CCallgrind"),
+        .executableTarget(
+            name: "InstructionCounts",
+            dependencies: ["ScenariosSluice", "CCallgrind"],
+            path: "InstructionCounts"
+        ),
         .executableTarget(
             name: "SluiceBenchmarks",
             dependencies: [

@@ -23,6 +23,11 @@ public protocol Publisher<Output, Failure> {
 
     /// The cursor over this chain; only called when `_isFusable` is true.
     func _makeCursor() -> _Cursor
+
+    /// Subscribes `downstream` through `stage`. Stage operators fold themselves into the stage, so
+    /// that a run of them over an unfused upstream is one subscription (see `Runtime/Stage.swift`).
+    func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
+    where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure
 }
 
 extension Publisher {

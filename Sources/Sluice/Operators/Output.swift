@@ -62,9 +62,9 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self._isFusable {
-                _subscribeFused(subscriber, name: _OutputStage<Output, Failure>._subscriptionName)
+                _subscribeFused(subscriber, name: "Output")
             } else {
-                upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
+                upstream._subscribe(stage: _makeStage(), downstream: subscriber)
             }
         }
     }

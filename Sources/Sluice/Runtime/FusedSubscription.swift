@@ -18,19 +18,20 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     @usableFromInline let demand = DemandCounter()
     /// Set by `cancel()` and on termination; read before every element.
     @usableFromInline let isDone = Atomic<Bool>(false)
-    @usableFromInline let name: String
+    /// The source's name, or `nil` to describe the chain by its cursor's type (only when asked).
+    @usableFromInline let name: StaticString?
     /// The specialised drain loop (see above).
     @usableFromInline let drainEntry: (FusedSubscription) -> Void
 
     @inlinable
-    init(cursor: Cursor, downstream: Downstream, name: String) {
+    init(cursor: Cursor, downstream: Downstream, name: StaticString?) {
         self.cursor = cursor
         self.downstream = downstream
         self.name = name
         drainEntry = { $0.drain() }
     }
 
-    @usableFromInline var description: String { name }
+    @usableFromInline var description: String { name.map { "\($0)" } ?? String(describing: Cursor.self) }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {

@@ -86,18 +86,80 @@ extension _StageOperator {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         if Self._isFusable {
-            _subscribeFused(subscriber, name: String(describing: Upstream.self))
+            _subscribeFused(subscriber, name: nil)
         } else {
-            upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
+            upstream._subscribe(stage: _makeStage(), downstream: subscriber)
         }
     }
+
+    /// Over an unfused upstream, a run of stages becomes one `StageSubscription` running the
+    /// stages composed: this stage first, then `stage`.
+    @inlinable @inline(__always)
+    public func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
+    where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure {
+        if Self._isFusable {
+            _subscribeFused(StageSubscription(stage: stage, downstream: downstream), name: nil)
+        } else {
+            upstream._subscribe(stage: _ComposedStage(first: _makeStage(), then: stage), downstream: downstream)
+        }
+    }
+}
+
+extension Publisher {
+    /// Subscribes a stage and its subscriber: the stage runs in one `StageSubscription`. Stage
+    /// operators override this to fold themselves into the stage (see `_StageOperator`).
+    @inlinable @inline(__always)
+    public func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
+    where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure {
+        subscribe(StageSubscription(stage: stage, downstream: downstream))
+    }
+}
+
+/// Two stages run as one: what `first` lets through goes on to `then`.
+///
+/// Observably the same as two stage subscriptions in a row: a value dropped anywhere asks upstream
+/// for one more; a stage that finishes or fails ends the stream, its failure mapped by the stages
+/// after it; the chain is complete when either stage is.
+@frozen
+public struct _ComposedStage<First: _Stage, Then: _Stage>: _Stage
+where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
+    public typealias Input = First.Input
+    public typealias Output = Then.Output
+    public typealias UpstreamFailure = First.UpstreamFailure
+    public typealias Failure = Then.Failure
+
+    @usableFromInline var first: First
+    @usableFromInline var then: Then
+
+    @inlinable @inline(__always)
+    public init(first: First, then: Then) {
+        self.first = first
+        self.then = then
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> {
+        switch first.step(input) {
+        case .value(let value): then.step(value)
+        case .skip: .skip
+        case .finished: .finished
+        case .failure(let error): .failure(then.mapFailure(error))
+        }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> Failure { then.mapFailure(first.mapFailure(error)) }
+
+    @inlinable public var isComplete: Bool { first.isComplete || then.isComplete }
+
+    @inlinable public static var _subscriptionName: String { Then._subscriptionName }
 }
 
 extension Publisher {
     /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
     /// completes at once, without waiting for demand, as the sources do in Combine.
     @inlinable @inline(__always)
-    func _subscribeFused<S: Subscriber>(_ subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
+    func _subscribeFused<S: Subscriber>(_ subscriber: S, name: StaticString?) where S.Input == Output, S.Failure == Failure {
         var cursor = _makeCursor()
         guard !cursor.isExhausted else {
             subscriber.receive(subscription: Subscriptions.empty)

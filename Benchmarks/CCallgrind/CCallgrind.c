@@ -1,0 +1,9 @@
+#include "CCallgrind.h"
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+void cg_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
+void cg_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; }
+#else
+void cg_start(void) {}
+void cg_stop(void) {}
+#endif

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+// Runs one Sluice scenario between callgrind client requests, so that
+// `valgrind --tool=callgrind --instr-atstart=no` counts exactly its instructions.
+// Usage: InstructionCounts <scenario>   (no argument: list the scenarios)
+// `scripts/bench-check` runs each under callgrind and compares the totals with perf/instructions.json.
+import CCallgrind
+import ScenariosSluice
+
+let elements = Array(0..<100_000)
+let scenarios: KeyValuePairs<String, () -> Int> = [
+    "sequence.map.filter.sink": { sequenceMapFilter(elements) },
+    "eight-stage": { eightStage(elements) },
+    "just.map.filter.sink": { justMapFilter(1_000) },
+    "passthrough.send": {
+        let fixture = SubjectFixture(subscribers: 1)
+        return fixture.sendPassthrough(100_000)
+    },
+    "scan": { scan(elements) },
+    "reduce": { reduce(elements) },
+    "demand.max1": { demandOneByOne(elements) },
+    "13-stage.lifecycle": { thirteenStageLifecycle(1_000) },
+]
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let name = arguments.first else {
+    for (name, _) in scenarios { print(name) }
+    exit(0)
+}
+guard let run = scenarios.first(where: { $0.key == name })?.value else {
+    print("unknown scenario \(name)")
+    exit(2)
+}
+cg_start()
+let checksum = run()
+cg_stop()
+print("\(name) checksum \(checksum)")
