@@ -5,19 +5,62 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
-/// A pthread mutex. See `Runtime.swift` for when Sluice holds one.
+/// A lock stored inline in its owner: one atomic word, so it costs no allocation. Taking it when
+/// free is one compare-and-swap; when taken, it spins briefly and then yields the CPU.
+///
+/// Sluice holds a `Lock` only for a few instructions, to change state where two threads can truly
+/// meet (a `request` racing a completion, say), and never while calling out. See `Runtime.swift`.
+@frozen @usableFromInline
+struct Lock: ~Copyable {
+    @usableFromInline let isLocked = Atomic<Bool>(false)
+
+    @inlinable init() {}
+
+    @inlinable
+    func lock() {
+        if isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        lockContended()
+    }
+
+    @usableFromInline
+    func lockContended() {
+        var spins = 0
+        while true {
+            if !isLocked.load(ordering: .relaxed),
+                isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+            {
+                return
+            }
+            spins += 1
+            if spins >= 64 { sched_yield() }
+        }
+    }
+
+    @inlinable func unlock() { isLocked.store(false, ordering: .releasing) }
+
+    @inlinable
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+/// A pthread recursive mutex: its holder may take it again. Used where Sluice holds a lock while
+/// calling out (the subject fan-out), so that a subscriber may send into the subject it listens to.
 @usableFromInline
-final class Lock: @unchecked Sendable {
+final class RecursiveLock: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @usableFromInline
-    init(recursive: Bool = false) {
+    init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
-        if recursive { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)) }
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
     }

@@ -6,7 +6,7 @@
 // (a few `_`-prefixed types are public only so that `@inlinable` code in user modules can see them).
 //
 // ## Locks (`Lock.swift`)
-// `Lock` is a pthread mutex; `Lock(recursive: true)` may be re-taken by its holder. Rule: a lock is held
+// `Lock` is one atomic word stored inline (no allocation); `RecursiveLock` is a pthread recursive mutex that its holder may re-take. Rule: a lock is held
 // only to read or change state, never while calling into another stage — except the subject fan-out lock,
 // which is recursive and held while delivering so that deliveries to each subscriber are serial and a
 // subscriber may send into its own subject.
@@ -19,7 +19,7 @@
 //
 // ## Fusion (`Fusion.swift`, `FusedSubscription.swift`)
 // A *fusable* publisher can produce its elements synchronously, one at a time, on demand: `Just`,
-// `Publishers.Sequence`, `Optional.Publisher`, `Result.Publisher`, `Empty`, `Fail`, and stateless or simply
+// `Publishers.Sequence`, `Optional.Publisher`, `Result.Publisher`, `Fail`, `Record`, and stateless or simply
 // stateful stages over a fusable upstream (`map`, `filter`, `compactMap`, `tryMap`, `scan`, ...). Such a
 // publisher reports `_isFusable == true` and builds a `_FusedCursor`: a value that advances the whole chain by
 // one *source* element and says what came out (a value, nothing, or a completion).
@@ -35,9 +35,27 @@
 //   before the next is pulled),
 // - nothing after a cancel: the drain loop reads the cancel flag (one relaxed load) before every element.
 //
+// Over an upstream that is not fusable (a subject, `AnyPublisher`, a custom publisher), a run of stage
+// operators is still one object: each stage operator folds its stage into the one below it
+// (`_subscribe(stage:downstream:)`, `_ComposedStage`), so `subject.map.filter.map` subscribes a single
+// `StageSubscription` whose stage is the three composed. `Empty` is not fusable: whether it completes is a
+// stored value, not a static fact.
+//
 // `FusedSubscription` drives a cursor for any subscriber: atomic demand, a drain loop that settles demand
 // once per batch, and with unlimited demand no demand traffic per element. `Subscribers.Sink` is driven
 // inline in `sink(...)`: the loop is compiled into the caller, where the stage closures are known and inline.
 
 /// The runtime folder's contract is the comment above; this namespace only anchors it.
 enum Runtime {}
+
+// ## Specialisation
+// Calls that arrive through an existential (`any Subscription`) or a class vtable run the unspecialised
+// body of a generic method. The hot entry points that arrive that way — the fused drain (`request`), a
+// subject's delivery to one subscriber, type erasure — are closures made where the subscription is built
+// (in the user's module, with concrete types), so the loop they enter is specialised. The small
+// `receive(subscriber:)` / `subscribe` functions are `@inline(__always)`, so that a chain's subscribe
+// calls collapse into the caller and nested operator types are specialised there.
+//
+// ## Exclusivity
+// Class state on hot paths is `@exclusivity(unchecked)`: it is guarded by a lock or by Combine's serial
+// signals, and dynamic exclusivity checks cost half of a subject send.

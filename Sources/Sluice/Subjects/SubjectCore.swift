@@ -7,7 +7,7 @@
 /// is recursive, and the fan-out walks a snapshot of the subscriber list).
 @usableFromInline
 final class SubjectCore<Output, Failure: Error> {
-    @usableFromInline let lock = Lock(recursive: true)
+    @usableFromInline let lock = RecursiveLock()
     @exclusivity(unchecked)
     @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
     @exclusivity(unchecked)
