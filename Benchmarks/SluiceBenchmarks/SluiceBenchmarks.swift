@@ -51,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
         "OpenCombine": { ScenariosOpenCombine.sequenceMapFilter(input) },
         "AsyncSequence": { AsyncBaselines.mapFilter(input) },
     ])
-    scenario("1e sequence.map.filter.sink, eager overloads", units: elements, expected: mapFilterExpected, [
+    scenario("1e sequence.map.filter.sink (eager overloads)", units: elements, expected: mapFilterExpected, [
         "loop": { HandWritten.mapFilter(input) },
         "Sluice": { ScenariosSluice.sequenceMapFilterEager(input) },
         "SluiceReference": { ScenariosReference.sequenceMapFilterEager(input) },
@@ -72,7 +72,7 @@ let benchmarks: @Sendable () -> Void = {
     ])
     for subscribers in [1, 10] {
         let expected = HandWritten.subjectSend(sends, subscribers: subscribers)
-        scenario("4 PassthroughSubject.send, \(subscribers) subscriber(s)", units: sends, expected: expected, [
+        scenario("4 PassthroughSubject.send to \(subscribers) sink(s)", units: sends, expected: expected, [
             "loop": { HandWritten.subjectSend(sends, subscribers: subscribers) },
             "Sluice": { ScenariosSluice.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
             "SluiceReference": { ScenariosReference.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
@@ -80,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
             "AsyncSequence": { AsyncBaselines.streamSend(sends, consumers: subscribers) },
         ])
     }
-    scenario("4c CurrentValueSubject.send, 1 subscriber", units: sends, expected: HandWritten.subjectSend(sends, subscribers: 1), [
+    scenario("4c CurrentValueSubject.send to 1 sink", units: sends, expected: HandWritten.subjectSend(sends, subscribers: 1), [
         "loop": { HandWritten.subjectSend(sends, subscribers: 1) },
         "Sluice": { ScenariosSluice.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
         "SluiceReference": { ScenariosReference.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
@@ -105,7 +105,7 @@ let benchmarks: @Sendable () -> Void = {
         "SluiceReference": { ScenariosReference.demandOneByOne(oneByOneInput) },
         "OpenCombine": { ScenariosOpenCombine.demandOneByOne(oneByOneInput) },
     ])
-    scenario("7 13-stage build, subscribe, one value, cancel", units: lifecycles, expected: HandWritten.sum(Array(0..<lifecycles)), [
+    scenario("7 13-stage build+subscribe+send+cancel", units: lifecycles, expected: HandWritten.sum(Array(0..<lifecycles)), [
         "loop": { HandWritten.sum(Array(0..<lifecycles)) },
         "Sluice": { ScenariosSluice.thirteenStageLifecycle(lifecycles) },
         "SluiceReference": { ScenariosReference.thirteenStageLifecycle(lifecycles) },

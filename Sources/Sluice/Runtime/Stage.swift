@@ -94,7 +94,7 @@ extension _StageOperator {
 
     /// Over an unfused upstream, a run of stages becomes one `StageSubscription` running the
     /// stages composed: this stage first, then `stage`.
-    @inlinable @inline(__always)
+    @inlinable
     public func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
     where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure {
         if Self._isFusable {
@@ -108,7 +108,7 @@ extension _StageOperator {
 extension Publisher {
     /// Subscribes a stage and its subscriber: the stage runs in one `StageSubscription`. Stage
     /// operators override this to fold themselves into the stage (see `_StageOperator`).
-    @inlinable @inline(__always)
+    @inlinable
     public func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
     where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure {
         subscribe(StageSubscription(stage: stage, downstream: downstream))
