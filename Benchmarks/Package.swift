@@ -34,11 +34,11 @@ let package = Package(
             path: "ScenariosOpenCombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),
-        .target(name: "CCallgrind", path: "CCallgrind"),
+        .target(name: "CCallgrind", path: "Tools/CCallgrind"),
         .executableTarget(
             name: "InstructionCounts",
             dependencies: ["ScenariosSluice", "CCallgrind"],
-            path: "InstructionCounts"
+            path: "Tools/InstructionCounts"
         ),
         .executableTarget(
             name: "SluiceBenchmarks",

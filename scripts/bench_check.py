@@ -18,7 +18,7 @@ def mallocs(path):
     header = rows[0]
     for row in rows[1:]:
         record = dict(zip(header, row))
-        if "malloc" in record["metric"].lower() and float(record["percentile"]) == 50.0:
+        if record["metric"].replace(" ", "").lower() == "malloc(total)" and float(record["percentile"]) == 50.0:
             name = re.sub(r" Sluice$", "", record["test"])
             counts[name] = int(float(record["value"]))
     return counts

@@ -15,11 +15,13 @@ from collections import defaultdict
 IMPLEMENTATIONS = ["loop", "Sluice", "SluiceReference", "OpenCombine", "AsyncSequence"]
 COLORS = {"loop": "#888888", "Sluice": "#1f77b4", "SluiceReference": "#9467bd",
           "OpenCombine": "#d62728", "AsyncSequence": "#2ca02c"}
-TO_NS = {"ns": 1.0, "μs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
 def read(path):
-    """Returns {(scenario, n, implementation): {metric: {percentile: value}}} and machine info."""
+    """Returns {(scenario, n, implementation): {metric: {percentile: value}}} and machine info.
+
+    The influx export gives times in nanoseconds whatever its unit column says (that is the display unit).
+    """
     results = defaultdict(lambda: defaultdict(dict))
     machine = {}
     with open(path, newline="") as handle:
@@ -32,17 +34,16 @@ def read(path):
             continue
         key = (match.group(1), int(match.group(2)), match.group(3))
         value = float(record["value"])
-        metric = record["metric"]
-        if "wall clock" in metric.lower():
-            value *= TO_NS.get(record["unit"].strip(), 1.0)
+        metric = record["metric"].replace(" ", "")
         results[key][metric][float(record["percentile"])] = value
         machine = {k: record[k] for k in ("hostName", "processoryType", "processors", "memory", "kernelVersion")}
     return results, machine
 
 
 def metric(entry, name, percentile=50.0):
+    name = name.replace(" ", "").lower()
     for key, values in entry.items():
-        if name.lower() in key.lower():
+        if name in key.lower():
             return values.get(percentile)
     return None
 

@@ -158,7 +158,7 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
 extension Publisher {
     /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
     /// completes at once, without waiting for demand, as the sources do in Combine.
-    @inlinable @inline(__always)
+    @inlinable
     func _subscribeFused<S: Subscriber>(_ subscriber: S, name: StaticString?) where S.Input == Output, S.Failure == Failure {
         var cursor = _makeCursor()
         guard !cursor.isExhausted else {
