@@ -45,9 +45,23 @@ for index in SluiceStressScenarios.allScenarios.indices {
         if let only, !scenario.name.contains(only) { continue }
         let outcome = measure(scenario, scale: scale)
         print(row(scenario: scenario.name, implementation: implementation.name, outcome))
-        for violation in outcome.violations { print("    violated: \(violation)") }
+        if !outcome.notes.isEmpty { print("    (\(outcome.notes))") }
+        for violation in capped(outcome.violations, limit: 8) { print("    violated: \(violation)") }
         if !outcome.violations.isEmpty { failures += 1 }
         fflush(nil)
+    }
+}
+if only == nil || only.map({ "shrunk".contains($0) || $0.hasPrefix("shrunk") }) == true {
+    for implementation in [(SluiceStressScenarios.implementation, SluiceStressScenarios.shrunkCases),
+                           (SluiceReferenceStressScenarios.implementation, SluiceReferenceStressScenarios.shrunkCases)] {
+        for shrunk in implementation.1 {
+            let violations = shrunk.run()
+            let name = shrunk.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+            let impl = implementation.0.padding(toLength: 16, withPad: " ", startingAt: 0)
+            print("\(name) \(impl)          1   1  (single-threaded)  \(violations.isEmpty ? "PASS" : "FAIL")")
+            for violation in violations { print("    violated: \(violation)") }
+            if !violations.isEmpty { failures += 1 }
+        }
     }
 }
 print(failures == 0 ? "stress: all passed" : "stress: \(failures) scenario run(s) FAILED")

@@ -25,11 +25,14 @@ public struct StressOutcome: Sendable {
     public var seconds: Double = 0
     /// Violated invariants, one line each; empty is a pass.
     public var violations: [String]
+    /// What else happened (subscribers churned, rounds run), for the report.
+    public var notes: String
 
-    public init(events: Int, threads: Int, violations: [String]) {
+    public init(events: Int, threads: Int, violations: [String], notes: String = "") {
         self.events = events
         self.threads = threads
         self.violations = violations
+        self.notes = notes
     }
 }
 

@@ -236,8 +236,9 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
         violations.append("[handleEvents] saw \(handled.value) values, expected \(P * perProducer)")
     }
     let churned = churn.all
-    violations += capped(churned.flatMap { $0.check(terminals: 0...1) })
-    return StressOutcome(events: P * perProducer, threads: P + 3, violations: violations)
+    violations += churned.flatMap { $0.check(terminals: 0...1) }
+    return StressOutcome(events: P * perProducer, threads: P + 3, violations: violations,
+                         notes: "\(churned.count) subscribers attached and cancelled meanwhile")
 }
 
 /// Four DispatchQueues feed one subject: two by `subscribe(subject)` (a fused sequence that then
@@ -377,8 +378,9 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
 
     var violations: [String] = []
     violations += stable.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
-    violations += capped(racers.all.flatMap { $0.check(terminals: 0...1) })
-    return StressOutcome(events: P * perProducer, threads: P + cancellers, violations: violations)
+    violations += racers.all.flatMap { $0.check(terminals: 0...1) }
+    return StressOutcome(events: P * perProducer, threads: P + cancellers, violations: violations,
+                         notes: "\(racers.all.count) subscribers cancelled while values flowed")
 }
 
 /// A fused synchronous source, `(1...n).publisher.tryMap`, emitting on whichever thread's
@@ -422,7 +424,8 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
         }
         if violations.count > 12 { break }
     }
-    return StressOutcome(events: rounds * n, threads: threads, violations: capped(violations))
+    return StressOutcome(events: rounds * n, threads: threads, violations: violations,
+                         notes: "\(rounds) rounds of n = \(n)")
 }
 
 /// Four threads publish through a CurrentValueSubject (two set `value`, two call `send`) while two
@@ -494,8 +497,9 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
         violations.append("[value] final value is producer \(Tag.producer(final)) seq \(Tag.seq(final)), expected some producer's last (seq \(perProducer - 1))")
     }
     if badReads.value > 0 { violations.append("[value] \(badReads.value) reads of `value` returned a value never set") }
-    violations += capped(churn.all.flatMap { $0.check(terminals: 0...1) })
-    return StressOutcome(events: P * perProducer, threads: P + 2, violations: violations)
+    violations += churn.all.flatMap { $0.check(terminals: 0...1) }
+    return StressOutcome(events: P * perProducer, threads: P + 2, violations: violations,
+                         notes: "\(churn.all.count) subscribers attached, asked and cancelled meanwhile")
 }
 
 /// Rounds: four threads send while two threads race to complete the subject (one `.finished`,
@@ -541,5 +545,40 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
         for probe in [a, b, c, late] { violations += probe.check(terminals: 1...1) }
         if violations.count > 12 { break }
     }
-    return StressOutcome(events: sent.value, threads: P + 2, violations: capped(violations))
+    return StressOutcome(events: sent.value, threads: P + 2, violations: violations,
+                         notes: "\(rounds) rounds, each completed by two racing threads")
+}
+
+// MARK: - Shrunk reproductions
+
+/// The smallest cases found for invariant failures of the stress scenarios, deterministic and
+/// single-threaded. Each returns its violations (empty is a pass).
+public let shrunkCases: [(name: String, run: @Sendable () -> [String])] = [
+    ("shrunk.currentValue.askDuringSet", currentValueRequestDuringSet),
+]
+
+/// The duplicate that `currentValue.setsRacingSubscribers` finds, without threads: subscriber B
+/// has attached to a CurrentValueSubject and not yet asked (it is owed the current value). The
+/// value is set to 1; while that value fans out, subscriber A (first in the list) asks for B's
+/// demand from inside its receive, which is where a second thread's `request` lands in the racy
+/// version. B must receive 1 once: either as the owed current value or as the new value.
+@Sendable func currentValueRequestDuringSet() -> [String] {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let b = Probe("B: no demand at first, max(2) asked while 1 fans out", producers: 1)
+    let bSubscriber = ProbeSubscriber<Never>(b, initial: 0)
+    let a = Probe("A: unlimited, asks for B", producers: 1)
+    let asked = Flag()
+    a.grant(nil)
+    let aSink = subject.sink { value in
+        a.value(value)
+        if value == 1, !asked.isSet {
+            asked.set()
+            bSubscriber.request(2)
+        }
+    }
+    subject.subscribe(bSubscriber)
+    subject.value = 1
+    withExtendedLifetime(aSink) {}
+    subject.send(completion: .finished)
+    return b.check(total: 1, terminals: 1...1) + a.check(total: 2, terminals: 0...0)
 }
