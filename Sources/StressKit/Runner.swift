@@ -106,20 +106,37 @@ public struct FastRandom: RandomNumberGenerator {
 
 /// A list of probes that several threads append to.
 public final class ProbeList: @unchecked Sendable {
-    private let items = Mutex<[Probe]>([])
+    private let items = Locked<[Probe]>([])
     public init() {}
     public func append(_ probe: Probe) { items.withLock { $0.append(probe) } }
     public var all: [Probe] { items.withLock { $0 } }
 }
 
-/// Mutex-guarded storage for values that are not `Sendable` (subscriptions, cancellables) handed
+/// Lock-guarded storage for values that are not `Sendable` (subscriptions, cancellables) handed
 /// between threads on purpose.
+///
+/// A pthread mutex rather than `Synchronization.Mutex`: the thread sanitizer intercepts
+/// pthread_mutex_lock/unlock, but not the futex-based `Mutex` of the (uninstrumented) standard
+/// library, so with `Mutex` every access guarded here was reported as a race.
 public final class Locked<Value>: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var stored: Value
-    public init(_ value: Value) { stored = value }
+
+    public init(_ value: Value) {
+        stored = value
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
     public func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.withLock { _ in body(&stored) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&stored)
     }
 }
 
