@@ -46,7 +46,7 @@ func unexpected(_ violations: [String], scenario: String, implementation: String
 }
 
 /// Events per scenario: enough for real interleavings, small enough for a few seconds in all.
-let testScale = 20_000
+let testScale = 50_000
 
 @Suite(.serialized) struct StressTests {
     static let runs: [(implementation: String, scenario: StressScenario)] =
