@@ -185,7 +185,11 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
         let subject = shared.value
         var rng = FastRandom(seed: UInt64(index + 1) &* 0x9E37_79B9)
         if index < P {
-            for seq in 0..<perProducer { subject.send(Tag.make(producer: index, seq: seq)) }
+            for seq in 0..<perProducer {
+                subject.send(Tag.make(producer: index, seq: seq))
+                // Now and then, let the attaching and cancelling threads get the subject's lock.
+                if seq & 255 == 0 { spinPause() }
+            }
             producersDone.add(1)
             return
         }
@@ -338,7 +342,11 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
     runThreads(P + cancellers) { index in
         let subject = shared.value
         if index < P {
-            for seq in 0..<perProducer { subject.send(Tag.make(producer: index, seq: seq)) }
+            for seq in 0..<perProducer {
+                subject.send(Tag.make(producer: index, seq: seq))
+                // Now and then, let the attaching and cancelling threads get the subject's lock.
+                if seq & 255 == 0 { spinPause() }
+            }
             producersDone.add(1)
             return
         }
@@ -450,6 +458,7 @@ private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> B
             for seq in 0..<perProducer {
                 let value = Tag.make(producer: index, seq: seq)
                 if index < 2 { subject.value = value } else { subject.send(value) }
+                if seq & 255 == 0 { spinPause() }
             }
             producersDone.add(1)
             return
