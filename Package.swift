@@ -21,6 +21,24 @@ let package = Package(
             name: "SluiceConformanceTests",
             dependencies: ["Sluice"]
         ),
+        // Stress scenarios under real threads (issue 5): written once in Sources/StressScenarios and
+        // compiled against each implementation (each target links that folder, a symlink), run by
+        // the SluiceStress executable (scripts/stress) and, small, by StressTests in `swift test`.
+        .target(name: "StressKit"),
+        .target(name: "SluiceStressScenarios", dependencies: ["Sluice", "StressKit"]),
+        .target(
+            name: "SluiceReferenceStressScenarios",
+            dependencies: ["SluiceReference", "StressKit"],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
+        .executableTarget(
+            name: "SluiceStress",
+            dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"]
+        ),
+        .testTarget(
+            name: "StressTests",
+            dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,593 @@
+// The stress scenarios, written once against the Combine API and compiled against each
+// implementation: Sources/SluiceStressScenarios and Sources/SluiceReferenceStressScenarios both
+// link this folder (a symlink), the second with SLUICE_REFERENCE defined (Package.swift).
+//
+// Every scenario runs real threads, so the interleaving differs from run to run; what is checked
+// is what must hold under every interleaving (StressKit.Probe): no value lost when nothing was
+// cancelled, none duplicated, none after the terminal event, at most the one in-flight delivery
+// after cancel() returned, never more values than demanded, exactly one terminal event, each
+// producer's own order kept, and no two overlapping calls into one subscriber.
+#if SLUICE_REFERENCE
+import SluiceReference
+/// The implementation these scenarios were compiled against.
+public let implementation = "SluiceReference"
+#else
+import Sluice
+/// The implementation these scenarios were compiled against.
+public let implementation = "Sluice"
+#endif
+import Dispatch
+import StressKit
+import Synchronization
+
+/// Every scenario, in the order the runner prints them.
+public let allScenarios: [StressScenario] = [
+    StressScenario(
+        name: "subject.sendAttachCancel",
+        summary: "4 threads send into a PassthroughSubject while subscribers attach and cancel (from outside and from inside receive)",
+        run: subjectSendAttachCancel
+    ),
+    StressScenario(
+        name: "queues.mergedIntoSubject.chains",
+        summary: "4 DispatchQueues (2 via subscribe(subject), 2 via send) into one subject; handleEvents/filter/map/scan/removeDuplicates/prefix chains, sinks and a limited-demand subscriber",
+        run: queuesMergedIntoSubject
+    ),
+    StressScenario(
+        name: "cancel.racingEmission",
+        summary: "4 threads send while 2 threads attach subscribers and sink chains and cancel them (often one the other thread attached)",
+        run: cancelRacingEmission
+    ),
+    StressScenario(
+        name: "fusedSequence.requestFromThreads",
+        summary: "(1...n).publisher.tryMap drained by request(.max(k)) from 4 threads; rounds that finish, fail, or are cancelled from another thread",
+        run: fusedSequenceRequests
+    ),
+    StressScenario(
+        name: "currentValue.setsRacingSubscribers",
+        summary: "4 threads set value / send into a CurrentValueSubject while 2 threads attach, request, and cancel subscribers",
+        run: currentValueSetsRacingSubscribers
+    ),
+    StressScenario(
+        name: "completion.racingSends",
+        summary: "rounds: 4 threads send while 2 threads race send(completion:) (finished vs failure) and a late subscriber attaches",
+        run: completionRacingSends
+    ),
+]
+
+enum StressError: Error { case planted }
+
+private let producerCount = 4
+
+// MARK: - The subscriber
+
+/// A subscriber that reports everything to a `Probe`, with a demand plan, and that other threads
+/// can drive (`request`, `cancel`). `initial`: demand asked for at subscription (`nil` is
+/// `.unlimited`, `0` is none); `perValue`: demand returned from each `receive`; `cancelAfter`:
+/// cancel from inside `receive` once that many values have arrived.
+final class ProbeSubscriber<Failure: Error>: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+
+    let probe: Probe
+    private let initial: Int?
+    private let perValue: Int
+    private let cancelAfter: Int?
+    private let subscription = Locked<(any Subscription)?>(nil)
+
+    init(_ probe: Probe, initial: Int?, perValue: Int = 0, cancelAfter: Int? = nil) {
+        self.probe = probe
+        self.initial = initial
+        self.perValue = perValue
+        self.cancelAfter = cancelAfter
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription.withLock { $0 = subscription }
+        if let initial {
+            if initial > 0 {
+                probe.grant(initial)
+                subscription.request(.max(initial))
+            }
+        } else {
+            probe.grant(nil)
+            subscription.request(.unlimited)
+        }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        probe.value(input)
+        if let cancelAfter, probe.received == cancelAfter {
+            cancel()
+            return .none
+        }
+        if perValue > 0 {
+            probe.grant(perValue)
+            return .max(perValue)
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: probe.terminal(failed: false)
+        case .failure: probe.terminal(failed: true)
+        }
+    }
+
+    /// Asks for `n` more, from whatever thread calls it.
+    func request(_ n: Int) {
+        guard let subscription = self.subscription.withLock({ $0 }) else { return }
+        probe.grant(n)
+        subscription.request(.max(n))
+    }
+
+    /// Cancels, from whatever thread calls it, then tells the probe that cancel() has returned.
+    func cancel() {
+        let subscription = self.subscription.withLock { $0 }
+        subscription?.cancel()
+        probe.markCancelled()
+    }
+}
+
+/// A sink at the end of a stage chain, reporting to a probe (the sink asks for `.unlimited`).
+private func probeSink<P: Publisher>(_ publisher: P, _ probe: Probe) -> AnyCancellable where P.Output == Int {
+    probe.grant(nil)
+    return publisher.sink(
+        receiveCompletion: { completion in
+            switch completion {
+            case .finished: probe.terminal(failed: false)
+            case .failure: probe.terminal(failed: true)
+            }
+        },
+        receiveValue: { probe.value($0) }
+    )
+}
+
+/// Yields a random number of times (0..<max), to vary where a racing action lands.
+private func jitter(_ rng: inout FastRandom, _ max: UInt64) {
+    for _ in 0..<(rng.next() % max) { spinPause() }
+}
+
+/// Waits (yielding) until `probe` has received `count` values, `stop` is set, or `limit` yields passed.
+private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> Bool, limit: Int = 5_000) {
+    var spins = 0
+    while probe.received < count, !stop(), spins < limit {
+        spins += 1
+        spinPause()
+    }
+}
+
+// MARK: - Scenarios
+
+/// Several threads send into one PassthroughSubject while other threads attach subscribers and
+/// cancel them. Subscribers attached from the start with unlimited demand must see every value.
+@Sendable func subjectSendAttachCancel(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let perProducer = max(1, scale / P)
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = Shared(subject)
+
+    let stable = Probe("stable subscriber, unlimited", producers: P, contiguous: true, firstSeq: 0)
+    subject.subscribe(ProbeSubscriber<Never>(stable, initial: nil))
+    let limitedProbe = Probe("stable subscriber, demand from another thread", producers: P)
+    let limited = ProbeSubscriber<Never>(limitedProbe, initial: 8)
+    subject.subscribe(limited)
+    let chainProbe = Probe("handleEvents/map/filter sink", producers: P, contiguous: false)
+    let handled = Counter()
+    let chain = probeSink(
+        subject.handleEvents(receiveOutput: { _ in handled.add(1) }).map { $0 }.filter { Tag.seq($0) % 2 == 0 },
+        chainProbe
+    )
+
+    let churn = ProbeList()
+    let producersDone = Counter()
+    let finished: @Sendable () -> Bool = { producersDone.value >= P }
+    runThreads(P + 3) { index in
+        let subject = shared.value
+        var rng = FastRandom(seed: UInt64(index + 1) &* 0x9E37_79B9)
+        if index < P {
+            for seq in 0..<perProducer {
+                subject.send(Tag.make(producer: index, seq: seq))
+                // Now and then, let the attaching and cancelling threads get the subject's lock.
+                if seq & 255 == 0 { spinPause() }
+            }
+            producersDone.add(1)
+            return
+        }
+        switch index - P {
+        case 0:
+            // Grants demand to the limited subscriber from a thread that is not delivering.
+            while !finished() {
+                if limitedProbe.granted - limitedProbe.received < 4 { limited.request(16) } else { spinPause() }
+            }
+        case 1:
+            // Attach, let some values through, cancel from this thread.
+            var k = 0
+            while !finished() {
+                let unlimited = k % 2 == 0
+                let probe = Probe("churn #\(k) (\(unlimited ? "unlimited" : "max(5), +1 per value"), cancelled from outside)",
+                                  producers: P, contiguous: unlimited)
+                churn.append(probe)
+                let subscriber = ProbeSubscriber<Never>(probe, initial: unlimited ? nil : 5, perValue: unlimited ? 0 : 1)
+                subject.subscribe(subscriber)
+                waitUntil(probe, received: Int(rng.next() % 200), unless: finished)
+                subscriber.cancel()
+                k += 1
+            }
+        default:
+            // Attach; the subscriber cancels itself from inside receive.
+            var k = 0
+            while !finished() {
+                let after = 1 + Int(rng.next() % 100)
+                let probe = Probe("churn #\(k) (unlimited, cancels itself inside receive after \(after))",
+                                  producers: P, contiguous: true)
+                churn.append(probe)
+                let subscriber = ProbeSubscriber<Never>(probe, initial: nil, cancelAfter: after)
+                subject.subscribe(subscriber)
+                waitUntil(probe, received: after, unless: finished)
+                subscriber.cancel()
+                k += 1
+            }
+        }
+    }
+    subject.send(completion: .finished)
+    withExtendedLifetime(chain) {}
+
+    var violations: [String] = []
+    violations += stable.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
+    violations += limitedProbe.check(terminals: 1...1)
+    violations += chainProbe.check(perProducer: Array(repeating: (perProducer + 1) / 2, count: P), terminals: 1...1)
+    if handled.value != P * perProducer {
+        violations.append("[handleEvents] saw \(handled.value) values, expected \(P * perProducer)")
+    }
+    let churned = churn.all
+    violations += churned.flatMap { $0.check(terminals: 0...1) }
+    return StressOutcome(events: P * perProducer, threads: P + 3, violations: violations,
+                         notes: "\(churned.count) subscribers attached and cancelled meanwhile")
+}
+
+/// Four DispatchQueues feed one subject: two by `subscribe(subject)` (a fused sequence that then
+/// never completes, so that one source finishing does not complete the subject), two by `send`.
+/// The subject feeds stage chains into sinks and into custom subscribers with limited demand.
+@Sendable func queuesMergedIntoSubject(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let perProducer = max(3, scale / P)
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = Shared(subject)
+
+    let seen = Counter()
+    let scanProbe = Probe("handleEvents/filter/map/scan/removeDuplicates sink", producers: P)
+    let scanBroken = Counter()
+    scanProbe.grant(nil)
+    let scanChain = subject
+        .handleEvents(receiveOutput: { _ in seen.add(1) })
+        .filter { Tag.seq($0) % 3 != 0 }
+        .map { $0 }
+        .scan((count: 0, value: -1)) { accumulated, value in (accumulated.count + 1, value) }
+        .removeDuplicates { $0.value == $1.value }
+        .sink(receiveValue: { pair in
+            scanProbe.value(pair.value)
+            if pair.count != scanProbe.received { scanBroken.add(1) }
+        })
+    // The sink above has no completion handler: a separate one counts the subject's completion.
+    let completionProbe = Probe("sink completion", producers: P)
+    let completionSink = probeSink(subject.filter { _ in false }, completionProbe)
+
+    // Demand never runs out (each value returns .max(1)), so prefix(K) must see exactly K values.
+    let prefixLength = max(1, P * perProducer / 4)
+    let prefixProbe = Probe("filter/prefix(\(prefixLength)) subscriber, max(16) +1 per value", producers: P)
+    subject.filter { Tag.seq($0) % 2 == 1 }.prefix(prefixLength)
+        .subscribe(ProbeSubscriber<Never>(prefixProbe, initial: 16, perValue: 1))
+
+    let limitedProbe = Probe("map/filter subscriber, demand granted from another thread", producers: P)
+    let limited = ProbeSubscriber<Never>(limitedProbe, initial: 4)
+    subject.map { $0 }.filter { _ in true }.subscribe(limited)
+
+    let group = DispatchGroup()
+    let upstreams = Locked<[AnyCancellable]>([])
+    for p in 0..<P {
+        DispatchQueue(label: "sluice.stress.source.\(p)").async(group: group) {
+            let subject = shared.value
+            if p < 2 {
+                let upstream = (0..<perProducer).publisher
+                    .map { Tag.make(producer: p, seq: $0) }
+                    .append(Empty(completeImmediately: false))
+                    .subscribe(subject)
+                upstreams.withLock { $0.append(upstream) }
+            } else {
+                for seq in 0..<perProducer { subject.send(Tag.make(producer: p, seq: seq)) }
+            }
+        }
+    }
+    let sourcesDone = Flag()
+    runThreads(2) { index in
+        if index == 0 {
+            group.wait()
+            sourcesDone.set()
+        } else {
+            while !sourcesDone.isSet {
+                if limitedProbe.granted - limitedProbe.received < 4 { limited.request(32) } else { spinPause() }
+            }
+        }
+    }
+    upstreams.withLock { all in all.forEach { $0.cancel() } }
+    subject.send(completion: .finished)
+    withExtendedLifetime((scanChain, completionSink)) {}
+
+    var violations: [String] = []
+    if seen.value != P * perProducer { violations.append("[handleEvents] saw \(seen.value) values, expected \(P * perProducer)") }
+    let kept = perProducer - (perProducer + 2) / 3
+    violations += scanProbe.check(perProducer: Array(repeating: kept, count: P), terminals: 0...0)
+    if scanBroken.value > 0 { violations.append("[scan] running count out of step \(scanBroken.value) times") }
+    violations += completionProbe.check(total: 0, terminals: 1...1)
+    violations += prefixProbe.check(total: prefixLength, terminals: 1...1, failures: 0...0)
+    violations += limitedProbe.check(terminals: 1...1)
+    return StressOutcome(events: P * perProducer, threads: P + 1, violations: violations)
+}
+
+/// Senders never stop while subscribers (custom, limited, and sink chains) are attached and
+/// cancelled, often by a thread other than the one that attached them.
+@Sendable func cancelRacingEmission(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let perProducer = max(1, scale / P)
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = Shared(subject)
+    let stable = Probe("stable subscriber, unlimited", producers: P, contiguous: true, firstSeq: 0)
+    subject.subscribe(ProbeSubscriber<Never>(stable, initial: nil))
+
+    let racers = ProbeList()
+    let pending = Locked<[Shared<() -> Void>]>([])
+    let producersDone = Counter()
+    let finished: @Sendable () -> Bool = { producersDone.value >= P }
+    let cancellers = 2
+    runThreads(P + cancellers) { index in
+        let subject = shared.value
+        if index < P {
+            for seq in 0..<perProducer {
+                subject.send(Tag.make(producer: index, seq: seq))
+                // Now and then, let the attaching and cancelling threads get the subject's lock.
+                if seq & 255 == 0 { spinPause() }
+            }
+            producersDone.add(1)
+            return
+        }
+        var rng = FastRandom(seed: UInt64(index) &* 0xDEAD_BEEF)
+        var k = 0
+        while !finished() {
+            let tag = "c\(index - P)#\(k)"
+            let a = Probe("\(tag) unlimited", producers: P, contiguous: true)
+            let aSubscriber = ProbeSubscriber<Never>(a, initial: nil)
+            subject.subscribe(aSubscriber)
+            let b = Probe("\(tag) map/filter/handleEvents sink", producers: P)
+            let bSink = Shared(probeSink(subject.map { $0 }.filter { Tag.seq($0) % 5 != 0 }.handleEvents(), b))
+            let c = Probe("\(tag) max(3), +1 per value", producers: P)
+            let cSubscriber = ProbeSubscriber<Never>(c, initial: 3, perValue: 1)
+            subject.subscribe(cSubscriber)
+            for probe in [a, b, c] { racers.append(probe) }
+            let actions: [Shared<() -> Void>] = [
+                Shared({ aSubscriber.cancel() }),
+                Shared({ bSink.value.cancel(); b.markCancelled() }),
+                Shared({ cSubscriber.cancel() }),
+            ]
+            pending.withLock { $0 += actions }
+            jitter(&rng, 64)
+            // Cancel three pending subscribers, whichever thread attached them.
+            for _ in 0..<3 {
+                let action = pending.withLock { list -> Shared<() -> Void>? in
+                    list.isEmpty ? nil : list.remove(at: Int(rng.next() % UInt64(list.count)))
+                }
+                action?.value()
+                jitter(&rng, 4)
+            }
+            k += 1
+        }
+    }
+    for action in pending.withLock({ $0 }) { action.value() }
+    subject.send(completion: .finished)
+
+    var violations: [String] = []
+    violations += stable.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
+    violations += racers.all.flatMap { $0.check(terminals: 0...1) }
+    return StressOutcome(events: P * perProducer, threads: P + cancellers, violations: violations,
+                         notes: "\(racers.all.count) subscribers cancelled while values flowed")
+}
+
+/// A fused synchronous source, `(1...n).publisher.tryMap`, emitting on whichever thread's
+/// `request` starts the drain while three other threads request too. Rounds rotate: finish
+/// (every value, in order, then one `.finished`), fail (values before the throw, then one
+/// failure), cancelled from a fourth thread (nothing after cancel() beyond the in-flight one).
+@Sendable func fusedSequenceRequests(scale: Int) -> StressOutcome {
+    let n = min(10_000, max(100, scale / 4))
+    let rounds = max(3, scale / n)
+    let threads = 4
+    var violations: [String] = []
+    for round in 0..<rounds {
+        let variant = round % 3
+        let failAt = variant == 1 ? n / 2 + round % 97 : -1
+        let label = "round \(round) (\(["finishes", "fails at \(failAt)", "cancelled"][variant]))"
+        let probe = Probe(label, producers: 1, contiguous: true, firstSeq: 1)
+        let subscriber = ProbeSubscriber<any Error>(probe, initial: 0)
+        (1...n).publisher
+            .tryMap { value -> Int in
+                if value == failAt { throw StressError.planted }
+                return value
+            }
+            .subscribe(subscriber)
+        let cancelled = Flag()
+        runThreads(threads) { index in
+            var rng = FastRandom(seed: UInt64(round * threads + index + 1))
+            if variant == 2, index == threads - 1 {
+                waitUntil(probe, received: Int(rng.next() % UInt64(n)), unless: { probe.terminals > 0 }, limit: 2_000)
+                subscriber.cancel()
+                cancelled.set()
+                return
+            }
+            while probe.terminals == 0, !cancelled.isSet, probe.granted <= n {
+                subscriber.request(1 + Int(rng.next() % 64))
+            }
+        }
+        switch variant {
+        case 0: violations += probe.check(total: n, terminals: 1...1, failures: 0...0)
+        case 1: violations += probe.check(total: failAt - 1, terminals: 1...1, failures: 1...1)
+        default: violations += probe.check(terminals: 0...1, failures: 0...0)
+        }
+        if violations.count > 12 { break }
+    }
+    return StressOutcome(events: rounds * n, threads: threads, violations: violations,
+                         notes: "\(rounds) rounds of n = \(n)")
+}
+
+/// Four threads publish through a CurrentValueSubject (two set `value`, two call `send`) while two
+/// threads attach subscribers (unlimited; none then request from outside; self-cancelling), read
+/// `value`, and cancel.
+@Sendable func currentValueSetsRacingSubscribers(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let perProducer = max(1, scale / P)
+    // The initial value is "producer P, seq 0".
+    let subject = CurrentValueSubject<Int, Never>(Tag.make(producer: P, seq: 0))
+    let shared = Shared(subject)
+    let stable = Probe("stable subscriber, unlimited", producers: P + 1, contiguous: true, firstSeq: 0)
+    subject.subscribe(ProbeSubscriber<Never>(stable, initial: nil))
+
+    let churn = ProbeList()
+    let producersDone = Counter()
+    let finished: @Sendable () -> Bool = { producersDone.value >= P }
+    let badReads = Counter()
+    runThreads(P + 2) { index in
+        let subject = shared.value
+        if index < P {
+            for seq in 0..<perProducer {
+                let value = Tag.make(producer: index, seq: seq)
+                if index < 2 { subject.value = value } else { subject.send(value) }
+                if seq & 255 == 0 { spinPause() }
+            }
+            producersDone.add(1)
+            return
+        }
+        var rng = FastRandom(seed: UInt64(index) &* 0x1234_5677)
+        var k = 0
+        while !finished() {
+            let variant = (k + index) % 3
+            let tag = "c\(index - P)#\(k)"
+            let probe: Probe
+            let subscriber: ProbeSubscriber<Never>
+            switch variant {
+            case 0:
+                probe = Probe("\(tag) unlimited, cancelled from outside", producers: P + 1, contiguous: true)
+                subscriber = ProbeSubscriber<Never>(probe, initial: nil)
+            case 1:
+                probe = Probe("\(tag) no demand at first, then max(2) from outside, +1 per value", producers: P + 1)
+                subscriber = ProbeSubscriber<Never>(probe, initial: 0, perValue: 1)
+            default:
+                let after = 1 + Int(rng.next() % 50)
+                probe = Probe("\(tag) unlimited, cancels itself inside receive after \(after)", producers: P + 1, contiguous: true)
+                subscriber = ProbeSubscriber<Never>(probe, initial: nil, cancelAfter: after)
+            }
+            churn.append(probe)
+            subject.subscribe(subscriber)
+            if variant == 1 {
+                jitter(&rng, 8)
+                subscriber.request(2)
+            }
+            let read = subject.value
+            if Tag.producer(read) > P || Tag.seq(read) >= perProducer { badReads.add(1) }
+            waitUntil(probe, received: Int(rng.next() % 100), unless: finished, limit: 500)
+            subscriber.cancel()
+            k += 1
+        }
+    }
+    let final = subject.value
+    subject.send(completion: .finished)
+
+    var violations: [String] = []
+    var expected = Array(repeating: perProducer, count: P)
+    expected.append(1)
+    violations += stable.check(perProducer: expected, terminals: 1...1)
+    if Tag.producer(final) >= P || Tag.seq(final) != perProducer - 1 {
+        violations.append("[value] final value is producer \(Tag.producer(final)) seq \(Tag.seq(final)), expected some producer's last (seq \(perProducer - 1))")
+    }
+    if badReads.value > 0 { violations.append("[value] \(badReads.value) reads of `value` returned a value never set") }
+    violations += churn.all.flatMap { $0.check(terminals: 0...1) }
+    return StressOutcome(events: P * perProducer, threads: P + 2, violations: violations,
+                         notes: "\(churn.all.count) subscribers attached, asked and cancelled meanwhile")
+}
+
+/// Rounds: four threads send while two threads race to complete the subject (one `.finished`,
+/// one `.failure`), and one of them attaches a late subscriber just before. Every subscriber gets
+/// exactly one terminal event and nothing after it, and what it got of each producer is a prefix
+/// of that producer's sequence (no gaps: a send that returned before a later delivered one was
+/// delivered too).
+@Sendable func completionRacingSends(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let rounds = max(2, min(50, scale / 20_000))
+    let perProducer = max(1, scale / (rounds * P))
+    let sent = Counter()
+    var violations: [String] = []
+    for round in 0..<rounds {
+        let subject = PassthroughSubject<Int, StressError>()
+        let shared = Shared(subject)
+        let a = Probe("round \(round) unlimited", producers: P, contiguous: true, firstSeq: 0)
+        subject.subscribe(ProbeSubscriber<StressError>(a, initial: nil))
+        let b = Probe("round \(round) map/filter/handleEvents sink", producers: P, contiguous: true, firstSeq: 0)
+        let bSink = probeSink(subject.map { $0 }.filter { _ in true }.handleEvents(), b)
+        let c = Probe("round \(round) max(8), +1 per value", producers: P)
+        subject.subscribe(ProbeSubscriber<StressError>(c, initial: 8, perValue: 1))
+        let late = Probe("round \(round) attached while completing", producers: P, contiguous: true)
+        runThreads(P + 2) { index in
+            let subject = shared.value
+            var rng = FastRandom(seed: UInt64(round * 16 + index + 1))
+            if index < P {
+                for seq in 0..<perProducer { subject.send(Tag.make(producer: index, seq: seq)) }
+                sent.add(perProducer)
+                return
+            }
+            // Complete somewhere in the first half of the sends.
+            let target = Int(rng.next() % UInt64(max(1, perProducer / 2)))
+            waitUntil(a, received: target, unless: { false }, limit: 200_000)
+            if index == P {
+                subject.subscribe(ProbeSubscriber<StressError>(late, initial: nil))
+                subject.send(completion: .finished)
+            } else {
+                subject.send(completion: .failure(.planted))
+            }
+        }
+        withExtendedLifetime(bSink) {}
+        for probe in [a, b, c, late] { violations += probe.check(terminals: 1...1) }
+        if violations.count > 12 { break }
+    }
+    return StressOutcome(events: sent.value, threads: P + 2, violations: violations,
+                         notes: "\(rounds) rounds, each completed by two racing threads")
+}
+
+// MARK: - Shrunk reproductions
+
+/// The smallest cases found for invariant failures of the stress scenarios, deterministic and
+/// single-threaded. Each returns its violations (empty is a pass).
+public let shrunkCases: [(name: String, run: @Sendable () -> [String])] = [
+    ("shrunk.currentValue.askDuringSet", currentValueRequestDuringSet),
+]
+
+/// The duplicate that `currentValue.setsRacingSubscribers` finds, without threads: subscriber B
+/// has attached to a CurrentValueSubject and not yet asked (it is owed the current value). The
+/// value is set to 1; while that value fans out, subscriber A (first in the list) asks for B's
+/// demand from inside its receive, which is where a second thread's `request` lands in the racy
+/// version. B must receive 1 once: either as the owed current value or as the new value.
+@Sendable func currentValueRequestDuringSet() -> [String] {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let b = Probe("B: no demand at first, max(2) asked while 1 fans out", producers: 1)
+    let bSubscriber = ProbeSubscriber<Never>(b, initial: 0)
+    let a = Probe("A: unlimited, asks for B", producers: 1)
+    let asked = Flag()
+    a.grant(nil)
+    let aSink = subject.sink { value in
+        a.value(value)
+        if value == 1, !asked.isSet {
+            asked.set()
+            bSubscriber.request(2)
+        }
+    }
+    subject.subscribe(bSubscriber)
+    subject.value = 1
+    withExtendedLifetime(aSink) {}
+    subject.send(completion: .finished)
+    return b.check(total: 1, terminals: 1...1) + a.check(total: 2, terminals: 0...0)
+}

@@ -1,0 +1,130 @@
+// A small, fast run of every stress scenario against both implementations, so that CI exercises
+// them on every `swift test` (scripts/stress runs them at full scale, 10^6 events each).
+import SluiceReferenceStressScenarios
+import SluiceStressScenarios
+import StressKit
+import Testing
+
+/// A library fault that the stress scenarios found, excluded here (and only here) by scenario,
+/// implementation and violated invariant; scripts/stress still runs and reports it.
+struct KnownFault {
+    let scenario: String
+    let implementation: String
+    /// Text of the violation line, e.g. "duplicated values".
+    let invariant: String
+    let why: String
+}
+
+let knownFaults: [KnownFault] = [
+    // CurrentValueSubject delivers one value twice to a subscriber that asks for its first demand
+    // while that value is being published: the request delivers the "owed" current value (already
+    // the new one) and the fan-out then offers the same value again.
+    // SluiceReference, with threads: `value`'s setter / `send` store the value under the state
+    // lock and fan out after releasing it, so another thread's request(…) (or a subscription's
+    // first request(.unlimited)) lands in between.
+    KnownFault(scenario: "currentValue.setsRacingSubscribers", implementation: "SluiceReference",
+               invariant: "duplicated values", why: "CurrentValueSubject: request during a set delivers the value twice"),
+    // Both implementations, re-entrantly (no threads): a subscriber earlier in the fan-out list
+    // calls request(…) on the owed subscriber from inside its receive(_:). Sluice holds its
+    // recursive lock over the whole set, so only the re-entrant form reaches it.
+    KnownFault(scenario: "shrunk.currentValue.askDuringSet", implementation: "Sluice",
+               invariant: "duplicated values", why: "CurrentValueSubject: request during a set delivers the value twice"),
+    KnownFault(scenario: "shrunk.currentValue.askDuringSet", implementation: "Sluice",
+               invariant: "received 2 values, expected 1", why: "the same duplicate, counted"),
+    KnownFault(scenario: "shrunk.currentValue.askDuringSet", implementation: "SluiceReference",
+               invariant: "duplicated values", why: "CurrentValueSubject: request during a set delivers the value twice"),
+    KnownFault(scenario: "shrunk.currentValue.askDuringSet", implementation: "SluiceReference",
+               invariant: "received 2 values, expected 1", why: "the same duplicate, counted"),
+]
+
+func unexpected(_ violations: [String], scenario: String, implementation: String) -> [String] {
+    violations.filter { violation in
+        !knownFaults.contains { fault in
+            fault.scenario == scenario && fault.implementation == implementation && violation.contains(fault.invariant)
+        }
+    }
+}
+
+/// Events per scenario: enough for real interleavings, small enough for a few seconds in all.
+let testScale = 50_000
+
+@Suite(.serialized) struct StressTests {
+    static let runs: [(implementation: String, scenario: StressScenario)] =
+        SluiceStressScenarios.allScenarios.map { (SluiceStressScenarios.implementation, $0) }
+        + SluiceReferenceStressScenarios.allScenarios.map { (SluiceReferenceStressScenarios.implementation, $0) }
+
+    static let shrunk: [(implementation: String, name: String, run: @Sendable () -> [String])] =
+        SluiceStressScenarios.shrunkCases.map { (SluiceStressScenarios.implementation, $0.name, $0.run) }
+        + SluiceReferenceStressScenarios.shrunkCases.map { (SluiceReferenceStressScenarios.implementation, $0.name, $0.run) }
+
+    @Test(arguments: StressTests.runs.indices)
+    func scenarioHoldsItsInvariants(_ index: Int) {
+        let (implementation, scenario) = Self.runs[index]
+        let outcome = measure(scenario, scale: testScale)
+        let left = unexpected(outcome.violations, scenario: scenario.name, implementation: implementation)
+        #expect(left.isEmpty, "\(scenario.name) on \(implementation):\n\(capped(left).joined(separator: "\n"))")
+    }
+
+    @Test(arguments: StressTests.shrunk.indices)
+    func shrunkCaseHoldsItsInvariants(_ index: Int) {
+        let (implementation, name, run) = Self.shrunk[index]
+        let left = unexpected(run(), scenario: name, implementation: implementation)
+        #expect(left.isEmpty, "\(name) on \(implementation):\n\(left.joined(separator: "\n"))")
+    }
+}
+
+/// The probe itself must catch what it claims to: each planted fault is reported.
+@Suite struct ProbeTests {
+    @Test func reportsADuplicate() {
+        let probe = Probe("p", producers: 1)
+        probe.grant(nil)
+        for v in [0, 1, 1, 2] { probe.value(Tag.make(producer: 0, seq: v)) }
+        probe.terminal(failed: false)
+        #expect(probe.check(terminals: 1...1).contains { $0.contains("duplicated values") })
+    }
+
+    @Test func reportsAGapAndALoss() {
+        let probe = Probe("p", producers: 2, contiguous: true, firstSeq: 0)
+        probe.grant(nil)
+        for v in [0, 1, 3] { probe.value(Tag.make(producer: 1, seq: v)) }
+        let violations = probe.check(perProducer: [0, 4], terminals: 0...0)
+        #expect(violations.contains { $0.contains("lost values") })
+        #expect(violations.contains { $0.contains("values per producer") })
+    }
+
+    @Test func reportsReorderingAcrossAProducer() {
+        let probe = Probe("p", producers: 2)
+        probe.grant(nil)
+        for (p, s) in [(0, 5), (1, 0), (0, 4)] { probe.value(Tag.make(producer: p, seq: s)) }
+        #expect(probe.check(terminals: 0...0).contains { $0.contains("producer order broken") })
+    }
+
+    @Test func reportsMoreThanDemanded() {
+        let probe = Probe("p", producers: 1)
+        probe.grant(2)
+        for v in 0..<3 { probe.value(v) }
+        #expect(probe.check(terminals: 0...0).contains { $0.contains("more values than demanded") })
+    }
+
+    @Test func reportsValuesAfterTheTerminalEventAndASecondTerminal() {
+        let probe = Probe("p", producers: 1)
+        probe.grant(nil)
+        probe.terminal(failed: false)
+        probe.value(0)
+        probe.terminal(failed: true)
+        let violations = probe.check(terminals: 1...1)
+        #expect(violations.contains { $0.contains("after the terminal event") })
+        #expect(violations.contains { $0.contains("terminal events: 2") })
+    }
+
+    @Test func allowsOneLateDeliveryAfterCancelButNotTwo() {
+        let probe = Probe("p", producers: 1)
+        probe.grant(nil)
+        probe.value(0)
+        probe.markCancelled()
+        probe.value(1)
+        #expect(probe.check(terminals: 0...0).isEmpty)
+        probe.value(2)
+        #expect(probe.check(terminals: 0...0).contains { $0.contains("after cancel() returned: 2") })
+    }
+}
