@@ -158,7 +158,7 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
 extension Publisher {
     /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
     /// completes at once, without waiting for demand, as the sources do in Combine.
-    @inlinable
+    @inlinable @inline(__always)
     func _subscribeFused<S: Subscriber>(_ subscriber: S, name: StaticString?) where S.Input == Output, S.Failure == Failure {
         var cursor = _makeCursor()
         guard !cursor.isExhausted else {
@@ -222,6 +222,11 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             if stage.isComplete { terminate(.finished) }
             return demand
         case .skip:
+            // A bounded stage (`prefix`, `output`) can complete on a value that a later stage drops.
+            if stage.isComplete {
+                terminate(.finished)
+                return .none
+            }
             return .max(1)
         case .finished:
             terminate(.finished)

@@ -88,3 +88,25 @@ import Testing
         OperatorLaws.check { $0.map { $0 + 1 }.filter { $0 != 3 }.compactMap { $0 }.scan(0, +) }
     }
 }
+
+/// Found by the differential suite: a bounded operator completes on a value that a later operator
+/// drops. The stream must still finish there, and upstream must be cancelled.
+@Suite struct BoundedStageFollowedByADropTests {
+    @Test func prefixThenFilterFinishesWhenThePrefixIsDone() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = upstream.prefix(1).filter { $0 % 2 == 0 }.record()
+        #expect(upstream.send(-1) == .none)
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel])
+    }
+
+    @Test func outputInRangeThenFilterFinishesAfterTheRange() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = subject.output(in: 0...2).filter { _ in false }.record()
+        subject.send(1)
+        subject.send(2)
+        #expect(recorder.events == [.subscription])
+        subject.send(3)
+        #expect(recorder.events == [.subscription, .finished])
+    }
+}
