@@ -1,0 +1,57 @@
+// Comparing two interpreters, shrinking a disagreement, and showing it. Shared by the seeded test
+// suite and the fuzzer; the interpreters themselves are passed in, so this module imports neither
+// implementation.
+
+/// An interpreter: a program in, its trace out.
+public typealias Interpreter = (Program) -> [String]
+
+/// A program on which the two implementations disagree, shrunk.
+public struct Divergence: Sendable {
+    public var original: Program
+    public var shrunk: Program
+    public var fastTrace: [String]
+    public var referenceTrace: [String]
+    /// The allow-list entry it matches, if it is a known divergence.
+    public var known: KnownDivergence?
+
+    /// The shrunk program as Swift and both traces side by side, first differing line marked.
+    public var report: String {
+        var out = "Program (shrunk from \(original.ops.count) operators / \(original.steps.count) steps):\n"
+        out += shrunk.swift.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        out += "\n\nTraces (Sluice | SluiceReference):\n"
+        let width = max(30, (fastTrace.map(\.count).max() ?? 0) + 2)
+        let firstDiff = fastTrace.indices.first { $0 < referenceTrace.count && fastTrace[$0] != referenceTrace[$0] }
+            ?? min(fastTrace.count, referenceTrace.count)
+        for i in 0..<max(fastTrace.count, referenceTrace.count) {
+            let a = i < fastTrace.count ? fastTrace[i] : ""
+            let b = i < referenceTrace.count ? referenceTrace[i] : ""
+            let mark = i == firstDiff ? ">>" : (a == b ? "  " : "!=")
+            out += "\(mark) " + a + String(repeating: " ", count: max(0, width - a.count)) + "| " + b + "\n"
+        }
+        if let known { out += "Known divergence: \(known.name)\n" }
+        return out
+    }
+}
+
+public enum Differential {
+    /// Runs both; nil when the traces are equal, else the shrunk divergence.
+    public static func check(
+        _ program: Program, fast: Interpreter, reference: Interpreter, shrinkBudget: Int = 2_000
+    ) -> Divergence? {
+        guard fast(program) != reference(program) else { return nil }
+        let shrunk = program.shrunk(budget: shrinkBudget) { fast($0) != reference($0) }
+        return Divergence(
+            original: program, shrunk: shrunk, fastTrace: fast(shrunk), referenceTrace: reference(shrunk),
+            known: KnownDivergence.all.first { $0.program == shrunk }
+        )
+    }
+}
+
+/// A divergence between the implementations that is written down and waiting for a decision.
+/// The seeded suite and the fuzzer skip a mismatch whose shrunk program is exactly one of these.
+public struct KnownDivergence: Sendable {
+    public var name: String
+    public var program: Program
+
+    public static let all: [KnownDivergence] = []
+}
