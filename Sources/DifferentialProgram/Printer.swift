@@ -69,7 +69,7 @@ extension Op {
         case .prefix(let n): return ".prefix(\(n))"
         case .prefixWhile(let p): return ".prefix(while: { \(p.swift("$0")) })"
         case .outputAt(let n): return ".output(at: \(n))"
-        case .outputIn(let a, let b): return ".output(in: \(a)..<\(b))"
+        case .outputIn(let a, let b): return ".output(in: \(a)...\(b))"
         case .append(let vs): return ".append(\(vs))"
         case .prepend(let vs): return ".prepend(\(vs))"
         case .catchWith(let r): return ".catch { _ in \(r.swift) }"

@@ -99,6 +99,7 @@ public enum Op: Hashable, Sendable {
     case prefix(Int)
     case prefixWhile(Predicate)
     case outputAt(Int)
+    /// `output(in: lower...upper)`
     case outputIn(Int, Int)
     case append([Int])
     case prepend([Int])

@@ -50,7 +50,9 @@ extension Op {
             }
         case .sequenceOfArray:
             switch self {
-            case .map, .filter, .compactMap, .removeDuplicates, .scan, .prefixWhile, .outputIn,
+            // `output(in:)` is written with a closed range, which only the generic method takes
+            // (the eager one takes `Range<Int>` and traps when it is out of bounds).
+            case .map, .filter, .compactMap, .removeDuplicates, .scan, .prefixWhile,
                 .append, .prepend, .setFailureType:
                 return .sequenceOfArray
             case .dropFirst, .dropWhile, .prefix, .reduce: return .eagerOther

@@ -1,6 +1,8 @@
 // Thousands of seeded random programs, run on both implementations; their traces must be equal.
 //   DIFF_SEED=<n>      replay a run (printed on failure); random otherwise
-//   DIFF_PROGRAMS=<n>  how many programs (default 3000)
+//   DIFF_PROGRAMS=<n>  how many programs (default 8000)
+//   DIFF_ECHO=1        print each program before running it (to find one that traps)
+//   DIFF_COLLECT=1     do not stop at the first divergence: report every distinct shrunk one
 
 import DifferentialProgram
 import DifferentialReference
@@ -15,16 +17,29 @@ struct DifferentialTests {
     @Test("seeded random programs produce identical traces")
     func seededPrograms() {
         let seed = Self.environment["DIFF_SEED"].flatMap { UInt64($0) } ?? .random(in: 0...UInt64.max)
-        let count = Self.environment["DIFF_PROGRAMS"].flatMap { Int($0) } ?? 3_000
+        let count = Self.environment["DIFF_PROGRAMS"].flatMap { Int($0) } ?? 8_000
         var rng = SeededRandom(seed: seed)
         var known = 0
+        let collect = Self.environment["DIFF_COLLECT"] == "1"
+        var seen: Set<Program> = []
+        let echo = Self.environment["DIFF_ECHO"] == "1"
         for index in 0..<count {
             let program = ProgramGenerator.generate(using: &rng)
+            if echo {
+                print("program #\(index):\n\(program.swift)")
+                fflush(nil)
+            }
             guard let divergence = Differential.check(
                 program, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
             else { continue }
             if divergence.known != nil {
                 known += 1
+                continue
+            }
+            if collect {
+                if seen.insert(divergence.shrunk).inserted {
+                    print("DIVERGENCE #\(seen.count) at program #\(index):\n\(divergence.report)")
+                }
                 continue
             }
             Issue.record(
@@ -35,6 +50,7 @@ struct DifferentialTests {
                 """)
             return
         }
+        if collect && !seen.isEmpty { Issue.record("\(seen.count) distinct divergences (DIFF_SEED=\(seed))") }
         print("Differential: \(count) programs agreed (DIFF_SEED=\(seed), \(known) known divergences skipped)")
     }
 
