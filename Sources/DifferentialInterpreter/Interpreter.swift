@@ -238,15 +238,18 @@ protocol PublisherContinuation {
 struct Next: PublisherContinuation {
     let index: Int
     let context: Context
+    @_semantics("optimize.sil.specialize.generic.never")
     func go<Q: Publisher>(_ q: Q) where Q.Output == Int { step(q, index, context) }
 }
 
 /// Wraps whatever it is given in `Deferred { ... }`.
 struct DeferredWrap<K: PublisherContinuation>: PublisherContinuation {
     let next: K
+    @_semantics("optimize.sil.specialize.generic.never")
     func go<Q: Publisher>(_ q: Q) where Q.Output == Int { next.go(Deferred { q }) }
 }
 
+@_semantics("optimize.sil.specialize.generic.never")
 func buildSource<K: PublisherContinuation>(_ source: Source, _ context: Context, _ k: K) {
     switch source {
     case .just(let v): k.go(Just(v))
@@ -326,6 +329,9 @@ func recovery(_ r: Recovery) -> AnyPublisher<Int, any Error> {
 
 // MARK: - Operators
 
+/// Never specialised: the recursion builds ever deeper types, and the optimizer would try to
+/// specialise `step` for each of them (a release build did not finish in 20 minutes).
+@_semantics("optimize.sil.specialize.generic.never")
 func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output == Int {
     guard index < context.ops.count else {
         let recorder = Recorder<P.Failure>(context: context)
@@ -390,6 +396,7 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
     }
 }
 
+@_semantics("optimize.sil.specialize.generic.never")
 func applySetFailureType<Q: Publisher>(_ q: Q, _ next: Next) where Q.Output == Int, Q.Failure == Never {
     next.go(q.setFailureType(to: (any Error).self))
 }

@@ -104,6 +104,15 @@ public struct KnownDivergence: Sendable {
                 subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
             matches: { $0.ops.contains(.ignoreOutput) }
         ),
+        // Sluice: the same double request from replaceEmpty(with:) (seen over a Future): the
+        // upstream is asked twice and the value comes after the second request.
+        KnownDivergence(
+            name: "sluiceReplaceEmptyRequestsUpstreamTwice",
+            program: Program(
+                source: .future(2), ops: [.handleEvents, .replaceEmpty(6)],
+                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
+            matches: { $0.ops.contains { if case .replaceEmpty = $0 { true } else { false } } }
+        ),
         // Sluice: Fail.prepend([9]).last() publishes 9 and finishes; the reference (and Combine)
         // fail with the upstream error.
         KnownDivergence(

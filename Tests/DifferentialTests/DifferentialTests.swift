@@ -1,6 +1,6 @@
 // Thousands of seeded random programs, run on both implementations; their traces must be equal.
 //   DIFF_SEED=<n>      replay a run (printed on failure); random otherwise
-//   DIFF_PROGRAMS=<n>  how many programs (default 8000)
+//   DIFF_PROGRAMS=<n>  how many programs (default 5000)
 //   DIFF_ECHO=1        print each program before running it (to find one that traps)
 //   DIFF_COLLECT=1     do not stop at the first divergence: report every distinct shrunk one
 
@@ -17,7 +17,7 @@ struct DifferentialTests {
     @Test("seeded random programs produce identical traces")
     func seededPrograms() {
         let seed = Self.environment["DIFF_SEED"].flatMap { UInt64($0) } ?? .random(in: 0...UInt64.max)
-        let count = Self.environment["DIFF_PROGRAMS"].flatMap { Int($0) } ?? 8_000
+        let count = Self.environment["DIFF_PROGRAMS"].flatMap { Int($0) } ?? 5_000
         var rng = SeededRandom(seed: seed)
         var known = 0
         let collect = Self.environment["DIFF_COLLECT"] == "1"
