@@ -12,6 +12,25 @@ let package = Package(
         .target(name: "SluiceReference"),
         // The conformance suite is written once (Tests/Conformance) and compiled against each
         // implementation: each per-implementation test target links the shared folder (a symlink).
+        // Differential testing (issue 5): a program language independent of both implementations,
+        // one interpreter source compiled against each (Sources/Differential{Sluice,Reference}/
+        // Interpreter is a symlink to Sources/DifferentialInterpreter), a seeded test suite and a
+        // libFuzzer target (scripts/fuzz).
+        .target(name: "DifferentialProgram"),
+        .target(name: "DifferentialSluice", dependencies: ["Sluice", "DifferentialProgram"]),
+        .target(
+            name: "DifferentialReference",
+            dependencies: ["SluiceReference", "DifferentialProgram"],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
+        .executableTarget(
+            name: "DifferentialFuzz",
+            dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"]
+        ),
+        .testTarget(
+            name: "DifferentialTests",
+            dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"]
+        ),
         .testTarget(
             name: "SluiceReferenceConformanceTests",
             dependencies: ["SluiceReference"],

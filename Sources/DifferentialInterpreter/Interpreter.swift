@@ -1,0 +1,530 @@
+// The differential interpreter: ONE source, compiled into two modules (DifferentialSluice and
+// DifferentialReference, each a symlink to this folder) against one implementation each. It
+// builds a `Program` with the implementation's real types and returns the trace of everything
+// observable, in order: the subscriber's events, the test upstream's requests and cancels, every
+// handleEvents point, and each step of the script.
+//
+// The chain is built by a generic recursion, so every stage keeps its concrete type
+// (`Publishers.Filter<Publishers.Map<Publishers.Sequence<...>>>`): the fast implementation's
+// subscription-time fusion sees exactly what it would see in user code. The overloads Swift
+// would pick statically (`Just.map`, `Publishers.Sequence.filter`, `Publishers.Map.map`, ...)
+// are reproduced by dispatching on the dynamic type (`SpecialOverloads`), following the table in
+// DifferentialProgram/StaticTypes.swift.
+
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+import DifferentialProgram
+
+/// Runs the program and returns its trace.
+public func interpret(_ program: Program) -> [String] {
+    let context = Context(program: program)
+    buildSource(program.source, context, Next(index: 0, context: context))
+    for step in program.steps {
+        switch step {
+        case .send(let v):
+            context.log("step: send(\(v))")
+            context.sendValue?(v)
+        case .finish:
+            context.log("step: finish")
+            context.finish?()
+        case .fail(let e):
+            context.log("step: fail(\(e))")
+            context.fail?(e)
+        case .request(let d):
+            context.log("step: request(\(d))")
+            context.request?(demand(d))
+        case .cancel:
+            context.log("step: cancel")
+            context.cancel?()
+        }
+    }
+    let trace = context.trace
+    context.tearDown()
+    return trace
+}
+
+// MARK: - Context
+
+final class Context {
+    let ops: [Op]
+    let script: SubscriberScript
+    private(set) var trace: [String] = []
+    var sendValue: ((Int) -> Void)?
+    var finish: (() -> Void)?
+    var fail: ((TestError) -> Void)?
+    var request: ((Subscribers.Demand) -> Void)?
+    var cancel: (() -> Void)?
+    var keepAlive: [AnyObject] = []
+
+    init(program: Program) {
+        ops = program.ops
+        script = program.subscriber
+    }
+
+    func log(_ line: String) { trace.append(line) }
+
+    /// Breaks the reference cycles a run leaves (subject -> subscription -> recorder -> closures).
+    func tearDown() {
+        cancel?()
+        sendValue = nil
+        finish = nil
+        fail = nil
+        request = nil
+        cancel = nil
+        keepAlive = []
+    }
+}
+
+func demand(_ spec: DemandSpec) -> Subscribers.Demand {
+    switch spec {
+    case .none: .none
+    case .max(let n): .max(n)
+    case .unlimited: .unlimited
+    }
+}
+
+func describe(_ d: Subscribers.Demand) -> String {
+    if let n = d.max { ".max(\(n))" } else { ".unlimited" }
+}
+
+func describe<F: Error>(_ c: Subscribers.Completion<F>) -> String {
+    switch c {
+    case .finished: "finished"
+    case .failure(let e): "failure(\(e))"
+    }
+}
+
+// MARK: - The subscriber (RecordingSubscriber's behaviour)
+
+final class Recorder<Failure: Error>: Subscriber {
+    typealias Input = Int
+    private let context: Context
+    private let script: SubscriberScript
+    private var subscription: (any Subscription)?
+    private var hadSubscription = false
+    private var values = 0
+
+    init(context: Context) {
+        self.context = context
+        script = context.script
+    }
+
+    func receive(subscription: any Subscription) {
+        context.log("sub: subscription")
+        if self.subscription == nil && !hadSubscription {
+            self.subscription = subscription
+            hadSubscription = true
+        }
+        if script.initial != .none { subscription.request(demand(script.initial)) }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        context.log("sub: value(\(input))")
+        values += 1
+        if let r = script.reentrantRequest, r.afterValues == values { request(demand(r.demand)) }
+        if let n = script.cancelAfterValues, n == values {
+            cancel()
+            return .none
+        }
+        return demand(script.perValue)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        context.log("sub: \(describe(completion))")
+        subscription = nil
+    }
+
+    func request(_ d: Subscribers.Demand) {
+        guard d != .none else { return }
+        subscription?.request(d)
+    }
+
+    func cancel() {
+        let current = subscription
+        subscription = nil
+        current?.cancel()
+    }
+}
+
+// MARK: - The test upstream
+
+/// A hand-driven publisher that logs what its subscribers ask of it, and sends a scripted value
+/// only while it has outstanding demand (so it never breaks the contract itself).
+final class ScriptedUpstream: Publisher {
+    typealias Output = Int
+    typealias Failure = any Error
+
+    private let context: Context
+    private var subscriber: AnySubscriber<Int, any Error>?
+    private var generation = 0
+    /// Outstanding demand of the current subscription; `nil` is unlimited.
+    private var outstanding: Int? = 0
+
+    init(context: Context) { self.context = context }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == any Error {
+        generation += 1
+        context.log("upstream: subscribe #\(generation)")
+        self.subscriber = AnySubscriber(subscriber)
+        outstanding = 0
+        subscriber.receive(subscription: UpstreamSubscription(owner: self, generation: generation))
+    }
+
+    fileprivate func requested(_ d: Subscribers.Demand, generation g: Int) {
+        context.log("upstream: request(\(describe(d)))" + (g == generation ? "" : " on old #\(g)"))
+        guard g == generation, let current = outstanding else { return }
+        if let n = d.max { outstanding = current > Int.max - n ? nil : current + n } else { outstanding = nil }
+    }
+
+    fileprivate func cancelled(generation g: Int) {
+        context.log("upstream: cancel" + (g == generation ? "" : " on old #\(g)"))
+        if g == generation { subscriber = nil }
+    }
+
+    func send(_ value: Int) {
+        guard let subscriber else {
+            context.log("upstream: send(\(value)) skipped, no subscriber")
+            return
+        }
+        if let n = outstanding {
+            guard n > 0 else {
+                context.log("upstream: send(\(value)) skipped, no demand")
+                return
+            }
+            outstanding = n - 1
+        }
+        let more = subscriber.receive(value)
+        context.log("upstream: send(\(value)) -> \(describe(more))")
+        if more != .none { requestedByReturn(more) }
+    }
+
+    private func requestedByReturn(_ d: Subscribers.Demand) {
+        guard let current = outstanding else { return }
+        if let n = d.max { outstanding = current > Int.max - n ? nil : current + n } else { outstanding = nil }
+    }
+
+    func complete(_ completion: Subscribers.Completion<any Error>) {
+        let target = subscriber
+        subscriber = nil
+        if target == nil { context.log("upstream: completion skipped, no subscriber") }
+        target?.receive(completion: completion)
+    }
+
+    final class UpstreamSubscription: Subscription {
+        private weak var owner: ScriptedUpstream?
+        private let generation: Int
+        init(owner: ScriptedUpstream, generation: Int) {
+            self.owner = owner
+            self.generation = generation
+        }
+        func request(_ demand: Subscribers.Demand) { owner?.requested(demand, generation: generation) }
+        func cancel() { owner?.cancelled(generation: generation) }
+    }
+}
+
+final class PromiseBox {
+    var promise: Future<Int, any Error>.Promise?
+}
+
+// MARK: - Sources
+
+protocol PublisherContinuation {
+    func go<Q: Publisher>(_ q: Q) where Q.Output == Int
+}
+
+struct Next: PublisherContinuation {
+    let index: Int
+    let context: Context
+    @_semantics("optimize.sil.specialize.generic.never")
+    func go<Q: Publisher>(_ q: Q) where Q.Output == Int { step(q, index, context) }
+}
+
+/// Wraps whatever it is given in `Deferred { ... }`.
+struct DeferredWrap<K: PublisherContinuation>: PublisherContinuation {
+    let next: K
+    @_semantics("optimize.sil.specialize.generic.never")
+    func go<Q: Publisher>(_ q: Q) where Q.Output == Int { next.go(Deferred { q }) }
+}
+
+@_semantics("optimize.sil.specialize.generic.never")
+func buildSource<K: PublisherContinuation>(_ source: Source, _ context: Context, _ k: K) {
+    switch source {
+    case .just(let v): k.go(Just(v))
+    case .empty(.never): k.go(Empty<Int, Never>())
+    case .empty(.error): k.go(Empty<Int, any Error>())
+    case .fail(let e): k.go(Fail<Int, any Error>(error: e))
+    case .sequence(let vs, .never): k.go(vs.publisher)
+    case .sequence(let vs, .error): k.go(Publishers.Sequence<[Int], any Error>(sequence: vs))
+    case .passthrough:
+        let subject = PassthroughSubject<Int, any Error>()
+        context.sendValue = { subject.send($0) }
+        context.finish = { subject.send(completion: .finished) }
+        context.fail = { subject.send(completion: .failure($0)) }
+        k.go(subject)
+    case .currentValue(let v):
+        let subject = CurrentValueSubject<Int, any Error>(v)
+        context.sendValue = { subject.send($0) }
+        context.finish = { subject.send(completion: .finished) }
+        context.fail = { subject.send(completion: .failure($0)) }
+        k.go(subject)
+    case .future(let v?):
+        k.go(Future<Int, any Error> { $0(.success(v)) })
+    case .future(nil):
+        let box = PromiseBox()
+        context.keepAlive.append(box)
+        let future = Future<Int, any Error> { box.promise = $0 }
+        context.sendValue = { box.promise?(.success($0)) }
+        context.fail = { box.promise?(.failure($0)) }
+        k.go(future)
+    case .deferred(let inner):
+        buildSource(inner, context, DeferredWrap(next: k))
+    case .upstream:
+        let upstream = ScriptedUpstream(context: context)
+        context.keepAlive.append(upstream)
+        context.sendValue = { upstream.send($0) }
+        context.finish = { upstream.complete(.finished) }
+        context.fail = { upstream.complete(.failure($0)) }
+        k.go(upstream)
+    }
+}
+
+// MARK: - Closures from the menu
+
+func throwing(_ p: Predicate, _ f: IntFunction) -> (Int) throws -> Int {
+    { v in
+        if p.test(v) { throw TestError.oops }
+        return f.apply(v)
+    }
+}
+
+func throwingAccumulator(_ a: Accumulator, _ p: Predicate) -> (Int, Int) throws -> Int {
+    { acc, v in
+        if p.test(v) { throw TestError.oops }
+        return a.apply(acc, v)
+    }
+}
+
+func optional(_ p: Predicate, _ f: IntFunction) -> (Int) -> Int? {
+    { v in p.test(v) ? nil : f.apply(v) }
+}
+
+func swapError<F: Error>(_ e: F) -> any Error {
+    (e as? TestError) == .oops ? TestError.other : TestError.oops
+}
+
+/// `ignoreOutput()` publishes `Never`; mapping it to Int keeps the chain's element type.
+func absurd(_ never: Never) -> Int {}
+
+func recovery(_ r: Recovery) -> AnyPublisher<Int, any Error> {
+    switch r {
+    case .just(let v): Just(v).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+    case .sequence(let vs): vs.publisher.setFailureType(to: (any Error).self).eraseToAnyPublisher()
+    case .fail: Fail<Int, any Error>(error: TestError.other).eraseToAnyPublisher()
+    case .empty: Empty<Int, any Error>().eraseToAnyPublisher()
+    }
+}
+
+// MARK: - Operators
+
+/// Never specialised: the recursion builds ever deeper types, and the optimizer would try to
+/// specialise `step` for each of them (a release build did not finish in 20 minutes).
+@_semantics("optimize.sil.specialize.generic.never")
+func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output == Int {
+    guard index < context.ops.count else {
+        let recorder = Recorder<P.Failure>(context: context)
+        context.request = { recorder.request($0) }
+        context.cancel = { recorder.cancel() }
+        p.subscribe(recorder)
+        return
+    }
+    let op = context.ops[index]
+    let next = Next(index: index + 1, context: context)
+    if let special = p as? any SpecialOverloads, special.applySpecial(op, next) { return }
+    switch op {
+    case .map(let f): next.go(p.map(f.apply))
+    case .filter(let pr): next.go(p.filter(pr.test))
+    case .compactMap(let pr, let f): next.go(p.compactMap(optional(pr, f)))
+    case .tryMap(let pr, let f): next.go(p.tryMap(throwing(pr, f)))
+    case .scan(let i, let a): next.go(p.scan(i, a.apply))
+    case .tryScan(let i, let a, let pr): next.go(p.tryScan(i, throwingAccumulator(a, pr)))
+    case .removeDuplicates: next.go(p.removeDuplicates())
+    case .replaceNil(let pr, let v): next.go(p.map { pr.test($0) ? nil : $0 }.replaceNil(with: v))
+    case .replaceError(let v): next.go(p.replaceError(with: v))
+    case .replaceEmpty(let v): next.go(p.replaceEmpty(with: v))
+    case .mapError: next.go(p.mapError(swapError))
+    case .setFailureType:
+        // Only generated on a `Never` stage (see `Program.normalized()`).
+        guard let never = p as? any Publisher<Int, Never> else { fatalError("setFailureType on a failing stage") }
+        applySetFailureType(never, next)
+    case .collect: next.go(p.collect().map(encodeCollected))
+    case .collectCount(let n): next.go(p.collect(n).map(encodeCollected))
+    case .reduce(let i, let a): next.go(p.reduce(i, a.apply))
+    case .count: next.go(p.count())
+    case .min: next.go(p.min())
+    case .max: next.go(p.max())
+    case .first: next.go(p.first())
+    case .last: next.go(p.last())
+    case .firstWhere(let pr): next.go(p.first(where: pr.test))
+    case .contains(let v): next.go(p.contains(v).map { $0 ? 1 : 0 })
+    case .containsWhere(let pr): next.go(p.contains(where: pr.test).map { $0 ? 1 : 0 })
+    case .allSatisfy(let pr): next.go(p.allSatisfy(pr.test).map { $0 ? 1 : 0 })
+    case .ignoreOutput: next.go(p.ignoreOutput().map(absurd))
+    case .dropFirst(let n): next.go(p.dropFirst(n))
+    case .dropWhile(let pr): next.go(p.drop(while: pr.test))
+    case .prefix(let n): next.go(p.prefix(n))
+    case .prefixWhile(let pr): next.go(p.prefix(while: pr.test))
+    case .outputAt(let n): next.go(p.output(at: n))
+    case .outputIn(let a, let b): next.go(p.output(in: a...b))
+    case .append(let vs): next.go(p.append(vs))
+    case .prepend(let vs): next.go(p.prepend(vs))
+    case .catchWith(let r): next.go(p.catch { _ in recovery(r) })
+    case .retry(let n): next.go(p.retry(n))
+    case .handleEvents:
+        let h = "h\(index)"
+        next.go(
+            p.handleEvents(
+                receiveSubscription: { _ in context.log("\(h): subscription") },
+                receiveOutput: { context.log("\(h): output(\($0))") },
+                receiveCompletion: { context.log("\(h): \(describe($0))") },
+                receiveCancel: { context.log("\(h): cancel") },
+                receiveRequest: { context.log("\(h): request(\(describe($0)))") }
+            ))
+    case .erase: next.go(p.eraseToAnyPublisher())
+    }
+}
+
+@_semantics("optimize.sil.specialize.generic.never")
+func applySetFailureType<Q: Publisher>(_ q: Q, _ next: Next) where Q.Output == Int, Q.Failure == Never {
+    next.go(q.setFailureType(to: (any Error).self))
+}
+
+// MARK: - Overloads Swift would pick statically
+
+/// A publisher type with its own overloads of some operators. `applySpecial` calls the overload
+/// (resolved statically inside the conforming extension) and returns true, or returns false to
+/// let the generic `Publisher` method apply. Must agree with `Op.specialResult(on:failure:)`.
+protocol SpecialOverloads {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool
+}
+
+extension Just: SpecialOverloads where Output == Int {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool {
+        switch op {
+        case .map(let f): next.go(map(f.apply))
+        case .removeDuplicates: next.go(removeDuplicates())
+        case .replaceError(let v): next.go(replaceError(with: v))
+        case .replaceEmpty(let v): next.go(replaceEmpty(with: v))
+        case .count: next.go(count())
+        case .min: next.go(min())
+        case .max: next.go(max())
+        case .first: next.go(first())
+        case .last: next.go(last())
+        case .retry(let n): next.go(retry(n))
+        case .filter(let pr): next.go(filter(pr.test))
+        case .compactMap(let pr, let f): next.go(compactMap(optional(pr, f)))
+        case .tryMap(let pr, let f): next.go(tryMap(throwing(pr, f)))
+        case .scan(let i, let a): next.go(scan(i, a.apply))
+        case .tryScan(let i, let a, let pr): next.go(tryScan(i, throwingAccumulator(a, pr)))
+        case .mapError: next.go(mapError(swapError))
+        case .setFailureType: next.go(setFailureType(to: (any Error).self))
+        case .firstWhere(let pr): next.go(first(where: pr.test))
+        case .dropFirst(let n): next.go(dropFirst(n))
+        case .dropWhile(let pr): next.go(drop(while: pr.test))
+        case .prefix(let n): next.go(prefix(n))
+        case .prefixWhile(let pr): next.go(prefix(while: pr.test))
+        case .outputAt(let n): next.go(output(at: n))
+        case .outputIn(let a, let b): next.go(output(in: a...b))
+        case .reduce(let i, let a): next.go(reduce(i, a.apply))
+        case .append(let vs): next.go(append(vs))
+        case .prepend(let vs): next.go(prepend(vs))
+        default: return false
+        }
+        return true
+    }
+}
+
+extension Publishers.Sequence: SpecialOverloads where Elements == [Int] {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool {
+        switch op {
+        case .map(let f): next.go(map(f.apply))
+        case .filter(let pr): next.go(filter(pr.test))
+        case .compactMap(let pr, let f): next.go(compactMap(optional(pr, f)))
+        case .removeDuplicates: next.go(removeDuplicates())
+        case .scan(let i, let a): next.go(scan(i, a.apply))
+        case .prefixWhile(let pr): next.go(prefix(while: pr.test))
+        case .append(let vs): next.go(append(vs))
+        case .prepend(let vs): next.go(prepend(vs))
+        case .setFailureType: next.go(setFailureType(to: (any Error).self))
+        case .dropFirst(let n): next.go(dropFirst(n))
+        case .dropWhile(let pr): next.go(drop(while: pr.test))
+        case .prefix(let n): next.go(prefix(n))
+        case .reduce(let i, let a): next.go(reduce(i, a.apply))
+        case .count:
+            if let never = self as? Publishers.Sequence<[Int], Never> { next.go(never.count()) } else { next.go(count()) }
+        case .min, .max, .first, .last, .firstWhere, .outputAt:
+            guard let never = self as? Publishers.Sequence<[Int], Never> else { return false }
+            return never.applyNeverOnly(op, next)
+        default: return false
+        }
+        return true
+    }
+}
+
+extension Publishers.Sequence where Elements == [Int], Failure == Never {
+    func applyNeverOnly(_ op: Op, _ next: Next) -> Bool {
+        switch op {
+        case .min: next.go(min())
+        case .max: next.go(max())
+        case .first: next.go(first())
+        case .last: next.go(last())
+        case .firstWhere(let pr): next.go(first(where: pr.test))
+        case .outputAt(let n): next.go(output(at: n))
+        default: return false
+        }
+        return true
+    }
+}
+
+extension Publishers.Map: SpecialOverloads where Output == Int {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool {
+        switch op {
+        case .map(let f): next.go(map(f.apply))
+        case .tryMap(let pr, let f): next.go(tryMap(throwing(pr, f)))
+        default: return false
+        }
+        return true
+    }
+}
+
+extension Publishers.TryMap: SpecialOverloads where Output == Int {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool {
+        switch op {
+        case .map(let f): next.go(map(f.apply))
+        case .tryMap(let pr, let f): next.go(tryMap(throwing(pr, f)))
+        default: return false
+        }
+        return true
+    }
+}
+
+extension Publishers.Filter: SpecialOverloads where Upstream.Output == Int {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool {
+        guard case .filter(let pr) = op else { return false }
+        next.go(filter(pr.test))
+        return true
+    }
+}
+
+extension Publishers.CompactMap: SpecialOverloads where Output == Int {
+    func applySpecial(_ op: Op, _ next: Next) -> Bool {
+        switch op {
+        case .compactMap(let pr, let f): next.go(compactMap(optional(pr, f)))
+        case .map(let f): next.go(map(f.apply))
+        default: return false
+        }
+        return true
+    }
+}

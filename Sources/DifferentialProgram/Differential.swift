@@ -1,0 +1,131 @@
+// Comparing two interpreters, shrinking a disagreement, and showing it. Shared by the seeded test
+// suite and the fuzzer; the interpreters themselves are passed in, so this module imports neither
+// implementation.
+
+/// An interpreter: a program in, its trace out.
+public typealias Interpreter = (Program) -> [String]
+
+/// A program on which the two implementations disagree, shrunk.
+public struct Divergence: Sendable {
+    public var original: Program
+    public var shrunk: Program
+    public var fastTrace: [String]
+    public var referenceTrace: [String]
+    /// The allow-list entry it matches, if it is a known divergence.
+    public var known: KnownDivergence?
+
+    /// The shrunk program as Swift and both traces side by side, first differing line marked.
+    public var report: String {
+        var out = "Program (shrunk from \(original.ops.count) operators / \(original.steps.count) steps):\n"
+        out += shrunk.swift.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        out += "\n\nTraces (Sluice | SluiceReference):\n"
+        let width = max(30, (fastTrace.map(\.count).max() ?? 0) + 2)
+        let firstDiff = fastTrace.indices.first { $0 < referenceTrace.count && fastTrace[$0] != referenceTrace[$0] }
+            ?? min(fastTrace.count, referenceTrace.count)
+        for i in 0..<max(fastTrace.count, referenceTrace.count) {
+            let a = i < fastTrace.count ? fastTrace[i] : ""
+            let b = i < referenceTrace.count ? referenceTrace[i] : ""
+            let mark = i == firstDiff ? ">>" : (a == b ? "  " : "!=")
+            out += "\(mark) " + a + String(repeating: " ", count: max(0, width - a.count)) + "| " + b + "\n"
+        }
+        if let known { out += "Known divergence: \(known.name)\n" }
+        return out
+    }
+}
+
+public enum Differential {
+    /// Runs both; nil when the traces are equal, else the shrunk divergence.
+    public static func check(
+        _ program: Program, fast: Interpreter, reference: Interpreter, shrinkBudget: Int = 2_000
+    ) -> Divergence? {
+        if KnownDivergence.trapping.contains(where: { $0.matches(program) }) { return nil }
+        guard fast(program) != reference(program) else { return nil }
+        let shrunk = program.shrunk(budget: shrinkBudget) { candidate in
+            !KnownDivergence.trapping.contains { $0.matches(candidate) } && fast(candidate) != reference(candidate)
+        }
+        return Divergence(
+            original: program, shrunk: shrunk, fastTrace: fast(shrunk), referenceTrace: reference(shrunk),
+            known: KnownDivergence.all.first { $0.program == shrunk || $0.matches(shrunk) }
+        )
+    }
+}
+
+/// A divergence between the implementations that is written down and waiting for a decision
+/// (see the differential report). The seeded suite and the fuzzer skip a mismatch whose shrunk
+/// program is one of these: `program` exactly, or one `matches` recognises as the same defect
+/// (random programs shrink to several equivalent minimal forms of one defect).
+public struct KnownDivergence: Sendable {
+    public var name: String
+    /// The shrunk program as first found; the suite checks that it still diverges.
+    public var program: Program
+    public var matches: @Sendable (Program) -> Bool
+
+    /// Known divergences where one implementation traps, so the process dies before any trace
+    /// can be compared: programs that `matches` are not run at all.
+    public static let trapping: [KnownDivergence] = [
+        // Sluice traps ("ReplaceError received a value from upstream while downstream had no
+        // outstanding demand"): replaceEmpty (here over an erased Publishers.Sequence) passes a
+        // value on although nobody requested one; the reference sends nothing.
+        KnownDivergence(
+            name: "sluiceReplaceEmptyOverErasedSequenceSendsWithoutDemand",
+            program: Program(
+                source: .sequence([8], .never), ops: [.erase, .replaceEmpty(3), .replaceError(-1)],
+                subscriber: SubscriberScript(initial: .none, perValue: .max(1)), steps: []),
+            matches: { p in
+                guard let first = p.ops.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } })
+                else { return false }
+                return p.ops[first...].contains { if case .replaceError = $0 { true } else { false } }
+            }
+        ),
+    ]
+
+    public static let all: [KnownDivergence] = [
+        // Sluice: once prefix(n) / output(at:) / output(in:) reach their bound, the demand a
+        // downstream returns (or requests later) still goes upstream, after the cancel; and a
+        // bound reached by a value that a later stage drops does not finish the stream.
+        KnownDivergence(
+            name: "sluiceBoundedOutputKeepsForwardingAfterItsBound",
+            program: Program(
+                source: .upstream, ops: [.prefix(1), .filter(.isEven)],
+                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: [.send(-1)]),
+            matches: { $0.ops.contains { op in
+                switch op {
+                case .prefix, .outputAt, .outputIn: true
+                default: false
+                }
+            } }
+        ),
+        // Sluice: ignoreOutput() requests .unlimited upstream and then forwards the downstream's
+        // own request too (a second request upstream).
+        KnownDivergence(
+            name: "sluiceIgnoreOutputForwardsDownstreamRequest",
+            program: Program(
+                source: .future(1), ops: [.handleEvents, .ignoreOutput],
+                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
+            matches: { $0.ops.contains(.ignoreOutput) }
+        ),
+        // Sluice: the same double request from replaceEmpty(with:) (seen over a Future): the
+        // upstream is asked twice and the value comes after the second request.
+        KnownDivergence(
+            name: "sluiceReplaceEmptyRequestsUpstreamTwice",
+            program: Program(
+                source: .future(2), ops: [.handleEvents, .replaceEmpty(6)],
+                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
+            matches: { $0.ops.contains { if case .replaceEmpty = $0 { true } else { false } } }
+        ),
+        // Sluice: Fail.prepend([9]).last() publishes 9 and finishes; the reference (and Combine)
+        // fail with the upstream error.
+        KnownDivergence(
+            name: "sluiceConcatenatedFailureLostByLast",
+            program: Program(
+                source: .fail(.other), ops: [.prepend([9]), .last],
+                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
+            matches: { $0.ops.contains { op in
+                switch op {
+                case .prepend, .append: true
+                default: false
+                }
+            } }
+        ),
+    ]
+}

@@ -1,0 +1,140 @@
+// Programs as Swift. The output pastes into a conformance test (Tests/Conformance): it uses the
+// suite's `RecordingSubscriber`, `TestPublisher` and `TestError`, and `log` stands for whatever the
+// test records handleEvents traffic into.
+
+extension Source {
+    /// Statements that must run before the chain, and the chain's head expression.
+    var swiftSetup: (setup: [String], head: String) {
+        switch self {
+        case .just(let v): return ([], "Just(\(v))")
+        case .empty(let f): return ([], "Empty<Int, \(f.swift)>()")
+        case .fail(let e): return ([], "Fail<Int, any Error>(error: TestError.\(e))")
+        case .sequence(let vs, .never):
+            return ([], vs.isEmpty ? "[Int]().publisher" : "\(vs).publisher")
+        case .sequence(let vs, .error):
+            return ([], "Publishers.Sequence<[Int], any Error>(sequence: \(vs))")
+        case .passthrough:
+            return (["let subject = PassthroughSubject<Int, any Error>()"], "subject")
+        case .currentValue(let v):
+            return (["let subject = CurrentValueSubject<Int, any Error>(\(v))"], "subject")
+        case .future(let v?):
+            return (["let future = Future<Int, any Error> { $0(.success(\(v))) }"], "future")
+        case .future(nil):
+            return ([
+                "nonisolated(unsafe) var promise: Future<Int, any Error>.Promise?",
+                "let future = Future<Int, any Error> { promise = $0 }",
+            ], "future")
+        case .deferred(let inner):
+            return ([], "Deferred { \(inner.swiftSetup.head) }")
+        case .upstream:
+            return (["let upstream = TestPublisher<Int, any Error>()"], "upstream")
+        }
+    }
+}
+
+extension Op {
+    func swift(at index: Int) -> String {
+        let isOops = "throw TestError.oops"
+        switch self {
+        case .map(let f): return ".map { \(f.swift("$0")) }"
+        case .filter(let p): return ".filter { \(p.swift("$0")) }"
+        case .compactMap(let p, let f): return ".compactMap { \(p.swift("$0")) ? nil : \(f.swift("$0")) }"
+        case .tryMap(let p, let f):
+            return ".tryMap { v in if \(p.swift("v")) { \(isOops) }; return \(f.swift("v")) }"
+        case .scan(let i, let a): return ".scan(\(i)) { \(a.swift("$0", "$1")) }"
+        case .tryScan(let i, let a, let p):
+            return ".tryScan(\(i)) { acc, v in if \(p.swift("v")) { \(isOops) }; return \(a.swift("acc", "v")) }"
+        case .removeDuplicates: return ".removeDuplicates()"
+        case .replaceNil(let p, let v): return ".map { \(p.swift("$0")) ? nil : $0 }.replaceNil(with: \(v))"
+        case .replaceError(let v): return ".replaceError(with: \(v))"
+        case .replaceEmpty(let v): return ".replaceEmpty(with: \(v))"
+        case .mapError:
+            return ".mapError { e -> any Error in (e as? TestError) == .oops ? TestError.other : TestError.oops }"
+        case .setFailureType: return ".setFailureType(to: (any Error).self)"
+        case .collect: return ".collect().map { \(encodeCollectedSwift) }"
+        case .collectCount(let n): return ".collect(\(n)).map { \(encodeCollectedSwift) }"
+        case .reduce(let i, let a): return ".reduce(\(i)) { \(a.swift("$0", "$1")) }"
+        case .count: return ".count()"
+        case .min: return ".min()"
+        case .max: return ".max()"
+        case .first: return ".first()"
+        case .last: return ".last()"
+        case .firstWhere(let p): return ".first(where: { \(p.swift("$0")) })"
+        case .contains(let v): return ".contains(\(v)).map { $0 ? 1 : 0 }"
+        case .containsWhere(let p): return ".contains(where: { \(p.swift("$0")) }).map { $0 ? 1 : 0 }"
+        case .allSatisfy(let p): return ".allSatisfy { \(p.swift("$0")) }.map { $0 ? 1 : 0 }"
+        case .ignoreOutput: return ".ignoreOutput().map { _ -> Int in 0 }"
+        case .dropFirst(let n): return ".dropFirst(\(n))"
+        case .dropWhile(let p): return ".drop(while: { \(p.swift("$0")) })"
+        case .prefix(let n): return ".prefix(\(n))"
+        case .prefixWhile(let p): return ".prefix(while: { \(p.swift("$0")) })"
+        case .outputAt(let n): return ".output(at: \(n))"
+        case .outputIn(let a, let b): return ".output(in: \(a)...\(b))"
+        case .append(let vs): return ".append(\(vs))"
+        case .prepend(let vs): return ".prepend(\(vs))"
+        case .catchWith(let r): return ".catch { _ in \(r.swift) }"
+        case .retry(let n): return ".retry(\(n))"
+        case .handleEvents:
+            let h = "h\(index)"
+            return ".handleEvents(receiveSubscription: { _ in log(\"\(h): subscription\") }, "
+                + "receiveOutput: { log(\"\(h): output(\\($0))\") }, "
+                + "receiveCompletion: { log(\"\(h): \\($0)\") }, "
+                + "receiveCancel: { log(\"\(h): cancel\") }, "
+                + "receiveRequest: { log(\"\(h): request(\\($0))\") })"
+        case .erase: return ".eraseToAnyPublisher()"
+        }
+    }
+}
+
+extension Program {
+    /// The program as Swift statements.
+    public var swift: String {
+        var lines: [String] = []
+        let (setup, head) = source.swiftSetup
+        lines += setup
+        let failure = failures.last ?? .never
+        let s = subscriber
+        let initial = s.initial == .none ? "nil" : s.initial.description
+        var args = "initialDemand: \(initial), demandPerValue: { _ in \(s.perValue) }"
+        if let n = s.cancelAfterValues { args += ", cancelAfterValues: \(n)" }
+        lines.append("let recorder = RecordingSubscriber<Int, \(failure.swift)>(\(args))")
+        if let r = s.reentrantRequest {
+            lines.append(
+                "recorder.onValue = { _ in if recorder.values.count == \(r.afterValues) { recorder.request(\(r.demand)) } }")
+        }
+        lines.append(head)
+        for (i, op) in ops.enumerated() { lines.append("    " + op.swift(at: i)) }
+        lines.append("    .subscribe(recorder)")
+        let target: String? = switch source {
+        case .passthrough, .currentValue: "subject"
+        case .upstream: "upstream"
+        case .future(nil): "promise"
+        default: nil
+        }
+        for step in steps {
+            switch step {
+            case .request(let d): lines.append("recorder.request(\(d))")
+            case .cancel: lines.append("recorder.cancel()")
+            case .send(let v):
+                guard let target else { continue }
+                switch target {
+                case "promise": lines.append("promise?(.success(\(v)))")
+                case "upstream": lines.append("upstream.send(\(v))  // only while it has outstanding demand")
+                default: lines.append("\(target).send(\(v))")
+                }
+            case .finish:
+                guard let target else { continue }
+                if target == "promise" { continue }
+                lines.append("\(target).send(completion: .finished)")
+            case .fail(let e):
+                guard let target else { continue }
+                if target == "promise" {
+                    lines.append("promise?(.failure(TestError.\(e)))")
+                } else {
+                    lines.append("\(target).send(completion: .failure(TestError.\(e)))")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,129 @@
+// Shrinking: greedy, one simplification at a time, keeping a candidate whenever it still fails.
+
+extension Program {
+    /// Simpler programs than this one, simplest changes first. Each is normalized.
+    public var shrinkCandidates: [Program] {
+        var out: [Program] = []
+        func add(_ p: Program) {
+            let n = p.normalized()
+            if n != self { out.append(n) }
+        }
+        // Fewer operators.
+        for i in ops.indices {
+            var p = self
+            p.ops.remove(at: i)
+            add(p)
+        }
+        // Fewer steps.
+        for i in steps.indices {
+            var p = self
+            p.steps.remove(at: i)
+            add(p)
+        }
+        // A simpler subscriber.
+        if subscriber.reentrantRequest != nil {
+            var p = self
+            p.subscriber.reentrantRequest = nil
+            add(p)
+        }
+        if subscriber.cancelAfterValues != nil {
+            var p = self
+            p.subscriber.cancelAfterValues = nil
+            add(p)
+        }
+        if subscriber.initial != .unlimited {
+            var p = self
+            p.subscriber.initial = .unlimited
+            add(p)
+        }
+        if subscriber.perValue != .none {
+            var p = self
+            p.subscriber.perValue = .none
+            add(p)
+        }
+        // A simpler source.
+        for s in source.simpler {
+            var p = self
+            p.source = s
+            add(p)
+        }
+        // Simpler operator arguments.
+        for i in ops.indices {
+            for op in ops[i].simpler {
+                var p = self
+                p.ops[i] = op
+                add(p)
+            }
+        }
+        // Simpler steps.
+        for i in steps.indices {
+            if case .send(let v) = steps[i], v != 0 {
+                var p = self
+                p.steps[i] = .send(0)
+                add(p)
+            }
+        }
+        return out
+    }
+
+    /// Shrinks while `stillFails` holds, up to `budget` attempts.
+    public func shrunk(budget: Int = 2_000, while stillFails: (Program) -> Bool) -> Program {
+        var current = self
+        var attempts = 0
+        var improved = true
+        while improved && attempts < budget {
+            improved = false
+            for candidate in current.shrinkCandidates {
+                attempts += 1
+                if stillFails(candidate) {
+                    current = candidate
+                    improved = true
+                    break
+                }
+                if attempts >= budget { break }
+            }
+        }
+        return current
+    }
+}
+
+extension Source {
+    var simpler: [Source] {
+        switch self {
+        case .sequence(let vs, let f):
+            var out: [Source] = []
+            for i in vs.indices {
+                var copy = vs
+                copy.remove(at: i)
+                out.append(.sequence(copy, f))
+            }
+            for i in vs.indices where vs[i] != 0 {
+                var copy = vs
+                copy[i] = 0
+                out.append(.sequence(copy, f))
+            }
+            if f == .error { out.append(.sequence(vs, .never)) }
+            return out
+        case .just(let v): return v == 0 ? [] : [.just(0)]
+        case .deferred(let inner): return [inner] + inner.simpler.map { .deferred($0) }
+        case .currentValue: return [.passthrough]
+        default: return []
+        }
+    }
+}
+
+extension Op {
+    var simpler: [Op] {
+        switch self {
+        case .append(let vs) where !vs.isEmpty: [.append(Array(vs.dropLast()))]
+        case .prepend(let vs) where !vs.isEmpty: [.prepend(Array(vs.dropLast()))]
+        case .dropFirst(let n) where n > 0: [.dropFirst(n - 1)]
+        case .prefix(let n) where n > 0: [.prefix(n - 1)]
+        case .retry(let n) where n > 0: [.retry(n - 1)]
+        case .tryMap(let p, let f) where p != .never: [.tryMap(.never, f), .map(f)]
+        case .tryScan(let i, let a, _): [.scan(i, a), .tryScan(i, a, .never)]
+        case .compactMap(let p, let f) where p != .never: [.compactMap(.never, f), .map(f)]
+        default: []
+        }
+    }
+}

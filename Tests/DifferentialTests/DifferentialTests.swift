@@ -1,0 +1,89 @@
+// Thousands of seeded random programs, run on both implementations; their traces must be equal.
+//   DIFF_SEED=<n>      replay a run (printed on failure); random otherwise
+//   DIFF_PROGRAMS=<n>  how many programs (default 5000)
+//   DIFF_ECHO=1        print each program before running it (to find one that traps)
+//   DIFF_COLLECT=1     do not stop at the first divergence: report every distinct shrunk one
+
+import DifferentialProgram
+import DifferentialReference
+import DifferentialSluice
+import Foundation
+import Testing
+
+@Suite("Differential: Sluice vs SluiceReference")
+struct DifferentialTests {
+    static let environment = ProcessInfo.processInfo.environment
+
+    @Test("seeded random programs produce identical traces")
+    func seededPrograms() {
+        let seed = Self.environment["DIFF_SEED"].flatMap { UInt64($0) } ?? .random(in: 0...UInt64.max)
+        let count = Self.environment["DIFF_PROGRAMS"].flatMap { Int($0) } ?? 5_000
+        var rng = SeededRandom(seed: seed)
+        var known = 0
+        let collect = Self.environment["DIFF_COLLECT"] == "1"
+        var seen: Set<Program> = []
+        let echo = Self.environment["DIFF_ECHO"] == "1"
+        for index in 0..<count {
+            let program = ProgramGenerator.generate(using: &rng)
+            if echo {
+                print("program #\(index):\n\(program.swift)")
+                fflush(nil)
+            }
+            guard let divergence = Differential.check(
+                program, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
+            else { continue }
+            if divergence.known != nil {
+                known += 1
+                continue
+            }
+            if collect {
+                if seen.insert(divergence.shrunk).inserted {
+                    print("DIVERGENCE #\(seen.count) at program #\(index):\n\(divergence.report)")
+                }
+                continue
+            }
+            Issue.record(
+                """
+                Sluice and SluiceReference disagree on program #\(index) of DIFF_SEED=\(seed) \
+                (reproduce: DIFF_SEED=\(seed) swift test --filter DifferentialTests)
+                \(divergence.report)
+                """)
+            return
+        }
+        if collect && !seen.isEmpty { Issue.record("\(seen.count) distinct divergences (DIFF_SEED=\(seed))") }
+        print("Differential: \(count) programs agreed (DIFF_SEED=\(seed), \(known) known divergences skipped)")
+    }
+
+    @Test("every known divergence still diverges, so the allow-list cannot hide a fix")
+    func knownDivergencesStillDiverge() {
+        for entry in KnownDivergence.all {
+            #expect(
+                DifferentialSluice.interpret(entry.program) != DifferentialReference.interpret(entry.program),
+                "\(entry.name) no longer diverges: remove it from KnownDivergence.all")
+        }
+    }
+
+    @Test("normalization is idempotent and printing is deterministic")
+    func normalization() {
+        var rng = SeededRandom(seed: 42)
+        for _ in 0..<500 {
+            let p = ProgramGenerator.generate(using: &rng)
+            #expect(p.normalized() == p)
+            #expect(p.swift == p.normalized().swift)
+        }
+    }
+
+    @Test("the interpreter sees what a hand-written chain does")
+    func interpreterSmokeTest() {
+        let program = Program(
+            source: .sequence([1, 2, 3, 4], .never),
+            ops: [.erase, .map(.double), .handleEvents, .filter(.greaterThanThree)],
+            subscriber: SubscriberScript(initial: .max(1), perValue: .none),
+            steps: [.request(.max(2))]
+        )
+        let trace = DifferentialReference.interpret(program)
+        #expect(trace.contains("sub: value(4)"))
+        #expect(trace.contains("h2: request(.max(1))"))
+        #expect(DifferentialSluice.interpret(program) == trace)
+    }
+}
