@@ -80,21 +80,6 @@ public struct KnownDivergence: Sendable {
     ]
 
     public static let all: [KnownDivergence] = [
-        // Sluice: once prefix(n) / output(at:) / output(in:) reach their bound, the demand a
-        // downstream returns (or requests later) still goes upstream, after the cancel; and a
-        // bound reached by a value that a later stage drops does not finish the stream.
-        KnownDivergence(
-            name: "sluiceBoundedOutputKeepsForwardingAfterItsBound",
-            program: Program(
-                source: .upstream, ops: [.prefix(1), .filter(.isEven)],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: [.send(-1)]),
-            matches: { $0.ops.contains { op in
-                switch op {
-                case .prefix, .outputAt, .outputIn: true
-                default: false
-                }
-            } }
-        ),
         // Sluice: ignoreOutput() requests .unlimited upstream and then forwards the downstream's
         // own request too (a second request upstream).
         KnownDivergence(

@@ -219,7 +219,11 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         switch stage.step(input) {
         case .value(let output):
             let demand = downstream.receive(output)
-            if stage.isComplete { terminate(.finished) }
+            guard !stage.isComplete else {
+                // Upstream is cancelled now: it is owed no more demand.
+                terminate(.finished)
+                return .none
+            }
             return demand
         case .skip:
             // A bounded stage (`prefix`, `output`) can complete on a value that a later stage drops.
