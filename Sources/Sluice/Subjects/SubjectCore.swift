@@ -16,6 +16,10 @@ final class SubjectCore<Output, Failure: Error> {
     @usableFromInline var upstreams: [any Subscription] = []
     @exclusivity(unchecked)
     @usableFromInline var hasDemand = false
+    /// Counts the values sent. A current-value subscriber that received a value as its owed current
+    /// value (from a `request` made during that very send) is not offered it again.
+    @exclusivity(unchecked)
+    @usableFromInline var sendCount: UInt64 = 0
     @usableFromInline let name: String
     /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
     @usableFromInline let currentValue: (() -> Output)?
@@ -55,7 +59,9 @@ final class SubjectCore<Output, Failure: Error> {
         lock.lock()
         defer { lock.unlock() }
         guard completion == nil else { return }
-        for conduit in conduits { conduit.offerEntry(conduit, value) }
+        sendCount &+= 1
+        let version = sendCount
+        for conduit in conduits { conduit.offerEntry(conduit, value, version) }
     }
 
     @usableFromInline
@@ -109,10 +115,13 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
     @usableFromInline var owesCurrentValue: Bool
     /// `offer` specialised for the concrete subscriber: a vtable call would run the unspecialised
     /// override, so `Conduit.init` (inlined where the subscriber attaches) makes this closure.
-    @usableFromInline let offerEntry: (ConduitBase, Output) -> Void
+    @usableFromInline let offerEntry: (ConduitBase, Output, UInt64) -> Void
+    /// The send (see `SubjectCore.sendCount`) whose value this subscriber received last.
+    @exclusivity(unchecked)
+    @usableFromInline var receivedVersion = UInt64.max
 
     @usableFromInline
-    init(core: SubjectCore<Output, Failure>, offerEntry: @escaping (ConduitBase, Output) -> Void) {
+    init(core: SubjectCore<Output, Failure>, offerEntry: @escaping (ConduitBase, Output, UInt64) -> Void) {
         self.core = core
         coreOwner = core
         owesCurrentValue = core.currentValue != nil
@@ -121,8 +130,6 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
 
     @usableFromInline var description: String { core.name }
 
-    /// Delivers `value` if this subscriber has demand. Called under the subject's lock.
-    @usableFromInline func offer(_ value: Output) { fatalError("ConduitBase.offer is overridden by Conduit") }
 
     /// Delivers the completion. Called under the subject's lock.
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("ConduitBase.finish is overridden by Conduit") }
@@ -137,7 +144,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
         core.demandArrived()
         if owesCurrentValue, let currentValue = core.currentValue {
             owesCurrentValue = false
-            offerEntry(self, currentValue())
+            offerEntry(self, currentValue(), core.sendCount)
         }
     }
 
@@ -158,18 +165,19 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     @inlinable
     init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
         self.downstream = downstream
-        super.init(core: core) { conduit, value in unsafeDowncast(conduit, to: Conduit.self).offer(value) }
+        super.init(core: core) { conduit, value, version in unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version) }
     }
 
     @inlinable
-    override func offer(_ value: Downstream.Input) {
-        guard !isDone else { return }
+    func offer(_ value: Downstream.Input, version: UInt64) {
+        guard !isDone, receivedVersion != version else { return }
         guard demand != .none else {
             // A current-value subscriber that misses a value gets the latest when it next asks.
             if core.currentValue != nil { owesCurrentValue = true }
             return
         }
         owesCurrentValue = false
+        receivedVersion = version
         if demand != .unlimited { demand -= 1 }
         let more = downstream.receive(value)
         if more != .none, !isDone { demand += more }

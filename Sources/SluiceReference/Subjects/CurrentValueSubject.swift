@@ -9,6 +9,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     private final class State {
         let lock = Lock()
         var value: Output
+        /// Counts the values stored, so a subscriber never receives one value twice.
+        var version: UInt64 = 0
         var isCompleted = false
 
         init(_ value: Output) { self.value = value }
@@ -23,11 +25,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     public var value: Output {
         get { state.lock.withLock { state.value } }
         set {
-            let publish = state.lock.withLock { () -> Bool in
+            let (publish, version) = state.lock.withLock { () -> (Bool, UInt64) in
                 state.value = newValue
-                return !state.isCompleted
+                state.version &+= 1
+                return (!state.isCompleted, state.version)
             }
-            if publish { core.send(newValue) }
+            if publish { core.send(newValue, version: version) }
         }
     }
 
@@ -36,7 +39,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
         let state = State(value)
         self.state = state
         // Unlike a passthrough subject, it asks upstream subscriptions for values at once.
-        core = SubjectCore(name: "CurrentValueSubject", currentValue: { state.lock.withLock { state.value } }, asksUpstreamAtOnce: true)
+        core = SubjectCore(name: "CurrentValueSubject", currentValue: { state.lock.withLock { (state.value, state.version) } }, asksUpstreamAtOnce: true)
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -44,12 +47,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
 
     public func send(_ input: Output) {
-        let accepted = state.lock.withLock { () -> Bool in
-            guard !state.isCompleted else { return false }
+        let version = state.lock.withLock { () -> UInt64? in
+            guard !state.isCompleted else { return nil }
             state.value = input
-            return true
+            state.version &+= 1
+            return state.version
         }
-        if accepted { core.send(input) }
+        if let version { core.send(input, version: version) }
     }
 
     public func send(completion: Subscribers.Completion<Failure>) {

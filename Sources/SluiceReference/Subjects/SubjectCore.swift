@@ -13,11 +13,12 @@ final class SubjectCore<Output, Failure: Error> {
     private var wantsUpstream: Bool
     private let name: String
     /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
-    private let currentValue: (() -> Output)?
+    /// For `CurrentValueSubject`: the current value and its version, read when a subscriber is owed it.
+    private let currentValue: (() -> (value: Output, version: UInt64))?
 
     /// `asksUpstreamAtOnce`: ask upstream subscriptions as soon as they arrive, rather than when
     /// a subscriber first asks.
-    init(name: String, currentValue: (() -> Output)?, asksUpstreamAtOnce: Bool = false) {
+    init(name: String, currentValue: (() -> (value: Output, version: UInt64))?, asksUpstreamAtOnce: Bool = false) {
         self.name = name
         self.currentValue = currentValue
         wantsUpstream = asksUpstreamAtOnce
@@ -46,8 +47,10 @@ final class SubjectCore<Output, Failure: Error> {
         subscriber.receive(subscription: conduit)
     }
 
-    /// Offers the value to every subscriber; each takes it only if it has demand.
-    func send(_ value: Output) {
+    /// Offers the value to every subscriber; each takes it only if it has demand. `version`
+    /// identifies a `CurrentValueSubject`'s value, so that a subscriber that already received this
+    /// very value as its owed current value does not receive it again.
+    func send(_ value: Output, version: UInt64 = 0) {
         lock.lock()
         guard completion == nil else {
             lock.unlock()
@@ -55,7 +58,7 @@ final class SubjectCore<Output, Failure: Error> {
         }
         let receivers = conduits
         lock.unlock()
-        for conduit in receivers { conduit.offer(value) }
+        for conduit in receivers { conduit.offer(value, version: version) }
     }
 
     func send(completion: Subscribers.Completion<Failure>) {
@@ -109,11 +112,13 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
     private var demand = Subscribers.Demand.none
     /// A `CurrentValueSubject` subscriber is owed the current value when it next asks.
     private var owesCurrentValue: Bool
-    private let currentValue: (() -> Output)?
+    /// The version of the current value this subscriber last received (current-value subjects).
+    private var receivedVersion: UInt64?
+    private let currentValue: (() -> (value: Output, version: UInt64))?
     private weak var core: SubjectCore<Output, Failure>?
     let description: String
 
-    init(name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, currentValue: (() -> Output)?) {
+    init(name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, currentValue: (() -> (value: Output, version: UInt64))?) {
         description = name
         self.core = core
         self.downstream = downstream
@@ -121,11 +126,16 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
         owesCurrentValue = currentValue != nil
     }
 
-    func offer(_ value: Output) {
+    func offer(_ value: Output, version: UInt64) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
         lock.lock()
         guard let downstream else {
+            lock.unlock()
+            return
+        }
+        if currentValue != nil, receivedVersion == version {
+            // Already delivered as the owed current value, by a request made during this send.
             lock.unlock()
             return
         }
@@ -137,6 +147,7 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
         }
         demand -= 1
         owesCurrentValue = false
+        receivedVersion = version
         lock.unlock()
         let more = downstream.receive(value)
         if more > 0 { lock.withLock { demand += more } }
@@ -168,7 +179,7 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
         }
     }
 
-    private func deliverOwed(_ currentValue: () -> Output) {
+    private func deliverOwed(_ currentValue: () -> (value: Output, version: UInt64)) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
         lock.lock()
@@ -176,10 +187,16 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
             lock.unlock()
             return
         }
+        let current = currentValue()
         owesCurrentValue = false
+        guard receivedVersion != current.version else {
+            lock.unlock()
+            return
+        }
         demand -= 1
+        receivedVersion = current.version
         lock.unlock()
-        let more = downstream.receive(currentValue())
+        let more = downstream.receive(current.value)
         if more > 0 { lock.withLock { demand += more } }
     }
 
