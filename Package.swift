@@ -6,10 +6,20 @@ let package = Package(
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceReference", targets: ["SluiceReference"]),
+        .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
+        .library(name: "SluiceReferenceTesting", targets: ["SluiceReferenceTesting"]),
     ],
     targets: [
         .target(name: "Sluice"),
         .target(name: "SluiceReference"),
+        // The test kit (virtual-time TestScheduler, ...), written once in Sources/SluiceTesting and
+        // compiled against each implementation (SluiceReferenceTesting links that folder, a symlink).
+        .target(name: "SluiceTesting", dependencies: ["Sluice"]),
+        .target(
+            name: "SluiceReferenceTesting",
+            dependencies: ["SluiceReference"],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
         // The conformance suite is written once (Tests/Conformance) and compiled against each
         // implementation: each per-implementation test target links the shared folder (a symlink).
         // Differential testing (issue 5): a program language independent of both implementations,
@@ -33,12 +43,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceReferenceConformanceTests",
-            dependencies: ["SluiceReference"],
+            dependencies: ["SluiceReference", "SluiceReferenceTesting"],
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         .testTarget(
             name: "SluiceConformanceTests",
-            dependencies: ["Sluice"]
+            dependencies: ["Sluice", "SluiceTesting"]
         ),
         // Stress scenarios under real threads (issue 5): written once in Sources/StressScenarios and
         // compiled against each implementation (each target links that folder, a symlink), run by

@@ -2,8 +2,10 @@
 // folder against one implementation, chosen by a compilation condition in Package.swift.
 #if SLUICE_REFERENCE
 @_exported import SluiceReference
+@_exported import SluiceReferenceTesting
 #else
 @_exported import Sluice
+@_exported import SluiceTesting
 #endif
 
 /// The name of the implementation under test, for messages.
