@@ -102,9 +102,11 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
         advance(to: now.advanced(by: stride))
     }
 
-    /// Moves the clock to `instant` (never backwards), running every action due up to it.
+    /// Moves the clock to `instant` (never backwards), running every action due up to it (an instant in
+    /// the past runs what is due now).
     public func advance(to instant: SchedulerTimeType) {
-        while let action = takeNext(dueBy: instant) {
+        let limit = max(instant, now)
+        while let action = takeNext(dueBy: limit) {
             action()
         }
         state.withLock { state in state.now = max(state.now, instant) }
