@@ -80,37 +80,5 @@ public struct KnownDivergence: Sendable {
     ]
 
     public static let all: [KnownDivergence] = [
-        // Sluice: ignoreOutput() requests .unlimited upstream and then forwards the downstream's
-        // own request too (a second request upstream).
-        KnownDivergence(
-            name: "sluiceIgnoreOutputForwardsDownstreamRequest",
-            program: Program(
-                source: .future(1), ops: [.handleEvents, .ignoreOutput],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
-            matches: { $0.ops.contains(.ignoreOutput) }
-        ),
-        // Sluice: the same double request from replaceEmpty(with:) (seen over a Future): the
-        // upstream is asked twice and the value comes after the second request.
-        KnownDivergence(
-            name: "sluiceReplaceEmptyRequestsUpstreamTwice",
-            program: Program(
-                source: .future(2), ops: [.handleEvents, .replaceEmpty(6)],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
-            matches: { $0.ops.contains { if case .replaceEmpty = $0 { true } else { false } } }
-        ),
-        // Sluice: Fail.prepend([9]).last() publishes 9 and finishes; the reference (and Combine)
-        // fail with the upstream error.
-        KnownDivergence(
-            name: "sluiceConcatenatedFailureLostByLast",
-            program: Program(
-                source: .fail(.other), ops: [.prepend([9]), .last],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
-            matches: { $0.ops.contains { op in
-                switch op {
-                case .prepend, .append: true
-                default: false
-                }
-            } }
-        ),
     ]
 }

@@ -79,7 +79,9 @@ class _FutureSubscriptionBase<Output, Failure: Error> {
 /// `request`, or `handedOver` after `receive(subscription:)` returns) completes the condition
 /// "result known, subscriber handed its subscription, and a request made or the result a
 /// failure"; the compare-and-exchange that sets `done` picks exactly one deliverer. Waiting for the
-/// hand-over keeps signals serial when the promise is fulfilled on another thread meanwhile.
+/// hand-over keeps signals serial when the promise is fulfilled on another thread meanwhile. A
+/// request itself needs no hand-over: it comes from the subscriber, so a result already known is
+/// delivered inside that request, as Combine does (also from inside `receive(subscription:)`).
 @usableFromInline
 final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible
@@ -140,7 +142,8 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     @inlinable
     func raise(_ flag: UInt8) {
         var current = state.bitwiseOr(flag, ordering: .acquiringAndReleasing).newValue
-        while current & Self.done == 0, current & Self.settled != 0, current & Self.handedOver != 0 {
+        let handedOver = flag == Self.requested ? Self.requested : Self.handedOver
+        while current & Self.done == 0, current & Self.settled != 0, current & handedOver != 0 {
             guard let result else { return }
             if case .success = result, current & Self.requested == 0 { return }
             let (won, seen) = state.compareExchange(

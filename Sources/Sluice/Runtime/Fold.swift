@@ -128,19 +128,16 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     func run<Cursor: _FusedCursor>(_ source: Cursor) where Cursor.Output == Input, Cursor.Failure == Failure {
         var cursor = source
         receive(subscription: Subscriptions.empty)
-        if cursor.isExhausted {
-            // Nothing to fold: only a completion is left (`Empty`, `Fail`, an empty sequence).
-            if case .failure(let error) = cursor.next() { return receive(completion: .failure(error)) }
-            return receive(completion: .finished)
-        }
+        // Once the cursor is exhausted only its completion is left, and it may be a failure
+        // (`Fail`, a `Record`, a sequence with `Fail` appended): ask it, never assume `.finished`.
         while !isDone.load(ordering: .relaxed) {
+            if cursor.isExhausted { return receive(completion: cursor._completion()) }
             switch cursor.next() {
             case .value(let value): _ = receive(value)
             case .skip: break
             case .finished: return receive(completion: .finished)
             case .failure(let error): return receive(completion: .failure(error))
             }
-            if cursor.isExhausted { return receive(completion: .finished) }
         }
     }
 
