@@ -60,14 +60,16 @@ public struct KnownDivergence: Sendable {
     public var program: Program
     public var matches: @Sendable (Program) -> Bool
 
-    /// Known divergences where one implementation traps, so the process dies before any trace
-    /// can be compared: programs that `matches` are not run at all.
+    /// Programs that trap (an API violation one implementation or both catch), so the process
+    /// would die before any trace could be compared: programs that `matches` are not run at all.
     public static let trapping: [KnownDivergence] = [
-        // Sluice traps ("ReplaceError received a value from upstream while downstream had no
-        // outstanding demand"): replaceEmpty (here over an erased Publishers.Sequence) passes a
-        // value on although nobody requested one; the reference sends nothing.
+        // Not a divergence: both implementations trap, as Combine does. `replaceEmpty` asks upstream
+        // for `.unlimited` and passes values on regardless of downstream's demand (Combine's
+        // behaviour), and `replaceError`, which counts demand, traps on the overrun ("ReplaceError
+        // received a value from upstream while downstream had no outstanding demand"). A trap ends
+        // the process, so such programs are not run.
         KnownDivergence(
-            name: "sluiceReplaceEmptyOverErasedSequenceSendsWithoutDemand",
+            name: "replaceEmptyOverrunsReplaceErrorInBoth",
             program: Program(
                 source: .sequence([8], .never), ops: [.erase, .replaceEmpty(3), .replaceError(-1)],
                 subscriber: SubscriberScript(initial: .none, perValue: .max(1)), steps: []),
