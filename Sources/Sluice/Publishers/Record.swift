@@ -49,59 +49,56 @@ extension Record {
 
         /// The output to play back.
         public private(set) var output: [Output]
+        /// The completion once one is recorded; `nil` while the recording is still open.
+        private var ending: Subscribers.Completion<Failure>?
+
         /// The completion to play back after the output; `.finished` until one is received.
-        public private(set) var completion: Subscribers.Completion<Failure>
-        /// Set by `receive(completion:)`: a recording takes nothing after its completion.
-        private var isComplete: Bool
+        public var completion: Subscribers.Completion<Failure> { ending ?? .finished }
 
         /// Creates an empty recording, open for values and a completion.
         public init() {
             output = []
-            completion = .finished
-            isComplete = false
         }
 
         /// Creates a complete recording of the given output and completion.
         public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
             self.output = output
-            self.completion = completion
-            isComplete = true
+            ending = completion
         }
 
         /// Records a value. Recording a value after the completion is a programming error and traps.
         public mutating func receive(_ input: Input) {
-            precondition(!isComplete, "Record.Recording received a value after its completion")
+            guard ending == nil else { preconditionFailure("Record.Recording received a value after its completion") }
             output.append(input)
         }
 
         /// Records the completion. Recording a second completion is a programming error and traps.
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
-            precondition(!isComplete, "Record.Recording received a completion after its completion")
-            self.completion = completion
-            isComplete = true
+            guard ending == nil else {
+                preconditionFailure("Record.Recording received a completion after its completion")
+            }
+            ending = completion
         }
     }
 }
 
+// A recording is archived as its output and its completion (a decoded recording is complete);
+// `Archive` lets the compiler write the coding for that shape.
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case output
-        case completion
+    private struct Archive: Codable {
+        var output: [Output]
+        var completion: Subscribers.Completion<Failure>
     }
 
     /// Decodes a recording; a decoded recording is complete.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            output: try container.decode([Output].self, forKey: .output),
-            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+        let archive = try Archive(from: decoder)
+        self.init(output: archive.output, completion: archive.completion)
     }
 
     /// Encodes the output and the completion.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(output, forKey: .output)
-        try container.encode(completion, forKey: .completion)
+        try Archive(output: output, completion: completion).encode(to: encoder)
     }
 
     /// Encodes the recording; the same as `encode(to:)`, under Combine's other name for it.
