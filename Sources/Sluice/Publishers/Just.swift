@@ -47,6 +47,8 @@ public struct _OneValueCursor<Output, Failure: Error>: _FusedCursor {
         }
     }
 
+    @inlinable public static var _yieldsAtMostOneValue: Bool { true }
+
     /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.
     @inlinable public var isExhausted: Bool {
         if case .success? = pending { false } else { true }

@@ -25,6 +25,15 @@ public protocol _FusedCursor<Output, Failure> {
     /// Once it is true, `next()` only reports the chain's completion (`.finished`, or the failure a
     /// source such as `Fail` or `Record` ends with) and runs no closure: see `_completion()`.
     var isExhausted: Bool { get }
+
+    /// True when the chain yields at most one value before its completion (`Just`, `Optional`,
+    /// `Result`, `Fail` and stages over them). `flatMap` and `switchToLatest` then take that value
+    /// and completion from the cursor instead of subscribing to the inner publisher. Defaults to false.
+    static var _yieldsAtMostOneValue: Bool { get }
+}
+
+extension _FusedCursor {
+    @inlinable public static var _yieldsAtMostOneValue: Bool { false }
 }
 
 extension _FusedCursor {

@@ -60,6 +60,9 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
     }
 
     @inlinable public var isExhausted: Bool { upstream.isExhausted || stage.isComplete }
+
+    /// A stage turns one element into at most one.
+    @inlinable public static var _yieldsAtMostOneValue: Bool { Upstream._yieldsAtMostOneValue }
 }
 
 /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`

@@ -1,0 +1,399 @@
+extension Publisher {
+    /// Transforms all elements from an upstream publisher into a new publisher up to a maximum
+    /// number of publishers you specify, and republishes the elements of all of them.
+    ///
+    /// Upstream is asked for `maxPublishers` elements, and for one more each time an inner
+    /// publisher finishes. The stream finishes once upstream and every inner publisher have
+    /// finished; any failure ends it at once.
+    public func flatMap<T, P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms all elements from an upstream publisher into a new publisher that cannot fail;
+    /// the inner publishers are given this publisher's failure type.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { Publishers.SetFailureType(upstream: transform($0)) }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms all elements from an upstream publisher that cannot fail into new publishers
+    /// that can; upstream is given the inner publishers' failure type.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms all elements from an upstream publisher into new publishers, none of which can fail.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that transforms elements from an upstream publisher into a new publisher.
+    ///
+    /// Downstream receives the subscription before upstream is subscribed. Each inner publisher
+    /// is asked for one value at a time (or for `.unlimited` once downstream's demand is
+    /// unlimited); a value that arrives while downstream has no demand waits in a buffer, and
+    /// the inner publisher is asked for the next one when it is delivered. Values are delivered
+    /// one at a time, whichever thread sends them.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        public typealias Output = NewPublisher.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of concurrent publisher subscriptions.
+        public let maxPublishers: Subscribers.Demand
+        /// A closure that takes an element as a parameter and returns a publisher that produces elements of that type.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Creates a publisher that transforms elements from an upstream publisher into a new publisher.
+        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = FlatMapSubscription<Upstream, NewPublisher, S>(
+                maxPublishers: maxPublishers, transform: transform, downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(FlatMapOuterSide(parent: subscription))
+        }
+    }
+}
+
+/// The subscriber upstream talks to. It carries the subscription's identifier.
+private struct FlatMapOuterSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
+
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    func receive(subscription: any Subscription) { parent.receiveOuter(subscription: subscription) }
+
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receiveOuter(input) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOuter(completion: completion) }
+}
+
+/// The subscriber one inner publisher talks to, tagged with the inner publisher's number.
+private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = NewPublisher.Output
+    typealias Failure = NewPublisher.Failure
+
+    let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
+    let index: Int
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { parent.receiveInner(subscription: subscription, from: index) }
+
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receiveInner(input, from: index) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveInner(completion: completion, from: index) }
+}
+
+/// Merges the inner publishers. One lock over the fields below, never held while calling out.
+///
+/// Deliveries are serial: the one thread that sets `delivering` calls downstream; a value that
+/// arrives meanwhile (from another thread, or re-entrantly) is appended to `buffer` and
+/// delivered by that thread, as is a failure (`pendingCompletion`). The buffer also holds values
+/// that arrived while downstream had no demand.
+private final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+    Subscription, CustomStringConvertible
+where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    private enum Outer {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Upstream finished; the stream finishes when the inner publishers have.
+        case finished
+        /// Completed or cancelled: nothing more happens.
+        case terminated
+    }
+
+    private enum Inner {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+    }
+
+    private let lock = Lock()
+    private var outer = Outer.awaitingSubscription
+    /// The inner publishers that have not completed, by number.
+    private var inners: [Int: Inner] = [:]
+    private var nextIndex = 0
+    /// Requested by downstream and not yet delivered.
+    private var demand = Subscribers.Demand.none
+    /// Values waiting for demand or for the delivering thread, with the number of their inner publisher.
+    private var buffer: [(index: Int, value: Downstream.Input)] = []
+    private var delivering = false
+    /// A failure that arrived while another thread was delivering; that thread passes it on.
+    private var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+
+    private let maxPublishers: Subscribers.Demand
+    private let transform: (Upstream.Output) -> NewPublisher
+    private let downstream: Downstream
+
+    init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
+        self.maxPublishers = maxPublishers
+        self.transform = transform
+        self.downstream = downstream
+    }
+
+    var description: String { "FlatMap" }
+
+    private var isTerminated: Bool {
+        if case .terminated = outer { true } else { false }
+    }
+
+    /// Whether the stream is over once nothing waits: upstream and every inner publisher finished.
+    private var isExhausted: Bool {
+        if case .finished = outer { inners.isEmpty && buffer.isEmpty } else { false }
+    }
+
+    /// The inner subscriptions that have arrived, in the order the inner publishers were made.
+    private var innerSubscriptions: [any Subscription] {
+        inners.sorted { $0.key < $1.key }.compactMap { entry in
+            if case .subscribed(let subscription) = entry.value { subscription } else { nil }
+        }
+    }
+
+    // MARK: Upstream
+
+    func receiveOuter(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = outer else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        outer = .subscribed(subscription)
+        lock.unlock()
+        // Combine asks for `.none` here; a request for nothing is an API violation in Sluice.
+        if maxPublishers != .none { subscription.request(maxPublishers) }
+    }
+
+    func receiveOuter(_ input: Upstream.Output) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = outer else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        let publisher = transform(input)
+        lock.lock()
+        // A cancel from inside `transform` wins: nothing is subscribed.
+        guard case .subscribed = outer else {
+            lock.unlock()
+            return .none
+        }
+        let index = nextIndex
+        nextIndex += 1
+        inners[index] = .awaitingSubscription
+        lock.unlock()
+        publisher.subscribe(FlatMapInnerSide(parent: self, index: index))
+        return .none
+    }
+
+    func receiveOuter(completion: Subscribers.Completion<Upstream.Failure>) {
+        lock.lock()
+        switch outer {
+        case .awaitingSubscription, .subscribed: break
+        case .finished, .terminated:
+            lock.unlock()
+            return
+        }
+        switch completion {
+        case .finished:
+            outer = .finished
+            finishIfExhausted()
+        case .failure(let error):
+            fail(error)
+        }
+    }
+
+    // MARK: Inner publishers
+
+    func receiveInner(subscription: any Subscription, from index: Int) {
+        lock.lock()
+        guard !isTerminated, case .awaitingSubscription? = inners[index] else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        inners[index] = .subscribed(subscription)
+        let ask: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
+        lock.unlock()
+        subscription.request(ask)
+    }
+
+    func receiveInner(_ input: Downstream.Input, from index: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard !isTerminated, case .subscribed? = inners[index] else {
+            lock.unlock()
+            return .none
+        }
+        guard !delivering, demand > 0 else {
+            // Its inner publisher is asked for the next value when this one is delivered.
+            buffer.append((index, input))
+            lock.unlock()
+            return .none
+        }
+        delivering = true
+        let isUnlimited = demand == .unlimited
+        demand -= 1
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        demand += more
+        let isLive = drain(askingInners: false)
+        // With unlimited demand the inner publisher already has all it will ever need.
+        return isLive && !isUnlimited ? .max(1) : .none
+    }
+
+    func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, from index: Int) {
+        lock.lock()
+        guard !isTerminated, inners.removeValue(forKey: index) != nil else {
+            lock.unlock()
+            return
+        }
+        switch completion {
+        case .finished:
+            var upstream: (any Subscription)?
+            if maxPublishers != .unlimited, case .subscribed(let subscription) = outer { upstream = subscription }
+            if isExhausted && !delivering {
+                outer = .terminated
+                lock.unlock()
+                downstream.receive(completion: .finished)
+                return
+            }
+            lock.unlock()
+            // A slot is free: upstream may send one more element.
+            upstream?.request(.max(1))
+        case .failure(let error):
+            // As in Combine, an inner failure cancels the other inner publishers but not upstream.
+            fail(error)
+        }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard !isTerminated else {
+            lock.unlock()
+            return
+        }
+        let becomesUnlimited = demand == .unlimited && self.demand != .unlimited
+        self.demand += demand
+        let toUnlimit = becomesUnlimited ? innerSubscriptions : []
+        guard !delivering, !buffer.isEmpty else {
+            lock.unlock()
+            for inner in toUnlimit { inner.request(.unlimited) }
+            return
+        }
+        delivering = true
+        lock.unlock()
+        for inner in toUnlimit { inner.request(.unlimited) }
+        lock.lock()
+        _ = drain(askingInners: true)
+    }
+
+    func cancel() {
+        lock.lock()
+        var upstream: (any Subscription)?
+        if case .subscribed(let subscription) = outer { upstream = subscription }
+        let toCancel = innerSubscriptions
+        outer = .terminated
+        inners = [:]
+        buffer = []
+        pendingCompletion = nil
+        lock.unlock()
+        // Combine cancels the inner publishers first, then upstream.
+        for inner in toCancel { inner.cancel() }
+        upstream?.cancel()
+    }
+
+    // MARK: Endings and delivery (each is entered with the lock held and releases it)
+
+    /// Finishes downstream if upstream and every inner publisher are done and nothing is being delivered.
+    private func finishIfExhausted() {
+        guard isExhausted, !delivering else {
+            lock.unlock()
+            return
+        }
+        outer = .terminated
+        lock.unlock()
+        downstream.receive(completion: .finished)
+    }
+
+    /// Ends the stream with a failure: the inner publishers still running are cancelled first.
+    private func fail(_ error: Downstream.Failure) {
+        let toCancel = innerSubscriptions
+        outer = .terminated
+        inners = [:]
+        buffer = []
+        let deliverNow = !delivering
+        if !deliverNow { pendingCompletion = .failure(error) }
+        lock.unlock()
+        for inner in toCancel { inner.cancel() }
+        if deliverNow { downstream.receive(completion: .failure(error)) }
+    }
+
+    /// Delivers buffered values while downstream has demand, then a pending completion, or the
+    /// final `.finished`. Only the thread that set `delivering` calls it. With `askingInners`
+    /// (downstream's request), each inner publisher whose value is delivered is asked for one
+    /// more. Returns whether the stream is still live.
+    private func drain(askingInners: Bool) -> Bool {
+        while true {
+            if let completion = pendingCompletion {
+                pendingCompletion = nil
+                delivering = false
+                lock.unlock()
+                downstream.receive(completion: completion)
+                return false
+            }
+            if isTerminated {
+                delivering = false
+                lock.unlock()
+                return false
+            }
+            if !buffer.isEmpty, demand > 0 {
+                let (index, value) = buffer.removeFirst()
+                demand -= 1
+                var inner: (any Subscription)?
+                if askingInners, demand != .unlimited, case .subscribed(let subscription)? = inners[index] { inner = subscription }
+                lock.unlock()
+                let more = downstream.receive(value)
+                inner?.request(.max(1))
+                lock.lock()
+                demand += more
+                continue
+            }
+            if isExhausted {
+                outer = .terminated
+                delivering = false
+                lock.unlock()
+                downstream.receive(completion: .finished)
+                return false
+            }
+            delivering = false
+            lock.unlock()
+            return true
+        }
+    }
+}

@@ -1,0 +1,387 @@
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes elements sent by the most recently received publisher.
+    ///
+    /// Each new publisher from upstream cancels the previous one and is asked for the demand
+    /// downstream has outstanding. The stream finishes when upstream and the latest publisher
+    /// have finished; a failure from either ends it.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never {
+    /// Republishes elements sent by the most recently received publisher; upstream, which cannot
+    /// fail, is given the inner publishers' failure type.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher, when neither upstream
+    /// nor the inner publishers can fail.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher; the inner publishers,
+    /// which cannot fail, are given upstream's failure type.
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>>
+    {
+        Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
+    }
+}
+
+extension Publishers {
+    /// A publisher that flattens nested publishers, republishing only the elements of the most
+    /// recent one.
+    ///
+    /// Downstream receives the subscription before upstream is subscribed; upstream is asked for
+    /// `.unlimited`. When a new publisher arrives, the previous one is cancelled and the new one,
+    /// once subscribed, is asked for everything downstream requested and has not received;
+    /// later requests pass straight to it.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+    where P == Upstream.Output, P.Failure == Upstream.Failure {
+        public typealias Output = P.Output
+        public typealias Failure = P.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that “flattens” nested publishers.
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(SwitchToLatestOuterSide(parent: subscription))
+        }
+    }
+}
+
+/// The subscriber upstream talks to. It carries the subscription's identifier.
+private struct SwitchToLatestOuterSide<P: Publisher, Downstream: Subscriber>: Subscriber
+where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    typealias Input = P
+    typealias Failure = P.Failure
+
+    let parent: SwitchToLatestSubscription<P, Downstream>
+
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    func receive(subscription: any Subscription) { parent.receiveOuter(subscription: subscription) }
+
+    func receive(_ input: P) -> Subscribers.Demand { parent.receiveOuter(input) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOuter(completion: completion) }
+}
+
+/// The subscriber one inner publisher talks to, tagged with its generation: a signal from a
+/// publisher that is no longer the latest is recognised and ignored.
+private struct SwitchToLatestInnerSide<P: Publisher, Downstream: Subscriber>: Subscriber
+where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    typealias Input = P.Output
+    typealias Failure = P.Failure
+
+    let parent: SwitchToLatestSubscription<P, Downstream>
+    let generation: Int
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { parent.receiveInner(subscription: subscription, generation: generation) }
+
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receiveInner(input, generation: generation) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveInner(completion: completion, generation: generation) }
+}
+
+/// Follows the latest inner publisher. One lock over the fields below, never held while calling out.
+///
+/// Deliveries are serial: the thread that sets `delivering` calls downstream; a value accepted
+/// meanwhile (from an old inner publisher on another thread, or a new one re-entrantly) waits
+/// in `buffer` and is delivered by that thread, as is a completion (`pendingCompletion`).
+private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    private enum Outer {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Upstream finished; the stream finishes when the latest inner publisher has.
+        case finished
+        /// Completed or cancelled: nothing more happens.
+        case terminated
+    }
+
+    private enum Inner {
+        case none
+        case awaitingSubscription
+        case subscribed(any Subscription)
+    }
+
+    private let lock = Lock()
+    private var outer = Outer.awaitingSubscription
+    private var inner = Inner.none
+    /// The generation of the latest inner publisher.
+    private var generation = 0
+    /// Requested by downstream and not yet delivered (values in `buffer` are already counted).
+    private var demand = Subscribers.Demand.none
+    private var buffer: [Downstream.Input] = []
+    private var delivering = false
+    private var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+    private let downstream: Downstream
+
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    var description: String { "SwitchToLatest" }
+
+    private var isTerminated: Bool {
+        if case .terminated = outer { true } else { false }
+    }
+
+    private var innerSubscription: (any Subscription)? {
+        if case .subscribed(let subscription) = inner { subscription } else { nil }
+    }
+
+    /// Upstream finished and no inner publisher runs.
+    private var isExhausted: Bool {
+        guard case .finished = outer, case .none = inner else { return false }
+        return buffer.isEmpty
+    }
+
+    // MARK: Upstream
+
+    func receiveOuter(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = outer else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        outer = .subscribed(subscription)
+        lock.unlock()
+        subscription.request(.unlimited)
+    }
+
+    func receiveOuter(_ input: P) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = outer else {
+            lock.unlock()
+            return .none
+        }
+        let previous = innerSubscription
+        generation += 1
+        let current = generation
+        inner = .awaitingSubscription
+        lock.unlock()
+        previous?.cancel()
+        input.subscribe(SwitchToLatestInnerSide(parent: self, generation: current))
+        return .none
+    }
+
+    func receiveOuter(completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        switch outer {
+        case .awaitingSubscription, .subscribed: break
+        case .finished, .terminated:
+            lock.unlock()
+            return
+        }
+        switch completion {
+        case .finished:
+            outer = .finished
+            guard isExhausted, !delivering else {
+                lock.unlock()
+                return
+            }
+            outer = .terminated
+            lock.unlock()
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            let toCancel = innerSubscription
+            inner = .none
+            end(with: .failure(error), cancelling: toCancel)
+        }
+    }
+
+    // MARK: The inner publishers
+
+    func receiveInner(subscription: any Subscription, generation: Int) {
+        lock.lock()
+        guard !isTerminated, generation == self.generation, case .awaitingSubscription = inner else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        inner = .subscribed(subscription)
+        let ask = demand
+        lock.unlock()
+        if ask > 0 { subscription.request(ask) }
+    }
+
+    func receiveInner(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
+        lock.lock()
+        // A value nobody asked for is dropped (Combine traps on it).
+        guard !isTerminated, generation == self.generation, case .subscribed = inner, demand > 0 else {
+            lock.unlock()
+            return .none
+        }
+        demand -= 1
+        guard !delivering else {
+            buffer.append(input)
+            lock.unlock()
+            return .none
+        }
+        delivering = true
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        // The answer goes to the latest inner publisher, which may no longer be this one.
+        let returned = settle(more, from: generation)
+        drain()
+        return returned
+    }
+
+    func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
+        lock.lock()
+        guard !isTerminated, generation == self.generation else {
+            lock.unlock()
+            return
+        }
+        switch inner {
+        case .none:
+            lock.unlock()
+            return
+        case .awaitingSubscription, .subscribed:
+            inner = .none
+        }
+        switch completion {
+        case .finished:
+            guard isExhausted, !delivering else {
+                lock.unlock()
+                return
+            }
+            outer = .terminated
+            lock.unlock()
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            var upstream: (any Subscription)?
+            if case .subscribed(let subscription) = outer { upstream = subscription }
+            end(with: .failure(error), cancelling: upstream)
+        }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard !isTerminated else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        let current = innerSubscription
+        lock.unlock()
+        current?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        var upstream: (any Subscription)?
+        if case .subscribed(let subscription) = outer { upstream = subscription }
+        let current = innerSubscription
+        outer = .terminated
+        inner = .none
+        buffer = []
+        pendingCompletion = nil
+        lock.unlock()
+        // Combine cancels the inner publisher first, then upstream.
+        current?.cancel()
+        upstream?.cancel()
+    }
+
+    // MARK: Endings and delivery (each is entered with the lock held and releases it)
+
+    /// Ends the stream with `completion` after cancelling `other` (the side that did not fail).
+    private func end(with completion: Subscribers.Completion<Downstream.Failure>, cancelling other: (any Subscription)?) {
+        outer = .terminated
+        buffer = []
+        let deliverNow = !delivering
+        if !deliverNow { pendingCompletion = completion }
+        lock.unlock()
+        other?.cancel()
+        if deliverNow { downstream.receive(completion: completion) }
+    }
+
+    /// Adds what downstream returned for a value of inner publisher `generation`. Returns the
+    /// demand to answer that publisher with; if a newer one runs, it is asked instead, by
+    /// `drain`. Called and returns with the lock held.
+    private func settle(_ more: Subscribers.Demand, from generation: Int) -> Subscribers.Demand {
+        guard more > 0, !isTerminated else { return .none }
+        demand += more
+        if generation == self.generation, case .subscribed = inner { return more }
+        owedToLatest += more
+        return .none
+    }
+
+    /// Demand downstream returned for values of an inner publisher that was replaced while they
+    /// were delivered: the latest inner publisher is asked for it.
+    private var owedToLatest = Subscribers.Demand.none
+
+    /// Delivers accepted values in order, passes demand downstream returned on to the latest
+    /// inner publisher, and delivers a pending or final completion. Only the thread that set
+    /// `delivering` calls it.
+    private func drain() {
+        while true {
+            if let completion = pendingCompletion {
+                pendingCompletion = nil
+                delivering = false
+                lock.unlock()
+                downstream.receive(completion: completion)
+                return
+            }
+            if isTerminated {
+                delivering = false
+                lock.unlock()
+                return
+            }
+            if owedToLatest > 0 {
+                let owed = owedToLatest
+                owedToLatest = .none
+                // Without a subscribed inner publisher, the next one is asked for all of
+                // `demand` when it is subscribed, this included.
+                if let current = innerSubscription {
+                    lock.unlock()
+                    current.request(owed)
+                    lock.lock()
+                    continue
+                }
+            }
+            if !buffer.isEmpty {
+                let value = buffer.removeFirst()
+                lock.unlock()
+                let more = downstream.receive(value)
+                lock.lock()
+                // Buffered values answered their publisher with `.none`: what downstream returns
+                // now goes to the latest inner publisher.
+                _ = settle(more, from: -1)
+                continue
+            }
+            if isExhausted {
+                outer = .terminated
+                delivering = false
+                lock.unlock()
+                downstream.receive(completion: .finished)
+                return
+            }
+            delivering = false
+            lock.unlock()
+            return
+        }
+    }
+}
