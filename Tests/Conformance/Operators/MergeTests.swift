@@ -379,7 +379,7 @@ private enum Shape: CaseIterable, CustomStringConvertible {
 
     @Test func fourThreadsSendingIntoFourSubjects() {
         let producers = 4
-        let perProducer = 50_000
+        let perProducer = 20_000
         for round in 0..<3 {
             let subjects = (0..<producers).map { _ in PassthroughSubject<Int, Never>() }
             let recorder = ProducerRecorder(producers: producers)
