@@ -1,0 +1,804 @@
+// Merge, Merge3 … Merge8 and MergeMany: one merge machine for every arity.
+
+extension Publisher {
+    /// Combines elements from this publisher with those from another publisher, delivering an
+    /// interleaved sequence of elements.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
+    where Failure == P.Failure, Output == P.Output {
+        Publishers.Merge(self, other)
+    }
+
+    /// Combines elements from this publisher with those from 2 other publishers, delivering an
+    /// interleaved sequence of elements.
+    public func merge<B: Publisher, C: Publisher>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
+    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output {
+        Publishers.Merge3(self, b, c)
+    }
+
+    /// Combines elements from this publisher with those from 3 other publishers, delivering an
+    /// interleaved sequence of elements.
+    public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
+    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output {
+        Publishers.Merge4(self, b, c, d)
+    }
+
+    /// Combines elements from this publisher with those from 4 other publishers, delivering an
+    /// interleaved sequence of elements.
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
+    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output {
+        Publishers.Merge5(self, b, c, d, e)
+    }
+
+    /// Combines elements from this publisher with those from 5 other publishers, delivering an
+    /// interleaved sequence of elements.
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
+    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output {
+        Publishers.Merge6(self, b, c, d, e, f)
+    }
+
+    /// Combines elements from this publisher with those from 6 other publishers, delivering an
+    /// interleaved sequence of elements.
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output {
+        Publishers.Merge7(self, b, c, d, e, f, g)
+    }
+
+    /// Combines elements from this publisher with those from 7 other publishers, delivering an
+    /// interleaved sequence of elements.
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output {
+        Publishers.Merge8(self, b, c, d, e, f, g, h)
+    }
+
+    /// Combines elements from this publisher with those from another publisher of the same type,
+    /// delivering an interleaved sequence of elements.
+    public func merge(with other: Self) -> Publishers.MergeMany<Self> {
+        Publishers.MergeMany(self, other)
+    }
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to two upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge<A: Publisher, B: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+
+        /// Creates a publisher that merges two upstream publishers.
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 2)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+        }
+    }
+}
+
+extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {}
+
+extension Publishers.Merge {
+    /// Merges this publisher's upstreams and another publisher into one `Merge3`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge3<A, B, P>
+    where B.Failure == P.Failure, B.Output == P.Output {
+        Publishers.Merge3(a, b, other)
+    }
+
+    /// Merges this publisher's upstreams and 2 other publishers into one `Merge4`.
+    public func merge<Z: Publisher, Y: Publisher>(with z: Z, _ y: Y) -> Publishers.Merge4<A, B, Z, Y>
+    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
+        Publishers.Merge4(a, b, z, y)
+    }
+
+    /// Merges this publisher's upstreams and 3 other publishers into one `Merge5`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge5<A, B, Z, Y, X>
+    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+        Publishers.Merge5(a, b, z, y, x)
+    }
+
+    /// Merges this publisher's upstreams and 4 other publishers into one `Merge6`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge6<A, B, Z, Y, X, W>
+    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
+        Publishers.Merge6(a, b, z, y, x, w)
+    }
+
+    /// Merges this publisher's upstreams and 5 other publishers into one `Merge7`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
+    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output {
+        Publishers.Merge7(a, b, z, y, x, w, v)
+    }
+
+    /// Merges this publisher's upstreams and 6 other publishers into one `Merge8`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
+    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output, V.Failure == U.Failure, V.Output == U.Output {
+        Publishers.Merge8(a, b, z, y, x, w, v, u)
+    }
+
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to three upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+
+        /// Creates a publisher that merges three upstream publishers.
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 3)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+        }
+    }
+}
+
+extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+
+extension Publishers.Merge3 {
+    /// Merges this publisher's upstreams and another publisher into one `Merge4`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge4<A, B, C, P>
+    where C.Failure == P.Failure, C.Output == P.Output {
+        Publishers.Merge4(a, b, c, other)
+    }
+
+    /// Merges this publisher's upstreams and 2 other publishers into one `Merge5`.
+    public func merge<Z: Publisher, Y: Publisher>(with z: Z, _ y: Y) -> Publishers.Merge5<A, B, C, Z, Y>
+    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
+        Publishers.Merge5(a, b, c, z, y)
+    }
+
+    /// Merges this publisher's upstreams and 3 other publishers into one `Merge6`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge6<A, B, C, Z, Y, X>
+    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+        Publishers.Merge6(a, b, c, z, y, x)
+    }
+
+    /// Merges this publisher's upstreams and 4 other publishers into one `Merge7`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
+    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
+        Publishers.Merge7(a, b, c, z, y, x, w)
+    }
+
+    /// Merges this publisher's upstreams and 5 other publishers into one `Merge8`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
+    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output {
+        Publishers.Merge8(a, b, c, z, y, x, w, v)
+    }
+
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to four upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+        /// The fourth publisher to merge.
+        public let d: D
+
+        /// Creates a publisher that merges four upstream publishers.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 4)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+        }
+    }
+}
+
+extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+extension Publishers.Merge4 {
+    /// Merges this publisher's upstreams and another publisher into one `Merge5`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
+    where D.Failure == P.Failure, D.Output == P.Output {
+        Publishers.Merge5(a, b, c, d, other)
+    }
+
+    /// Merges this publisher's upstreams and 2 other publishers into one `Merge6`.
+    public func merge<Z: Publisher, Y: Publisher>(with z: Z, _ y: Y) -> Publishers.Merge6<A, B, C, D, Z, Y>
+    where D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
+        Publishers.Merge6(a, b, c, d, z, y)
+    }
+
+    /// Merges this publisher's upstreams and 3 other publishers into one `Merge7`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
+    where D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+        Publishers.Merge7(a, b, c, d, z, y, x)
+    }
+
+    /// Merges this publisher's upstreams and 4 other publishers into one `Merge8`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
+    where D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
+        Publishers.Merge8(a, b, c, d, z, y, x, w)
+    }
+
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to five upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+        /// The fourth publisher to merge.
+        public let d: D
+        /// The fifth publisher to merge.
+        public let e: E
+
+        /// Creates a publisher that merges five upstream publishers.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 5)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+        }
+    }
+}
+
+extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {}
+
+extension Publishers.Merge5 {
+    /// Merges this publisher's upstreams and another publisher into one `Merge6`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge6<A, B, C, D, E, P>
+    where E.Failure == P.Failure, E.Output == P.Output {
+        Publishers.Merge6(a, b, c, d, e, other)
+    }
+
+    /// Merges this publisher's upstreams and 2 other publishers into one `Merge7`.
+    public func merge<Z: Publisher, Y: Publisher>(with z: Z, _ y: Y) -> Publishers.Merge7<A, B, C, D, E, Z, Y>
+    where E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
+        Publishers.Merge7(a, b, c, d, e, z, y)
+    }
+
+    /// Merges this publisher's upstreams and 3 other publishers into one `Merge8`.
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
+    where E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+        Publishers.Merge8(a, b, c, d, e, z, y, x)
+    }
+
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to six upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+        /// The fourth publisher to merge.
+        public let d: D
+        /// The fifth publisher to merge.
+        public let e: E
+        /// The sixth publisher to merge.
+        public let f: F
+
+        /// Creates a publisher that merges six upstream publishers.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+            self.f = f
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 6)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+            f.subscribe(MergeSide(parent: merger, index: 5))
+        }
+    }
+}
+
+extension Publishers.Merge6: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}
+
+extension Publishers.Merge6 {
+    /// Merges this publisher's upstreams and another publisher into one `Merge7`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
+    where F.Failure == P.Failure, F.Output == P.Output {
+        Publishers.Merge7(a, b, c, d, e, f, other)
+    }
+
+    /// Merges this publisher's upstreams and 2 other publishers into one `Merge8`.
+    public func merge<Z: Publisher, Y: Publisher>(with z: Z, _ y: Y) -> Publishers.Merge8<A, B, C, D, E, F, Z, Y>
+    where F.Failure == Z.Failure, F.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output {
+        Publishers.Merge8(a, b, c, d, e, f, z, y)
+    }
+
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to seven upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+        /// The fourth publisher to merge.
+        public let d: D
+        /// The fifth publisher to merge.
+        public let e: E
+        /// The sixth publisher to merge.
+        public let f: F
+        /// The seventh publisher to merge.
+        public let g: G
+
+        /// Creates a publisher that merges seven upstream publishers.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+            self.f = f
+            self.g = g
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 7)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+            f.subscribe(MergeSide(parent: merger, index: 5))
+            g.subscribe(MergeSide(parent: merger, index: 6))
+        }
+    }
+}
+
+extension Publishers.Merge7: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
+
+extension Publishers.Merge7 {
+    /// Merges this publisher's upstreams and another publisher into one `Merge8`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
+    where G.Failure == P.Failure, G.Output == P.Output {
+        Publishers.Merge8(a, b, c, d, e, f, g, other)
+    }
+
+}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to eight upstream publishers.
+    ///
+    /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
+    public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output {
+        public typealias Output = A.Output
+        public typealias Failure = A.Failure
+
+        /// The first publisher to merge.
+        public let a: A
+        /// The second publisher to merge.
+        public let b: B
+        /// The third publisher to merge.
+        public let c: C
+        /// The fourth publisher to merge.
+        public let d: D
+        /// The fifth publisher to merge.
+        public let e: E
+        /// The sixth publisher to merge.
+        public let f: F
+        /// The seventh publisher to merge.
+        public let g: G
+        /// The eighth publisher to merge.
+        public let h: H
+
+        /// Creates a publisher that merges eight upstream publishers.
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+            self.f = f
+            self.g = g
+            self.h = h
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: 8)
+            subscriber.receive(subscription: merger)
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+            f.subscribe(MergeSide(parent: merger, index: 5))
+            g.subscribe(MergeSide(parent: merger, index: 6))
+            h.subscribe(MergeSide(parent: merger, index: 7))
+        }
+    }
+}
+
+extension Publishers.Merge8: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {}
+
+extension Publishers {
+    /// A publisher created by applying the merge function to an arbitrary number of upstream
+    /// publishers.
+    ///
+    /// Every merge (`Merge` … `Merge8` too) works the same way. Downstream receives the
+    /// subscription first, then the upstreams are subscribed in order. While downstream's demand is
+    /// unlimited, each upstream is asked for `.unlimited`; otherwise each upstream is asked for one
+    /// value at a time, and asked again (`.max(1)`) once its value has been delivered. A value that
+    /// arrives while downstream has no demand waits, one queue per upstream, and waiting values are
+    /// delivered in upstream order when demand comes. Values are delivered serially even when the
+    /// upstreams send from several threads. The merge finishes once every upstream has finished
+    /// (after any waiting values); a failure of any upstream cancels all of them and fails the merge.
+    public struct MergeMany<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The array of upstream publishers that this publisher merges together.
+        public let publishers: [Upstream]
+
+        /// Creates a publisher that merges an arbitrary number of upstream publishers.
+        public init(_ upstream: Upstream...) {
+            publishers = upstream
+        }
+
+        /// Creates a publisher that merges a sequence of upstream publishers.
+        public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
+            publishers = Array(upstream)
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: publishers.count)
+            subscriber.receive(subscription: merger)
+            for (index, publisher) in publishers.enumerated() {
+                publisher.subscribe(MergeSide(parent: merger, index: index))
+            }
+            // With no upstream at all, every upstream has finished.
+            if publishers.isEmpty { merger.noUpstreams() }
+        }
+
+        /// Combines elements from this publisher with those from another publisher of the same type.
+        public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
+            Publishers.MergeMany(publishers + [other])
+        }
+    }
+}
+
+extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
+
+/// Subscribes to one upstream on behalf of the merge, telling it which upstream a signal comes
+/// from. It carries the merge's identifier, as Combine's inner subscribers do.
+private struct MergeSide<Downstream: Subscriber>: Subscriber {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    let parent: MergeSubscription<Downstream>
+    let index: Int
+
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    func receive(subscription: any Subscription) { parent.receive(subscription, from: index) }
+
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: index) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion, from: index) }
+}
+
+/// The merge of any number of upstreams. One lock over the fields below, never held while calling
+/// out.
+///
+/// Delivery is serial without holding a lock while calling downstream: the thread that delivers
+/// marks itself `delivering`; a value that arrives meanwhile (from another thread, or re-entrantly
+/// from inside `receive`) waits in its upstream's queue, and the delivering thread drains the
+/// queues before it lets go. The same queues hold values that arrive while downstream has no
+/// demand.
+private final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum UpstreamState {
+        case awaitingSubscription
+        case active(any Subscription)
+        case finished
+    }
+
+    private enum Phase {
+        case running
+        /// Every upstream has finished; `.finished` follows the last waiting value.
+        case finishing
+        /// An upstream failed while another call was delivering; that call delivers the failure.
+        case failing(Failure)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private let downstream: Downstream
+    private var phase = Phase.running
+    private var upstreams: [UpstreamState]
+    private var waiting: [[Input]]
+    private var finishedCount = 0
+    /// What downstream asked for and has not received.
+    private var demand = Subscribers.Demand.none
+    /// Whether some call is delivering to downstream (or about to, or draining the queues).
+    private var delivering = false
+
+    init(downstream: Downstream, count: Int) {
+        self.downstream = downstream
+        upstreams = Array(repeating: .awaitingSubscription, count: count)
+        waiting = Array(repeating: [], count: count)
+    }
+
+    var description: String { "Merge" }
+
+    // MARK: Upstreams
+
+    func receive(_ subscription: any Subscription, from index: Int) {
+        lock.lock()
+        guard case .running = phase, case .awaitingSubscription = upstreams[index] else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstreams[index] = .active(subscription)
+        // Combine pulls one value at a time from each upstream unless downstream wants everything.
+        let ask: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
+        lock.unlock()
+        subscription.request(ask)
+    }
+
+    func receive(_ input: Input, from index: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running = phase, case .active = upstreams[index] else {
+            lock.unlock()
+            return .none
+        }
+        guard !delivering, demand > 0 else {
+            waiting[index].append(input)
+            lock.unlock()
+            return .none
+        }
+        delivering = true
+        demand -= 1
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        demand += more
+        // The upstream may ask for its next value unless downstream wants everything anyway, or
+        // the stream (or this upstream) ended while the value was being delivered.
+        var answer = Subscribers.Demand.none
+        if case .running = phase, case .active = upstreams[index], demand != .unlimited { answer = .max(1) }
+        drainLocked()
+        return answer
+    }
+
+    func receive(_ completion: Subscribers.Completion<Failure>, from index: Int) {
+        lock.lock()
+        guard case .running = phase, case .active = upstreams[index] else {
+            lock.unlock()
+            return
+        }
+        switch completion {
+        case .finished:
+            upstreams[index] = .finished
+            finishedCount += 1
+            guard finishedCount == upstreams.count else {
+                lock.unlock()
+                return
+            }
+            phase = .finishing
+            guard !delivering else {
+                lock.unlock()
+                return
+            }
+            delivering = true
+            drainLocked()
+        case .failure(let error):
+            // Combine cancels every upstream, the failed one included.
+            let live = takeLiveUpstreams()
+            waiting = []
+            let deliverNow = !delivering
+            phase = deliverNow ? .terminated : .failing(error)
+            lock.unlock()
+            for upstream in live { upstream.cancel() }
+            if deliverNow { downstream.receive(completion: completion) }
+        }
+    }
+
+    /// A `MergeMany` of no publishers: finished as soon as it is subscribed.
+    func noUpstreams() {
+        lock.lock()
+        guard case .running = phase, !delivering else {
+            lock.unlock()
+            return
+        }
+        phase = .finishing
+        delivering = true
+        drainLocked()
+    }
+
+    // MARK: Downstream
+
+    func request(_ more: Subscribers.Demand) {
+        more.assertNonZero()
+        lock.lock()
+        switch phase {
+        case .running, .finishing: break
+        case .failing, .terminated:
+            lock.unlock()
+            return
+        }
+        guard demand != .unlimited else {
+            lock.unlock()
+            return
+        }
+        demand += more
+        // Once downstream wants everything, so is every upstream asked; until then each already
+        // has one value outstanding (or waiting).
+        let unlimitedNow = more == .unlimited ? liveUpstreams() : []
+        guard !delivering else {
+            lock.unlock()
+            for upstream in unlimitedNow { upstream.request(.unlimited) }
+            return
+        }
+        // Become the deliverer before asking upstream, so that values sent from inside those
+        // requests wait their turn behind the ones already waiting.
+        delivering = true
+        lock.unlock()
+        for upstream in unlimitedNow { upstream.request(.unlimited) }
+        lock.lock()
+        drainLocked()
+    }
+
+    func cancel() {
+        lock.lock()
+        let live = takeLiveUpstreams()
+        waiting = []
+        phase = .terminated
+        lock.unlock()
+        for upstream in live { upstream.cancel() }
+    }
+
+    // MARK: Delivery
+
+    /// Called with the lock held by the call that is delivering; returns with it released. Delivers
+    /// waiting values while there is demand, in upstream order, then a pending completion.
+    private func drainLocked() {
+        while true {
+            switch phase {
+            case .terminated:
+                delivering = false
+                lock.unlock()
+                return
+            case .failing(let error):
+                phase = .terminated
+                delivering = false
+                lock.unlock()
+                downstream.receive(completion: .failure(error))
+                return
+            case .running, .finishing:
+                break
+            }
+            if demand > 0, let index = waiting.firstIndex(where: { !$0.isEmpty }) {
+                let value = waiting[index].removeFirst()
+                demand -= 1
+                lock.unlock()
+                let more = downstream.receive(value)
+                lock.lock()
+                demand += more
+                // This value was answered with `.none` when it arrived: its upstream may send the
+                // next one now, as it could have had the value been delivered at once.
+                if case .running = phase, case .active(let upstream) = upstreams[index], demand != .unlimited {
+                    lock.unlock()
+                    upstream.request(.max(1))
+                    lock.lock()
+                }
+                continue
+            }
+            if case .finishing = phase, waiting.allSatisfy(\.isEmpty) {
+                phase = .terminated
+                delivering = false
+                lock.unlock()
+                downstream.receive(completion: .finished)
+                return
+            }
+            delivering = false
+            lock.unlock()
+            return
+        }
+    }
+
+    private func liveUpstreams() -> [any Subscription] {
+        upstreams.compactMap { if case .active(let upstream) = $0 { upstream } else { nil } }
+    }
+
+    /// The live upstream subscriptions, which the caller cancels; none stays live.
+    private func takeLiveUpstreams() -> [any Subscription] {
+        let live = liveUpstreams()
+        upstreams = upstreams.map { _ in .finished }
+        return live
+    }
+}
