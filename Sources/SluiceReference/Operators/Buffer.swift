@@ -17,7 +17,7 @@ extension Publisher {
 
 extension Publishers {
     /// A strategy for filling a buffer.
-    public enum PrefetchStrategy: Equatable, Hashable {
+    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
         /// A strategy to fill the buffer at subscription time, and keep it full thereafter.
         case keepFull
         /// A strategy that avoids prefetching and instead performs requests on demand.
