@@ -1,0 +1,352 @@
+extension Publisher {
+    /// Buffers elements received from an upstream publisher.
+    ///
+    /// - `size`: how many values the buffer holds.
+    /// - `prefetch`: `.keepFull` asks upstream for `size` values at once and for one more each
+    ///   time a value leaves; `.byRequest` asks upstream for everything.
+    /// - `whenFull`: what a value that does not fit does: it is dropped (`.dropNewest`), it
+    ///   pushes out the oldest (`.dropOldest`), or upstream is cancelled and the stream fails
+    ///   with the error, after downstream's next request has taken what it can (`.customError`).
+    ///
+    /// An upstream failure is passed on at once and the buffered values are dropped; `.finished`
+    /// is passed on once the buffer is empty and downstream has demand.
+    @inlinable
+    public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) -> Publishers.Buffer<Self> {
+        Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+    }
+}
+
+extension Publishers {
+    /// A strategy for filling a buffer.
+    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+        /// A strategy to fill the buffer at subscription time, and keep it full thereafter.
+        case keepFull
+        /// A strategy that avoids prefetching and instead performs requests on demand.
+        case byRequest
+    }
+
+    /// A strategy that handles exhaustion of a buffer's capacity.
+    public enum BufferingStrategy<Failure: Error> {
+        /// When the buffer is full, discard the newly received element.
+        case dropNewest
+        /// When the buffer is full, discard the oldest element in the buffer.
+        case dropOldest
+        /// When the buffer is full, execute the closure to provide a custom error.
+        case customError(() -> Failure)
+    }
+
+    /// A publisher that buffers elements from an upstream publisher.
+    @frozen
+    public struct Buffer<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of elements to store.
+        public let size: Int
+        /// The strategy for initially populating the buffer.
+        public let prefetch: Publishers.PrefetchStrategy
+        /// The action to take when the buffer becomes full.
+        public let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+
+        /// Creates a publisher that buffers elements received from an upstream publisher.
+        @inlinable
+        public init(upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+            self.upstream = upstream
+            self.size = size
+            self.prefetch = prefetch
+            self.whenFull = whenFull
+        }
+
+        @inlinable @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(_BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+        }
+    }
+}
+
+/// A first-in first-out ring of values: one block that doubles when full (up to the buffer's
+/// size), so values are stored without an allocation each. `buffer(size: .max, ...)` is a
+/// common idiom, which is why the block is not allocated at full size up front.
+@usableFromInline
+struct _BufferRing<Element>: ~Copyable {
+    @usableFromInline var storage: UnsafeMutablePointer<Element>?
+    /// A power of two (or 0), so that positions wrap with a mask.
+    @usableFromInline var capacity = 0
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    deinit {
+        guard let storage else { return }
+        for offset in 0..<count { (storage + ((head + offset) & (capacity - 1))).deinitialize(count: 1) }
+        storage.deallocate()
+    }
+
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    @inlinable
+    mutating func append(_ element: consuming Element) {
+        if count == capacity { grow() }
+        (storage.unsafelyUnwrapped + ((head + count) & (capacity - 1))).initialize(to: element)
+        count += 1
+    }
+
+    @inlinable
+    mutating func removeFirst() -> Element {
+        let element = (storage.unsafelyUnwrapped + head).move()
+        head = (head + 1) & (capacity - 1)
+        count -= 1
+        return element
+    }
+
+    @inlinable
+    mutating func removeAll() {
+        while count > 0 { _ = removeFirst() }
+        head = 0
+    }
+
+    /// Moves the values, oldest first, into a block twice as large.
+    @usableFromInline
+    mutating func grow() {
+        let newCapacity = Swift.max(4, capacity * 2)
+        let block = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        if let storage {
+            for offset in 0..<count { (block + offset).moveInitialize(from: storage + ((head + offset) & (capacity - 1)), count: 1) }
+            storage.deallocate()
+        }
+        storage = block
+        capacity = newCapacity
+        head = 0
+    }
+}
+
+/// The subscription of `buffer`.
+///
+/// One lock guards the ring, the demand (a count; `UInt.max` is unlimited) and the flags; it is
+/// never held while calling out. Values reach downstream only from the one caller that holds
+/// the drain (`draining`), so downstream hears one thing at a time even when upstream sends on
+/// one thread while downstream requests on another; a caller that finds the drain taken leaves
+/// its change in the state, and the drainer re-reads the state before it lets go. With the ring
+/// empty and demand outstanding, a value goes straight through without entering the ring.
+@usableFromInline
+final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let size: Int
+    @usableFromInline let keepFull: Bool
+    @usableFromInline let whenFull: Publishers.BufferingStrategy<Failure>
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var ring = _BufferRing<Input>()
+    @exclusivity(unchecked)
+    @usableFromInline var demand: UInt = 0
+    /// Upstream's subscription while it may still send; nil before it arrives and once it is done.
+    @exclusivity(unchecked)
+    @usableFromInline var upstream: (any Subscription)?
+    /// Upstream has subscribed and then finished, failed, or been cancelled by this buffer.
+    @exclusivity(unchecked)
+    @usableFromInline var upstreamDone = false
+    /// The completion decided and not yet delivered. `.finished` waits for an empty ring and
+    /// demand; a failure waits for `failureDue`.
+    @exclusivity(unchecked)
+    @usableFromInline var pending: Subscribers.Completion<Failure>?
+    /// An upstream failure is due at once; an overflow's error at downstream's next request.
+    @exclusivity(unchecked)
+    @usableFromInline var failureDue = false
+    @exclusivity(unchecked)
+    @usableFromInline var draining = false
+    /// Downstream has its completion or has cancelled.
+    @exclusivity(unchecked)
+    @usableFromInline var terminated = false
+
+    @inlinable
+    init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+        self.downstream = downstream
+        self.size = size
+        keepFull = prefetch == .keepFull
+        self.whenFull = whenFull
+    }
+
+    @usableFromInline var description: String { "Buffer" }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil, !upstreamDone, !terminated else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        // Upstream is asked before downstream hears of the subscription, as in Combine.
+        if !keepFull {
+            subscription.request(.unlimited)
+        } else if size > 0 {
+            subscription.request(.max(size))
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard upstream != nil, pending == nil, !terminated else {
+            lock.unlock()
+            return .none
+        }
+        if demand != 0 && ring.isEmpty && !draining {
+            if demand != .max { demand -= 1 }
+            draining = true
+            lock.unlock()
+            let more = downstream.receive(input)
+            let delivered = 1 &+ drainOwned(adding: more)
+            return keepFull ? .max(delivered) : .none
+        }
+        if ring.count < size {
+            ring.append(input)
+            lock.unlock()
+            return .none
+        }
+        overflow(input)
+        return .none
+    }
+
+    /// The ring is full (the lock is held; this releases it).
+    @usableFromInline
+    func overflow(_ input: Input) {
+        switch whenFull {
+        case .dropNewest:
+            lock.unlock()
+        case .dropOldest:
+            if ring.isEmpty {
+                lock.unlock()  // size 0: nothing to push out, nowhere to put it
+                return
+            }
+            let oldest = ring.removeFirst()
+            ring.append(input)
+            lock.unlock()
+            _ = consume oldest  // released outside the lock: its deinit is user code
+        case .customError(let makeError):
+            let current = upstream
+            upstream = nil
+            upstreamDone = true
+            lock.unlock()
+            current?.cancel()
+            let error = makeError()
+            lock.lock()
+            if pending == nil { pending = .failure(error) }
+            lock.unlock()
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard upstream != nil, pending == nil, !terminated else {
+            lock.unlock()
+            return
+        }
+        upstream = nil
+        upstreamDone = true
+        pending = completion
+        if case .failure = completion {
+            // A failure does not wait for the ring: what is buffered is dropped.
+            ring.removeAll()
+            failureDue = true
+        }
+        guard !draining else {
+            lock.unlock()
+            return
+        }
+        draining = true
+        lock.unlock()
+        _ = drainOwned(adding: .none)
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        self.demand = demand._adding(to: self.demand)
+        if pending != nil { failureDue = true }
+        guard !draining else {
+            lock.unlock()
+            return
+        }
+        draining = true
+        lock.unlock()
+        let delivered = drainOwned(adding: .none)
+        guard keepFull, delivered > 0 else { return }
+        lock.lock()
+        let current = terminated ? nil : upstream
+        lock.unlock()
+        // The values that left made room: ask upstream to fill it again.
+        current?.request(.max(delivered))
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        terminated = true
+        let current = upstream
+        upstream = nil
+        upstreamDone = true
+        ring.removeAll()
+        lock.unlock()
+        current?.cancel()
+    }
+
+    /// Runs the drain, which the caller holds: adds `returned` (downstream's answer to a value the
+    /// caller delivered), delivers from the ring while there is demand, then the completion if it
+    /// is due, and lets go of the drain. Returns how many values it delivered.
+    @usableFromInline
+    func drainOwned(adding returned: Subscribers.Demand) -> Int {
+        var delivered = 0
+        var more = returned
+        lock.lock()
+        while true {
+            if more != .none { demand = more._adding(to: demand) }
+            more = .none
+            if terminated { break }
+            if demand != 0 && !ring.isEmpty {
+                let value = ring.removeFirst()
+                if demand != .max { demand -= 1 }
+                lock.unlock()
+                more = downstream.receive(value)
+                delivered += 1
+                lock.lock()
+                continue
+            }
+            guard let completion = pending else { break }
+            switch completion {
+            case .finished where !ring.isEmpty || demand == 0: break
+            case .failure where !failureDue: break
+            default:
+                terminated = true
+                draining = false
+                ring.removeAll()
+                lock.unlock()
+                downstream.receive(completion: completion)
+                return delivered
+            }
+            break
+        }
+        draining = false
+        lock.unlock()
+        return delivered
+    }
+}

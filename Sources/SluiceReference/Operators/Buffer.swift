@@ -1,0 +1,273 @@
+extension Publisher {
+    /// Buffers elements received from an upstream publisher.
+    ///
+    /// - `size`: how many values the buffer holds.
+    /// - `prefetch`: `.keepFull` asks upstream for `size` values at once and for one more each
+    ///   time a value leaves; `.byRequest` asks upstream for everything.
+    /// - `whenFull`: what a value that does not fit does: it is dropped (`.dropNewest`), it
+    ///   pushes out the oldest (`.dropOldest`), or upstream is cancelled and the stream fails
+    ///   with the error, after downstream's next request has taken what it can (`.customError`).
+    ///
+    /// An upstream failure is passed on at once and the buffered values are dropped; `.finished`
+    /// is passed on once the buffer is empty and downstream has demand.
+    public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) -> Publishers.Buffer<Self> {
+        Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
+    }
+}
+
+extension Publishers {
+    /// A strategy for filling a buffer.
+    public enum PrefetchStrategy: Equatable, Hashable, Sendable {
+        /// A strategy to fill the buffer at subscription time, and keep it full thereafter.
+        case keepFull
+        /// A strategy that avoids prefetching and instead performs requests on demand.
+        case byRequest
+    }
+
+    /// A strategy that handles exhaustion of a buffer's capacity.
+    public enum BufferingStrategy<Failure: Error> {
+        /// When the buffer is full, discard the newly received element.
+        case dropNewest
+        /// When the buffer is full, discard the oldest element in the buffer.
+        case dropOldest
+        /// When the buffer is full, execute the closure to provide a custom error.
+        case customError(() -> Failure)
+    }
+
+    /// A publisher that buffers elements from an upstream publisher.
+    public struct Buffer<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of elements to store.
+        public let size: Int
+        /// The strategy for initially populating the buffer.
+        public let prefetch: Publishers.PrefetchStrategy
+        /// The action to take when the buffer becomes full.
+        public let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+
+        /// Creates a publisher that buffers elements received from an upstream publisher.
+        public init(upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+            self.upstream = upstream
+            self.size = size
+            self.prefetch = prefetch
+            self.whenFull = whenFull
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+        }
+    }
+}
+
+/// The subscription of `buffer`: a queue of values between upstream and downstream.
+///
+/// Values leave the queue only in `drain()`, run by one caller at a time (`isDraining`), so
+/// downstream hears one thing at a time even when upstream sends on one thread while downstream
+/// requests on another. Whoever finds the drain already running leaves its work in the state for
+/// the drainer to pick up.
+private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum Upstream {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Finished, failed, or cancelled by us (`customError`): never asked again.
+        case done
+    }
+
+    /// How the stream ends, once decided and not yet delivered.
+    private enum Ending {
+        /// Upstream finished: delivered when the queue is empty and downstream has demand.
+        case finished
+        /// Upstream failed (due at once; the queue was dropped) or the queue overflowed under
+        /// `.customError` (due at downstream's next request, after the values its demand allows).
+        case failure(Failure, isDue: Bool)
+    }
+
+    private let lock = Lock()
+    private var upstream = Upstream.awaitingSubscription
+    private var queue: [Input] = []
+    private var demand = Subscribers.Demand.none
+    private var ending: Ending?
+    private var isDraining = false
+    /// Downstream has its completion or has cancelled: nothing more reaches it.
+    private var isTerminated = false
+    private let downstream: Downstream
+    private let size: Int
+    private let prefetch: Publishers.PrefetchStrategy
+    private let whenFull: Publishers.BufferingStrategy<Failure>
+
+    init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+        self.downstream = downstream
+        self.size = size
+        self.prefetch = prefetch
+        self.whenFull = whenFull
+    }
+
+    var description: String { "Buffer" }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = upstream, !isTerminated else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = .subscribed(subscription)
+        lock.unlock()
+        // Combine asks upstream before downstream hears of the subscription.
+        switch prefetch {
+        case .keepFull: if size > 0 { subscription.request(.max(size)) }
+        case .byRequest: subscription.request(.unlimited)
+        }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed(let subscription) = upstream, ending == nil, !isTerminated else {
+            lock.unlock()
+            return .none
+        }
+        if demand > 0 && queue.isEmpty && !isDraining {
+            // Straight through: the value never takes a place in the queue.
+            demand -= 1
+            isDraining = true
+            lock.unlock()
+            let more = downstream.receive(input)
+            lock.withLock { demand += more }
+            let delivered = 1 + drain(holdingDrain: true)
+            return prefetch == .keepFull ? .max(delivered) : .none
+        }
+        if queue.count < size {
+            queue.append(input)
+            lock.unlock()
+            return .none
+        }
+        switch whenFull {
+        case .dropNewest:
+            lock.unlock()
+        case .dropOldest:
+            queue.removeFirst()
+            queue.append(input)
+            lock.unlock()
+        case .customError(let makeError):
+            upstream = .done
+            lock.unlock()
+            subscription.cancel()
+            let error = makeError()
+            lock.withLock { if ending == nil { ending = .failure(error, isDue: false) } }
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = upstream, ending == nil, !isTerminated else {
+            lock.unlock()
+            return
+        }
+        upstream = .done
+        switch completion {
+        case .finished:
+            ending = .finished
+        case .failure(let error):
+            // A failure does not wait for the queue: what is buffered is dropped.
+            queue.removeAll()
+            ending = .failure(error, isDue: true)
+        }
+        lock.unlock()
+        _ = drain(holdingDrain: false)
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard !isTerminated else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        if case .failure(let error, isDue: false) = ending { ending = .failure(error, isDue: true) }
+        lock.unlock()
+        let delivered = drain(holdingDrain: false)
+        guard prefetch == .keepFull, delivered > 0 else { return }
+        lock.lock()
+        guard case .subscribed(let subscription) = upstream, !isTerminated else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        // The values that left made room: ask upstream to fill it again.
+        subscription.request(.max(delivered))
+    }
+
+    func cancel() {
+        lock.lock()
+        let previous = upstream
+        upstream = .done
+        isTerminated = true
+        queue.removeAll()
+        lock.unlock()
+        if case .subscribed(let subscription) = previous { subscription.cancel() }
+    }
+
+    /// Delivers queued values while downstream has demand, then the ending if it is due. Returns
+    /// how many values this call delivered. If another call is already draining, it returns 0
+    /// at once: the drainer re-reads the state before it stops, so it picks up what changed.
+    ///
+    /// `holdingDrain`: the caller (the straight-through value path) already owns the drain.
+    private func drain(holdingDrain: Bool) -> Int {
+        lock.lock()
+        if !holdingDrain {
+            guard !isDraining else {
+                lock.unlock()
+                return 0
+            }
+            isDraining = true
+        }
+        var delivered = 0
+        while true {
+            if isTerminated {
+                isDraining = false
+                lock.unlock()
+                return delivered
+            }
+            if demand > 0, !queue.isEmpty {
+                let value = queue.removeFirst()
+                demand -= 1
+                lock.unlock()
+                let more = downstream.receive(value)
+                lock.lock()
+                demand += more
+                delivered += 1
+                continue
+            }
+            let due: Subscribers.Completion<Failure>?
+            switch ending {
+            case .finished where queue.isEmpty && demand > 0: due = .finished
+            case .failure(let error, isDue: true): due = .failure(error)
+            default: due = nil
+            }
+            guard let due else {
+                isDraining = false
+                lock.unlock()
+                return delivered
+            }
+            isTerminated = true
+            isDraining = false
+            queue.removeAll()
+            lock.unlock()
+            downstream.receive(completion: due)
+            return delivered
+        }
+    }
+}

@@ -1,0 +1,146 @@
+extension Publisher {
+    /// Shares this publisher's output through a subject made by `createSubject`.
+    ///
+    /// The subject is made once, when the multicast is first subscribed to or connected. Nothing
+    /// flows until `connect()` attaches the subject to this publisher; a subscriber that arrives
+    /// later sees only what the subject sends from then on.
+    public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
+    where Failure == S.Failure, Output == S.Output {
+        Publishers.Multicast(upstream: self, createSubject: createSubject)
+    }
+
+    /// Shares this publisher's output through `subject`; see `multicast(_:)`.
+    public func multicast<S: Subject>(subject: S) -> Publishers.Multicast<Self, S>
+    where Failure == S.Failure, Output == S.Output {
+        Publishers.Multicast(upstream: self, createSubject: { subject })
+    }
+}
+
+extension Publishers {
+    /// A publisher that uses a subject to deliver elements to multiple subscribers.
+    ///
+    /// Subscribers attach to the subject; `connect()` attaches the subject to the upstream. Each
+    /// `connect()` makes a new upstream subscription, so connecting twice delivers every value twice.
+    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
+    where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public final let upstream: Upstream
+        /// A closure that returns a subject each time a subscriber attaches to the multicast publisher.
+        public final let createSubject: () -> SubjectType
+
+        /// Recursive and held while `createSubject` runs, so that the subject is made exactly once
+        /// even when two threads subscribe at the same time. It is never held while calling
+        /// upstream or downstream.
+        private let lock = Lock(recursive: true)
+        private var subject: SubjectType?
+
+        /// Creates a multicast publisher that applies a closure to create a subject that delivers elements to subscribers.
+        public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+            self.upstream = upstream
+            self.createSubject = createSubject
+        }
+
+        private var sharedSubject: SubjectType {
+            lock.withLock {
+                if let subject { return subject }
+                let made = createSubject()
+                subject = made
+                return made
+            }
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            sharedSubject.subscribe(MulticastSubscription(downstream: subscriber))
+        }
+
+        public func connect() -> any Cancellable {
+            upstream.subscribe(sharedSubject)
+        }
+    }
+}
+
+/// Stands between the subject and one downstream subscriber: the subscriber sees a subscription
+/// named "Multicast"; the demand it returns from `receive(_:)` is asked of the subject.
+private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private let downstream: Downstream
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    var description: String { "Multicast" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        guard more > 0 else { return .none }
+        // Asked of the subject, not returned to it: a subject ignores returned demand.
+        lock.lock()
+        guard case .subscribed(let subject) = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        subject.request(more)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .subscribed(let subject) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        subject.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let previous = state
+        state = .terminated
+        lock.unlock()
+        if case .subscribed(let subject) = previous { subject.cancel() }
+    }
+}
