@@ -287,15 +287,15 @@ where Downstream.Input == [Element] {
         while true {
             lock.lock()
             if let window = windows.takeDeliverable() {
-                let live = windows.phase == .active ? windows.upstream : nil
                 lock.unlock()
                 let more = downstream.receive(window)
                 guard more != .none else { continue }
                 lock.lock()
                 let running = windows.phase == .active || windows.phase == .ending
                 if running { windows.demand += more }
+                let live = windows.phase == .active ? windows.upstream : nil
                 lock.unlock()
-                if running, let limit { live?.request(more * limit) }
+                if let limit { live?.request(more * limit) }
                 continue
             }
             guard windows.phase == .ending, !windows.hasClosed, let completion = windows.ending else {

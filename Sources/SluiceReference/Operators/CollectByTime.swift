@@ -216,15 +216,14 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     private func drain() {
         while true {
             lock.lock()
-            let upstream: (any Subscription)?
             switch state {
-            case .active(let live): upstream = live
+            case .active: break
             case .completing(let completion) where ready.isEmpty:
                 state = .terminated
                 lock.unlock()
                 downstream.receive(completion: completion)
                 return
-            case .completing: upstream = nil
+            case .completing: break
             case .awaitingSubscription, .terminated:
                 lock.unlock()
                 return
@@ -239,12 +238,19 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             let more = downstream.receive(group)
             guard more > 0 else { continue }
             lock.lock()
+            let live: (any Subscription)?
             switch state {
-            case .active, .completing: demand += more
-            case .awaitingSubscription, .terminated: break
+            case .active(let current):
+                demand += more
+                live = current
+            case .completing:
+                demand += more
+                live = nil
+            case .awaitingSubscription, .terminated:
+                live = nil
             }
             lock.unlock()
-            if let count, let upstream { upstream.request(more * count) }
+            if let count, let live { live.request(more * count) }
         }
     }
 
