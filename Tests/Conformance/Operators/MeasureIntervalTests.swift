@@ -24,7 +24,7 @@ import Testing
         up.send(4)
         up.send(completion: .finished)
         #expect(timeline.lines == [
-            "3ms:subscription", "14ms:value(11ms)", "17ms:value(3ms)", "17ms:value(0ns)",
+            "3ms:subscription", "14ms:value(11ms)", "17ms:value(3ms)", "17ms:value(0ms)",
             "17001500ns:value(1500ns)", "17001500ns:finished",
         ])
         #expect(up.events == [.subscribe, .request(.unlimited)])
@@ -104,7 +104,7 @@ import Testing
         timeline.onValue = { _ in timeline.cancel() }
         up.send(1)
         up.sendKeepingSubscriber(2)
-        #expect(timeline.lines == ["0ms:subscription", "0ms:value(0ns)"])
+        #expect(timeline.lines == ["0ms:subscription", "0ms:value(0ms)"])
         // The demand the cancelled subscriber returned is not passed on.
         #expect(up.events == [.subscribe, .request(.max(5)), .cancel])
     }
