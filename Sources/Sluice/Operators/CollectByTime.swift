@@ -1,0 +1,336 @@
+import Synchronization
+
+extension Publisher {
+    /// Collects elements by a given time-grouping strategy, and emits a single array of the
+    /// collection.
+    ///
+    /// Windows are `interval` long and start at the subscription. At the end of each window the
+    /// elements received in it are emitted as one array, on the strategy's scheduler; a window with
+    /// no elements emits nothing. With `.byTimeOrCount`, an array is also emitted as soon as it holds
+    /// `count` elements, and the next window starts then. When upstream finishes, the elements
+    /// collected so far are emitted before `.finished`; when it fails, they are dropped.
+    @inlinable
+    public func collect<S: Scheduler>(
+        _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
+    ) -> Publishers.CollectByTime<Self, S> {
+        Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
+    }
+}
+
+extension Publishers {
+    /// A strategy for collecting received elements.
+    public enum TimeGroupingStrategy<Context: Scheduler> {
+        /// A grouping that collects and periodically publishes items.
+        case byTime(Context, Context.SchedulerTimeType.Stride)
+        /// A grouping that collects and publishes items periodically or when a buffer reaches a
+        /// maximum size.
+        case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
+    }
+
+    /// A publisher that buffers and periodically publishes its items.
+    ///
+    /// With `.byTime`, upstream is asked for unlimited elements at once; with `.byTimeOrCount`, a
+    /// request for `n` arrays asks upstream for `n * count` elements.
+    @frozen
+    public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// The strategy with which to collect and publish elements.
+        public let strategy: TimeGroupingStrategy<Context>
+        /// Scheduler options to use for the strategy.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that buffers and periodically publishes its items.
+        @inlinable
+        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.strategy = strategy
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription: _CollectByTimeSubscription<Upstream.Output, Context, S>
+            switch strategy {
+            case .byTime(let scheduler, let interval):
+                subscription = _CollectByTimeSubscription(
+                    scheduler: scheduler, interval: interval, limit: nil, options: options, downstream: subscriber)
+            case .byTimeOrCount(let scheduler, let interval, let count):
+                subscription = _CollectByTimeSubscription(
+                    scheduler: scheduler, interval: interval, limit: Swift.max(count, 1), options: options, downstream: subscriber)
+            }
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+/// The windows of `collect(.byTime…)` as a plain value: what upstream, the timer and downstream
+/// do to it, each step saying what the caller must do once the lock is released.
+@usableFromInline
+struct _TimeWindows<Element, Failure: Error> {
+    @usableFromInline enum Phase: UInt8 {
+        case awaitingSubscription
+        case active
+        /// Upstream has ended: the closed windows go out first, then `ending`.
+        case ending
+        case done
+    }
+
+    @usableFromInline var phase = Phase.awaitingSubscription
+    @usableFromInline var upstream: (any Subscription)?
+    /// The window being filled.
+    @usableFromInline var open: [Element] = []
+    /// Closed, non-empty windows waiting for demand: `closed[head...]`, oldest first.
+    @usableFromInline var closed: [[Element]] = []
+    @usableFromInline var head = 0
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var ending: Subscribers.Completion<Failure>?
+    @usableFromInline var timer: (any Cancellable)?
+    /// Counts timers; a tick from a replaced timer carries an older epoch and is ignored.
+    @usableFromInline var epoch: UInt = 0
+    /// The capacity a fresh window reserves.
+    @usableFromInline let reserve: Int
+
+    @inlinable init(reserve: Int) {
+        self.reserve = reserve
+        open.reserveCapacity(reserve)
+    }
+
+    @inlinable var hasClosed: Bool { head < closed.count }
+
+    /// Closes the open window if it holds anything.
+    @inlinable
+    mutating func closeWindow() {
+        guard !open.isEmpty else { return }
+        var fresh: [Element] = []
+        fresh.reserveCapacity(reserve == 0 ? open.count : reserve)
+        swap(&fresh, &open)
+        closed.append(fresh)
+    }
+
+    /// The oldest closed window, if downstream has demand for it.
+    @inlinable
+    mutating func takeDeliverable() -> [Element]? {
+        guard hasClosed, demand > 0 else { return nil }
+        demand -= 1
+        let window = closed[head]
+        closed[head] = []
+        head += 1
+        if head == closed.count {
+            closed.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return window
+    }
+
+    /// Starts a timer epoch; returns the timer it replaces, for the caller to cancel.
+    @inlinable
+    mutating func nextEpoch() -> (any Cancellable)? {
+        epoch &+= 1
+        defer { timer = nil }
+        return timer
+    }
+
+    /// Ends the stream; returns the upstream (to cancel, from downstream's side) and the timer to cancel.
+    @inlinable
+    mutating func terminate() -> (upstream: (any Subscription)?, timer: (any Cancellable)?) {
+        let live = phase == .active ? upstream : nil
+        phase = .done
+        upstream = nil
+        open = []
+        closed = []
+        head = 0
+        ending = nil
+        return (live, nextEpoch())
+    }
+}
+
+/// Upstream appends to the open window under the lock (the one place the upstream's thread and the
+/// scheduler's meet per value); everything downstream hears is delivered on the scheduler.
+@usableFromInline
+final class _CollectByTimeSubscription<Element, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
+where Downstream.Input == [Element] {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let scheduler: Context
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    /// `count` for `.byTimeOrCount`; nil for `.byTime`.
+    @usableFromInline let limit: Int?
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline var windows: _TimeWindows<Element, Failure>
+
+    @inlinable
+    init(
+        scheduler: Context, interval: Context.SchedulerTimeType.Stride, limit: Int?, options: Context.SchedulerOptions?,
+        downstream: Downstream
+    ) {
+        self.scheduler = scheduler
+        self.interval = interval
+        self.limit = limit
+        self.options = options
+        self.downstream = downstream
+        windows = _TimeWindows(reserve: limit ?? 0)
+    }
+
+    @usableFromInline var description: String { "CollectByTime" }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard windows.phase == .awaitingSubscription else {
+            lock.unlock()
+            return subscription.cancel()
+        }
+        windows.phase = .active
+        windows.upstream = subscription
+        lock.unlock()
+        startWindow()
+        downstream.receive(subscription: self)
+        if limit == nil { subscription.request(.unlimited) }
+    }
+
+    @inlinable
+    func receive(_ input: Element) -> Subscribers.Demand {
+        lock.lock()
+        guard windows.phase == .active else {
+            lock.unlock()
+            return .none
+        }
+        windows.open.append(input)
+        guard let limit, windows.open.count >= limit else {
+            lock.unlock()
+            return .none
+        }
+        windows.closeWindow()
+        lock.unlock()
+        // A full window ends early: the next one starts now.
+        startWindow()
+        scheduler.schedule(options: options) { self.drain() }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard windows.phase == .active else {
+            lock.unlock()
+            return
+        }
+        if case .finished = completion {
+            windows.closeWindow()
+        } else {
+            windows.open = []
+            windows.closed = []
+            windows.head = 0
+        }
+        windows.phase = .ending
+        windows.ending = completion
+        let stale = windows.nextEpoch()
+        lock.unlock()
+        stale?.cancel()
+        scheduler.schedule(options: options) { self.drain() }
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        guard windows.phase == .active || windows.phase == .ending else {
+            lock.unlock()
+            return
+        }
+        windows.demand += demand
+        let live = windows.phase == .active ? windows.upstream : nil
+        let owed = windows.hasClosed
+        lock.unlock()
+        if let limit { live?.request(demand * limit) }
+        if owed { scheduler.schedule(options: options) { self.drain() } }
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let (live, stale) = windows.terminate()
+        lock.unlock()
+        stale?.cancel()
+        live?.cancel()
+    }
+
+    // MARK: On the scheduler
+
+    @inlinable
+    func windowEnded(epoch: UInt) {
+        lock.lock()
+        guard epoch == windows.epoch, windows.phase == .active else {
+            lock.unlock()
+            return
+        }
+        windows.closeWindow()
+        let owed = windows.hasClosed
+        lock.unlock()
+        if owed { drain() }
+    }
+
+    /// Delivers closed windows while downstream has demand; then the completion, once none is left.
+    @inlinable
+    func drain() {
+        while true {
+            lock.lock()
+            if let window = windows.takeDeliverable() {
+                lock.unlock()
+                let more = downstream.receive(window)
+                guard more != .none else { continue }
+                lock.lock()
+                let running = windows.phase == .active || windows.phase == .ending
+                if running { windows.demand += more }
+                let live = windows.phase == .active ? windows.upstream : nil
+                lock.unlock()
+                if let limit { live?.request(more * limit) }
+                continue
+            }
+            guard windows.phase == .ending, !windows.hasClosed, let completion = windows.ending else {
+                lock.unlock()
+                return
+            }
+            windows.phase = .done
+            windows.ending = nil
+            windows.upstream = nil
+            lock.unlock()
+            return downstream.receive(completion: completion)
+        }
+    }
+
+    /// Starts a new window `interval` long: a repeating timer replaces the running one.
+    @inlinable
+    func startWindow() {
+        lock.lock()
+        guard windows.phase == .active else {
+            lock.unlock()
+            return
+        }
+        let stale = windows.nextEpoch()
+        let epoch = windows.epoch
+        lock.unlock()
+        stale?.cancel()
+        let token = scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance, options: options
+        ) { self.windowEnded(epoch: epoch) }
+        lock.lock()
+        guard epoch == windows.epoch, windows.phase == .active else {
+            lock.unlock()
+            return token.cancel()
+        }
+        windows.timer = token
+        lock.unlock()
+    }
+}

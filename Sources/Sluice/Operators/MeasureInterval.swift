@@ -1,0 +1,135 @@
+import Synchronization
+
+extension Publisher {
+    /// Measures and emits the time interval between events received from an upstream publisher.
+    ///
+    /// Each upstream value is replaced by the stride from the previous value (from the subscription,
+    /// for the first one), read from `scheduler.now`. The values themselves are ignored; completion
+    /// passes through. Nothing is scheduled: `options` is accepted for Combine's signature only.
+    @inlinable
+    public func measureInterval<S: Scheduler>(
+        using scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> Publishers.MeasureInterval<Self, S> {
+        Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// A publisher that measures and emits the time interval between events received from an
+    /// upstream publisher.
+    @frozen
+    public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Context.SchedulerTimeType.Stride
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler used for tracking the timing of events.
+        public let scheduler: Context
+
+        /// Creates a publisher that measures and emits the time interval between events received
+        /// from an upstream publisher.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(_MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
+        }
+    }
+}
+
+/// The per-value path touches no lock: the last instant belongs to upstream's serial signals, and
+/// one atomic flag says whether the stream still runs. The lock guards only the upstream
+/// subscription, where downstream's `request`/`cancel` (any thread) meet upstream's completion.
+///
+/// Demand downstream returns for an interval goes upstream as a `request`, as in Combine.
+@usableFromInline
+final class _MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
+where Downstream.Input == Context.SchedulerTimeType.Stride {
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let scheduler: Context
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let isDone = Atomic<Bool>(false)
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock`; nil before the subscription and after the end.
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    @exclusivity(unchecked) @usableFromInline var hasSubscription = false
+    /// Written by upstream's signals only, which are serial.
+    @exclusivity(unchecked) @usableFromInline var last: Context.SchedulerTimeType?
+
+    @inlinable
+    init(scheduler: Context, downstream: Downstream) {
+        self.scheduler = scheduler
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "MeasureInterval" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard !hasSubscription else {
+            lock.unlock()
+            return subscription.cancel()
+        }
+        hasSubscription = true
+        upstream = subscription
+        lock.unlock()
+        last = scheduler.now
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard !isDone.load(ordering: .acquiring), let previous = last else { return .none }
+        let now = scheduler.now
+        last = now
+        let more = downstream.receive(previous.distance(to: now))
+        if more != .none {
+            lock.lock()
+            let live = upstream
+            lock.unlock()
+            live?.request(more)
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard upstream != nil else {
+            lock.unlock()
+            return
+        }
+        upstream = nil
+        isDone.store(true, ordering: .releasing)
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let live = upstream
+        lock.unlock()
+        live?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let live = upstream
+        upstream = nil
+        hasSubscription = true
+        isDone.store(true, ordering: .releasing)
+        lock.unlock()
+        live?.cancel()
+    }
+}

@@ -1,0 +1,294 @@
+import Synchronization
+
+extension Publisher {
+    /// Terminates publishing if the upstream publisher exceeds the specified time interval without
+    /// producing an element.
+    ///
+    /// The clock starts at the subscription, starts again at downstream's first request and at every
+    /// value from upstream. When it runs out, upstream is cancelled and the stream ends on `scheduler`:
+    /// with `.finished`, or with `.failure(customError())` if `customError` is given. Values and the
+    /// upstream's completion are delivered on `scheduler` too.
+    @inlinable
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+    }
+}
+
+extension Publishers {
+    /// A publisher that terminates publishing if the upstream exceeds a time interval without
+    /// producing an element.
+    @frozen
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum time interval the publisher can go without emitting an element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to deliver events.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+        /// A closure that produces the error to fail with at the timeout; without it the publisher
+        /// finishes normally.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates a publisher that terminates publishing if the upstream exceeds `interval`
+        /// without producing an element.
+        @inlinable
+        public init(
+            upstream: Upstream,
+            interval: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions?,
+            customError: (() -> Publishers.Timeout<Upstream, Context>.Failure)?
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                _TimeoutSubscription<Upstream, Context, S>(
+                    interval: interval, scheduler: scheduler, options: options, customError: customError,
+                    downstream: subscriber))
+        }
+    }
+}
+
+/// A lazy clock: a value only moves the `deadline` (no timer is touched per value). One timer is
+/// armed at a time; when it fires before the deadline (values came meanwhile) it is re-armed for the
+/// deadline, so timers cost one schedule per elapsed interval rather than one per value. The timer
+/// is a repeating schedule (the only kind with a cancellable); it is left running when its next
+/// tick is exactly the deadline.
+///
+/// Values and completions hop onto the scheduler, so downstream hears from the scheduler only.
+/// `phase` is atomic so the delivery path checks it without the lock; every change to it, to the
+/// deadline and to the timer happens under `lock`, which is never held while calling out.
+@usableFromInline
+final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+    @usableFromInline typealias Instant = Context.SchedulerTimeType
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    /// Upstream completed; the completion waits on the scheduler (a cancel still reaches upstream).
+    @usableFromInline static var completing: UInt8 { 2 }
+    @usableFromInline static var done: UInt8 { 3 }
+
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let customError: (() -> Upstream.Failure)?
+    @usableFromInline let downstream: Downstream
+
+    @usableFromInline let phase = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
+    /// When the stream times out unless a value comes first.
+    @exclusivity(unchecked) @usableFromInline var deadline: Instant?
+    @exclusivity(unchecked) @usableFromInline var timer: (any Cancellable)?
+    /// The armed timer's next tick.
+    @exclusivity(unchecked) @usableFromInline var timerDue: Instant?
+    /// Tells a replaced timer's late action apart from the armed timer's.
+    @exclusivity(unchecked) @usableFromInline var timerEpoch: UInt = 0
+    @exclusivity(unchecked) @usableFromInline var hasRequested = false
+
+    @inlinable
+    init(
+        interval: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?,
+        customError: (() -> Upstream.Failure)?, downstream: Downstream
+    ) {
+        self.interval = interval
+        self.scheduler = scheduler
+        self.options = options
+        self.customError = customError
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "Timeout" }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let deadline = scheduler.now.advanced(by: interval)
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            return subscription.cancel()
+        }
+        upstream = subscription
+        self.deadline = deadline
+        phase.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        arm(at: deadline)
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard phase.load(ordering: .acquiring) == Self.active else { return .none }
+        let deadline = scheduler.now.advanced(by: interval)
+        lock.lock()
+        if self.deadline.map({ $0 < deadline }) ?? false { self.deadline = deadline }
+        lock.unlock()
+        scheduler.schedule(options: options) { self.deliver(input) }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.active else {
+            lock.unlock()
+            return
+        }
+        phase.store(Self.completing, ordering: .releasing)
+        let stale = disarm()
+        lock.unlock()
+        stale?.cancel()
+        scheduler.schedule(options: options) { self.finish(completion) }
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.active, let live = upstream else {
+            lock.unlock()
+            return
+        }
+        // Combine starts the clock again at the first request.
+        let restart = !hasRequested
+        hasRequested = true
+        lock.unlock()
+        live.request(demand)
+        if restart {
+            let deadline = scheduler.now.advanced(by: interval)
+            lock.lock()
+            if self.deadline.map({ $0 < deadline }) ?? false { self.deadline = deadline }
+            lock.unlock()
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let live = upstream
+        upstream = nil
+        phase.store(Self.done, ordering: .releasing)
+        let stale = disarm()
+        lock.unlock()
+        stale?.cancel()
+        live?.cancel()
+    }
+
+    // MARK: On the scheduler
+
+    @inlinable
+    func deliver(_ input: Input) {
+        let now = phase.load(ordering: .acquiring)
+        guard now == Self.active || now == Self.completing else { return }
+        let more = downstream.receive(input)
+        guard more != .none else { return }
+        lock.lock()
+        let live = phase.load(ordering: .relaxed) == Self.active ? upstream : nil
+        lock.unlock()
+        live?.request(more)
+    }
+
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.completing else {
+            lock.unlock()
+            return
+        }
+        phase.store(Self.done, ordering: .releasing)
+        upstream = nil
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    /// The armed timer ticked at `now`: time out if the deadline has come, otherwise wait for it.
+    @inlinable
+    func tick(epoch: UInt) {
+        let now = scheduler.now
+        lock.lock()
+        guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active, let deadline, let due = timerDue else {
+            lock.unlock()
+            return
+        }
+        if deadline <= now {
+            let live = upstream
+            upstream = nil
+            phase.store(Self.done, ordering: .releasing)
+            let stale = disarm()
+            lock.unlock()
+            stale?.cancel()
+            live?.cancel()
+            downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+            return
+        }
+        let next = due.advanced(by: interval)
+        if next == deadline {
+            // The repeating timer's next tick is the deadline: keep it.
+            timerDue = next
+            lock.unlock()
+            return
+        }
+        let stale = disarm()
+        lock.unlock()
+        stale?.cancel()
+        arm(at: deadline)
+    }
+
+    /// Arms a timer for `date` unless the stream ended or another timer was armed meanwhile.
+    @inlinable
+    func arm(at date: Instant) {
+        lock.lock()
+        guard timer == nil, phase.load(ordering: .relaxed) == Self.active else {
+            lock.unlock()
+            return
+        }
+        timerEpoch &+= 1
+        let epoch = timerEpoch
+        timerDue = date
+        lock.unlock()
+        let token = scheduler.schedule(after: date, interval: interval, tolerance: scheduler.minimumTolerance, options: options) {
+            self.tick(epoch: epoch)
+        }
+        lock.lock()
+        guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active else {
+            lock.unlock()
+            return token.cancel()
+        }
+        timer = token
+        lock.unlock()
+    }
+
+    /// Forgets the armed timer (under the lock); the caller cancels what is returned after unlocking.
+    @inlinable
+    func disarm() -> (any Cancellable)? {
+        timerEpoch &+= 1
+        timerDue = nil
+        defer { timer = nil }
+        return timer
+    }
+}

@@ -1,0 +1,127 @@
+extension Publisher {
+    /// Measures and emits the time interval between events received from an upstream publisher.
+    ///
+    /// Each upstream value is replaced by the stride from the previous value (from the subscription,
+    /// for the first one), read from `scheduler.now`. The values themselves are ignored; completion
+    /// passes through. Nothing is scheduled: `options` is accepted for Combine's signature only.
+    public func measureInterval<S: Scheduler>(
+        using scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> Publishers.MeasureInterval<Self, S> {
+        Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// A publisher that measures and emits the time interval between events received from an
+    /// upstream publisher.
+    public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Context.SchedulerTimeType.Stride
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler used for tracking the timing of events.
+        public let scheduler: Context
+
+        /// Creates a publisher that measures and emits the time interval between events received
+        /// from an upstream publisher.
+        public init(upstream: Upstream, scheduler: Context) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
+        }
+    }
+}
+
+/// Remembers the instant of the last event and turns each value into the stride since it.
+///
+/// The demand downstream returns for an interval is passed upstream as a `request`, not as the
+/// return value of `receive(_:)`, as Combine does (its tests see `.requested` for it).
+private final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible
+where Downstream.Input == Context.SchedulerTimeType.Stride {
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        /// `last` is the instant of the subscription or of the last value.
+        case active(any Subscription, last: Context.SchedulerTimeType)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private let scheduler: Context
+    private let downstream: Downstream
+
+    init(scheduler: Context, downstream: Downstream) {
+        self.scheduler = scheduler
+        self.downstream = downstream
+    }
+
+    var description: String { "MeasureInterval" }
+
+    func receive(subscription: any Subscription) {
+        let now = scheduler.now
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .active(subscription, last: now)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        lock.lock()
+        guard case .active(let upstream, let last) = state else {
+            lock.unlock()
+            return .none
+        }
+        state = .active(upstream, last: now)
+        lock.unlock()
+        let more = downstream.receive(last.distance(to: now))
+        if more > 0 { request(more) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .active = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .active(let upstream, _) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        guard case .active(let upstream, _) = state else {
+            state = .terminated
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        upstream.cancel()
+    }
+}

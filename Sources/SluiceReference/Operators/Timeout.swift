@@ -1,0 +1,255 @@
+extension Publisher {
+    /// Terminates publishing if the upstream publisher exceeds the specified time interval without
+    /// producing an element.
+    ///
+    /// The clock starts at the subscription, starts again at downstream's first request and at every
+    /// value from upstream. When it runs out, upstream is cancelled and the stream ends on `scheduler`:
+    /// with `.finished`, or with `.failure(customError())` if `customError` is given. Values and the
+    /// upstream's completion are delivered on `scheduler` too.
+    public func timeout<S: Scheduler>(
+        _ interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil,
+        customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self, S> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+    }
+}
+
+extension Publishers {
+    /// A publisher that terminates publishing if the upstream exceeds a time interval without
+    /// producing an element.
+    public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum time interval the publisher can go without emitting an element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to deliver events.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+        /// A closure that produces the error to fail with at the timeout; without it the publisher
+        /// finishes normally.
+        public let customError: (() -> Upstream.Failure)?
+
+        /// Creates a publisher that terminates publishing if the upstream exceeds `interval`
+        /// without producing an element.
+        public init(
+            upstream: Upstream,
+            interval: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions?,
+            customError: (() -> Publishers.Timeout<Upstream, Context>.Failure)?
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.options = options
+            self.customError = customError
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(TimeoutSubscription(publisher: self, downstream: subscriber))
+        }
+    }
+}
+
+/// Runs one timer at a time and delivers every event on the scheduler.
+///
+/// The timer is a repeating schedule (the only kind with a cancellable), cancelled whenever it is
+/// replaced or the stream ends. Each timer carries the generation it was started in: a timer that
+/// fires after being replaced (a cancel racing its action) sees a newer generation and does nothing.
+/// The scheduled closures hold the subscription strongly, as Combine's do, until they have run.
+private final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case active(any Subscription)
+        /// Upstream completed; its completion waits on the scheduler. A cancel meanwhile still
+        /// reaches upstream, as in Combine.
+        case completing(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private var timer: (any Cancellable)?
+    private var timerGeneration: UInt64 = 0
+    private var hasRequested = false
+
+    private let interval: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+    private let customError: (() -> Upstream.Failure)?
+    private let downstream: Downstream
+
+    init(publisher: Publishers.Timeout<Upstream, Context>, downstream: Downstream) {
+        interval = publisher.interval
+        scheduler = publisher.scheduler
+        options = publisher.options
+        customError = publisher.customError
+        self.downstream = downstream
+    }
+
+    var description: String { "Timeout" }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .active(subscription)
+        lock.unlock()
+        restartTimer()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .active = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        restartTimer()
+        scheduler.schedule(options: options) { self.deliver(input) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .active(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        state = .completing(upstream)
+        let stale = timer
+        timer = nil
+        timerGeneration += 1
+        lock.unlock()
+        stale?.cancel()
+        scheduler.schedule(options: options) { self.finish(completion) }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .active(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        let isFirst = !hasRequested
+        hasRequested = true
+        lock.unlock()
+        upstream.request(demand)
+        // Combine starts the clock again at the first request (its scheduler traffic shows a
+        // second timer then, and none for later requests).
+        if isFirst { restartTimer() }
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream: (any Subscription)?
+        switch state {
+        case .active(let live), .completing(let live): upstream = live
+        case .awaitingSubscription, .terminated: upstream = nil
+        }
+        state = .terminated
+        let stale = timer
+        timer = nil
+        timerGeneration += 1
+        lock.unlock()
+        stale?.cancel()
+        upstream?.cancel()
+    }
+
+    // MARK: On the scheduler
+
+    private func deliver(_ input: Input) {
+        lock.lock()
+        switch state {
+        case .active, .completing: break
+        case .awaitingSubscription, .terminated:
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        guard more > 0 else { return }
+        lock.lock()
+        guard case .active(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(more)
+    }
+
+    private func finish(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .completing = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    private func timedOut(generation: UInt64) {
+        lock.lock()
+        guard generation == timerGeneration, case .active(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        let expired = timer
+        timer = nil
+        timerGeneration += 1
+        lock.unlock()
+        expired?.cancel()
+        upstream.cancel()
+        downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+    }
+
+    /// Replaces the running timer by one that fires `interval` from now.
+    private func restartTimer() {
+        lock.lock()
+        guard case .active = state else {
+            lock.unlock()
+            return
+        }
+        timerGeneration += 1
+        let generation = timerGeneration
+        let stale = timer
+        timer = nil
+        lock.unlock()
+        stale?.cancel()
+        let token = scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
+            options: options
+        ) { self.timedOut(generation: generation) }
+        lock.lock()
+        // Another restart, a cancel or a completion may have come in while scheduling.
+        guard generation == timerGeneration, case .active = state else {
+            lock.unlock()
+            token.cancel()
+            return
+        }
+        timer = token
+        lock.unlock()
+    }
+}

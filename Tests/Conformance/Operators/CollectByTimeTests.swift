@@ -1,0 +1,275 @@
+import Dispatch
+import Synchronization
+import Testing
+
+/// `collect(.byTime)` and `collect(.byTimeOrCount)`: windows start at the subscription; each
+/// window's elements are emitted at its end, on the scheduler; empty windows emit nothing;
+/// `.byTimeOrCount` also emits a full array at once and starts the next window then. `.finished`
+/// flushes the last non-empty array; a failure drops it. `.byTime` asks upstream for unlimited
+/// elements; `.byTimeOrCount` asks for `count` elements per array demanded.
+@Suite struct CollectByTimeTests {
+    typealias Up = TestPublisher<Int, TestError>
+
+    @Test func byTimeEmitsEachWindowAtItsEnd() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler)
+        #expect(up.events == [.subscribe, .request(.unlimited)])
+        scheduler.advance(to: virtualMs(2))
+        #expect(up.send(1) == .none)
+        scheduler.advance(to: virtualMs(5))
+        up.send(2)
+        scheduler.advance(to: virtualMs(12))
+        up.send(3)
+        // Nothing in [20ms, 30ms): no empty array at 30ms.
+        scheduler.advance(to: virtualMs(31))
+        up.send(4)
+        scheduler.advance(to: virtualMs(35))
+        #expect(timeline.lines == ["0ms:subscription", "10ms:value([1, 2])", "20ms:value([3])"])
+        up.send(completion: .finished)
+        scheduler.advance()
+        #expect(timeline.lines == [
+            "0ms:subscription", "10ms:value([1, 2])", "20ms:value([3])", "35ms:value([4])", "35ms:finished",
+        ])
+        #expect(up.events == [.subscribe, .request(.unlimited)])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func byTimeWindowsStartAtTheSubscription() {
+        let scheduler = VirtualTimeScheduler()
+        scheduler.advance(to: virtualMs(3))
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler)
+        up.send(1)
+        scheduler.advance(to: virtualMs(14))
+        up.send(2)
+        scheduler.advance(to: virtualMs(30))
+        #expect(timeline.lines == ["3ms:subscription", "13ms:value([1])", "23ms:value([2])"])
+    }
+
+    @Test func byTimeAsksUpstreamForUnlimitedWhateverDownstreamAsks() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
+        up.send(1)
+        scheduler.advance(to: virtualMs(10))
+        timeline.request(.max(3))
+        #expect(up.events == [.subscribe, .request(.unlimited)])
+        #expect(timeline.lines == ["0ms:subscription", "10ms:value([1])"])
+    }
+
+    /// Chosen where Combine's behaviour is not documented: a window that ends while downstream has
+    /// no demand keeps its elements as one array, delivered (on the scheduler) once demand comes.
+    @Test func byTimeWindowsWaitForDemand() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler, initialDemand: nil)
+        up.send(1)
+        scheduler.advance(to: virtualMs(12))
+        up.send(2)
+        scheduler.advance(to: virtualMs(25))
+        #expect(timeline.lines == ["0ms:subscription"])
+        timeline.request(.max(1))
+        scheduler.advance()
+        #expect(timeline.lines == ["0ms:subscription", "25ms:value([1])"])
+        // The second window ([2], closed at 20ms) goes out as soon as there is demand for it.
+        scheduler.advance(to: virtualMs(27))
+        #expect(timeline.lines == ["0ms:subscription", "25ms:value([1])"])
+        timeline.request(.max(5))
+        scheduler.advance()
+        #expect(timeline.lines == ["0ms:subscription", "25ms:value([1])", "27ms:value([2])"])
+    }
+
+    @Test func finishedWaitsForDemandForTheLastArray() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler, initialDemand: nil)
+        up.send(1)
+        up.send(completion: .finished)
+        scheduler.advance(to: virtualMs(4))
+        #expect(timeline.lines == ["0ms:subscription"])
+        timeline.request(.max(1))
+        scheduler.advance()
+        #expect(timeline.lines == ["0ms:subscription", "4ms:value([1])", "4ms:finished"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func finishedWithNothingCollectedEmitsNoArray() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler)
+        up.send(1)
+        scheduler.advance(to: virtualMs(15))
+        up.send(completion: .finished)
+        scheduler.advance()
+        #expect(timeline.lines == ["0ms:subscription", "10ms:value([1])", "15ms:finished"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func failureDropsTheCollectedElements() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 5)).timeline(on: scheduler)
+        scheduler.advance(to: virtualMs(2))
+        up.send(1)
+        up.send(2)
+        scheduler.advance(to: virtualMs(5))
+        up.send(completion: .failure(.oops))
+        scheduler.advance(to: virtualMs(50))
+        #expect(timeline.lines == ["0ms:subscription", "5ms:failure(oops)"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func byTimeOrCountEmitsAFullArrayAtOnceAndStartsTheNextWindow() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 2)).timeline(on: scheduler, initialDemand: .max(3))
+        #expect(up.events == [.subscribe, .request(.max(6))])
+        scheduler.advance(to: virtualMs(1))
+        up.send(1)
+        scheduler.advance(to: virtualMs(3))
+        up.send(2)
+        scheduler.advance()
+        #expect(timeline.lines == ["0ms:subscription", "3ms:value([1, 2])"])
+        // The next window started at 3ms: 3 (at 11ms) goes out at 13ms, not at 10ms or 20ms.
+        scheduler.advance(to: virtualMs(11))
+        up.send(3)
+        scheduler.advance(to: virtualMs(19))
+        #expect(timeline.lines == ["0ms:subscription", "3ms:value([1, 2])", "13ms:value([3])"])
+        up.send(4)
+        up.send(5)
+        up.send(6)
+        scheduler.advance(to: virtualMs(40))
+        #expect(timeline.lines == ["0ms:subscription", "3ms:value([1, 2])", "13ms:value([3])", "19ms:value([4, 5])"])
+        // Downstream's demand (3 arrays) is used up; [6] waits for more.
+        timeline.request(.max(1))
+        scheduler.advance()
+        #expect(timeline.lines.last == "40ms:value([6])")
+        #expect(up.events == [.subscribe, .request(.max(6)), .request(.max(2))])
+    }
+
+    @Test func byTimeOrCountMultipliesReturnedDemandByCount() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        _ = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 3)).timeline(on: scheduler, initialDemand: .max(1), demandPerValue: .max(2))
+        up.send(1)
+        up.send(2)
+        up.send(3)
+        #expect(up.events == [.subscribe, .request(.max(3))])
+        scheduler.advance()
+        #expect(up.events == [.subscribe, .request(.max(3)), .request(.max(6))])
+    }
+
+    @Test func cancelStopsTheTimerAndReachesUpstream() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler)
+        up.send(1)
+        #expect(scheduler.pendingCount == 1)
+        timeline.cancel()
+        #expect(scheduler.pendingCount == 0)
+        #expect(up.events == [.subscribe, .request(.unlimited), .cancel])
+        up.sendKeepingSubscriber(2)
+        up.sendKeepingSubscriber(completion: .finished)
+        timeline.request(.max(1))
+        timeline.cancel()
+        scheduler.advance(to: virtualMs(100))
+        #expect(timeline.lines == ["0ms:subscription"])
+        #expect(up.events == [.subscribe, .request(.unlimited), .cancel])
+    }
+
+    @Test func cancelDropsAFullArrayInFlight() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 1)).timeline(on: scheduler)
+        up.send(1)
+        timeline.cancel()
+        scheduler.advance(to: virtualMs(100))
+        #expect(timeline.lines == ["0ms:subscription"])
+        #expect(up.events == [.subscribe, .request(.unlimited), .cancel])
+    }
+
+    @Test func nothingAfterCompletion() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler)
+        up.send(1)
+        up.sendKeepingSubscriber(completion: .finished)
+        scheduler.advance()
+        up.sendKeepingSubscriber(2)
+        up.sendKeepingSubscriber(completion: .failure(.oops))
+        scheduler.advance(to: virtualMs(100))
+        #expect(timeline.lines == ["0ms:subscription", "0ms:value([1])", "0ms:finished"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func cancelFromInsideReceive() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 1)).timeline(on: scheduler, demandPerValue: .max(1))
+        timeline.onValue = { _ in timeline.cancel() }
+        up.send(1)
+        up.send(2)
+        scheduler.advance(to: virtualMs(100))
+        #expect(timeline.lines == ["0ms:subscription", "0ms:value([1])"])
+        #expect(up.events == [.subscribe, .request(.unlimited), .cancel])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func requestFromInsideReceive() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 2)).timeline(on: scheduler, initialDemand: .max(1))
+        timeline.onValue = { _ in timeline.request(.max(1)) }
+        up.send(1)
+        up.send(2)
+        scheduler.advance()
+        #expect(up.events == [.subscribe, .request(.max(2)), .request(.max(2))])
+        #expect(timeline.lines == ["0ms:subscription", "0ms:value([1, 2])"])
+    }
+
+    @Test func typeAndProperties() {
+        let scheduler = VirtualTimeScheduler()
+        let publisher: Publishers.CollectByTime<Up, VirtualTimeScheduler> = Up().collect(.byTimeOrCount(scheduler, .milliseconds(4), 9))
+        guard case .byTimeOrCount(_, let interval, let count) = publisher.strategy else {
+            Issue.record("strategy not kept")
+            return
+        }
+        #expect(interval == .milliseconds(4))
+        #expect(count == 9)
+        let description = String(describing: Up().collect(.byTime(scheduler, .seconds(1))).timeline(on: scheduler).subscription!)
+        #expect(description == "CollectByTime")
+    }
+
+    /// Values sent from one thread while another advances the clock: every value arrives once, in
+    /// order, in non-empty arrays, then exactly one completion.
+    @Test(arguments: [nil, 7] as [Int?])
+    func valuesFromOneThreadWhileAnotherAdvancesTheClock(count: Int?) {
+        let scheduler = VirtualTimeScheduler()
+        let sending = SendingSubject()
+        let recorder = ThreadedTimingRecorder<[Int], Never>()
+        let strategy: Publishers.TimeGroupingStrategy<VirtualTimeScheduler> =
+            count.map { .byTimeOrCount(scheduler, .microseconds(10), $0) } ?? .byTime(scheduler, .microseconds(10))
+        sending.subject.collect(strategy).subscribe(recorder)
+        let total = 20_000
+        let senderDone = Atomic<Bool>(false)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 0 {
+                for value in 1...total { sending.send(value) }
+                sending.finish()
+                senderDone.store(true, ordering: .releasing)
+            } else {
+                while !senderDone.load(ordering: .acquiring) { scheduler.advance(by: .microseconds(3)) }
+            }
+        }
+        scheduler.advance(by: .seconds(1))
+        let groups = recorder.values
+        #expect(groups.allSatisfy { !$0.isEmpty })
+        if let count { #expect(groups.allSatisfy { $0.count <= count }) }
+        #expect(groups.flatMap { $0 } == Array(1...total))
+        #expect(recorder.completionCount == 1)
+        #expect(recorder.afterCompletion == 0)
+        #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
+        #expect(scheduler.pendingCount == 0)
+    }
+}

@@ -1,0 +1,109 @@
+import Dispatch
+import Synchronization
+
+/// A subscriber that writes down each event with the virtual instant it arrived at, as
+/// `"12ms:value(3)"`, `"20ms:finished"`: timing tests compare these lines exactly.
+final class TimingTimeline<Input, Failure: Error>: Subscriber {
+    let scheduler: VirtualTimeScheduler
+    private(set) var lines: [String] = []
+    private(set) var subscription: (any Subscription)?
+    private let initialDemand: Subscribers.Demand?
+    var demandPerValue: Subscribers.Demand
+    /// Runs inside `receive(_:)`, for re-entrant requests and cancels.
+    var onValue: ((Input) -> Void)?
+
+    init(scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+        self.scheduler = scheduler
+        self.initialDemand = initialDemand
+        self.demandPerValue = demandPerValue
+    }
+
+    private var instant: String { "\(VirtualTime.Stride(nanoseconds: scheduler.now.nanoseconds))" }
+
+    func receive(subscription: any Subscription) {
+        lines.append("\(instant):subscription")
+        self.subscription = subscription
+        if let initialDemand { subscription.request(initialDemand) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lines.append("\(instant):value(\(input))")
+        onValue?(input)
+        return demandPerValue
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: lines.append("\(instant):finished")
+        case .failure(let error): lines.append("\(instant):failure(\(error))")
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
+    func cancel() { subscription?.cancel() }
+}
+
+extension Publisher {
+    /// Subscribes a new timeline on `scheduler`'s clock and returns it.
+    func timeline(
+        on scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none
+    ) -> TimingTimeline<Output, Failure> {
+        let timeline = TimingTimeline<Output, Failure>(scheduler: scheduler, initialDemand: initialDemand, demandPerValue: demandPerValue)
+        subscribe(timeline)
+        return timeline
+    }
+}
+
+/// Milliseconds of virtual time since the origin.
+func virtualMs(_ count: Int) -> VirtualTime { VirtualTime.zero.advanced(by: .milliseconds(count)) }
+
+/// A subscriber for threaded timing tests: records values and completions under a mutex and counts
+/// calls into it that overlap (which serial signals forbid).
+final class ThreadedTimingRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
+    private struct Record: @unchecked Sendable {
+        var values: [Input] = []
+        var completions: [Subscribers.Completion<Failure>] = []
+        var afterCompletion = 0
+    }
+
+    private let record = Mutex(Record())
+    private let inFlight = Atomic<Bool>(false)
+    let overlaps = Atomic<Int>(0)
+    private let initialDemand: Subscribers.Demand
+
+    init(initialDemand: Subscribers.Demand = .unlimited) { self.initialDemand = initialDemand }
+
+    private func enter() { if inFlight.exchange(true, ordering: .acquiring) { overlaps.add(1, ordering: .relaxed) } }
+    private func leave() { inFlight.store(false, ordering: .releasing) }
+
+    func receive(subscription: any Subscription) {
+        subscription.request(initialDemand)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        enter()
+        defer { leave() }
+        record.withLock { record in
+            if !record.completions.isEmpty { record.afterCompletion += 1 }
+            record.values.append(input)
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        enter()
+        defer { leave() }
+        record.withLock { $0.completions.append(completion) }
+    }
+
+    var values: [Input] { record.withLock { $0.values } }
+    var completionCount: Int { record.withLock { $0.completions.count } }
+    var afterCompletion: Int { record.withLock { $0.afterCompletion } }
+}
+
+/// A subject handed to a sending thread (subjects are thread-safe; Combine's API does not say so).
+struct SendingSubject: @unchecked Sendable {
+    let subject = PassthroughSubject<Int, Never>()
+    func send(_ value: Int) { subject.send(value) }
+    func finish() { subject.send(completion: .finished) }
+}
