@@ -223,6 +223,50 @@ import Testing
         #expect(recorder.subscriptionDescription == "Debounce")
     }
 
+    /// Combine's scheduling: per value a repeating timer (interval = due time, the scheduler's
+    /// minimum tolerance, the operator's options), replaced timers cancelled; the completion with
+    /// `schedule(options: nil)`.
+    @Test func schedulesARepeatingTimerPerValueAndTheCompletionAsSoonAsPossible() {
+        let upstream = Upstream()
+        let scheduler = RecordingScheduler()
+        let recorder = upstream.debounce(for: .milliseconds(13), scheduler: scheduler, options: 5)
+            .recordInstants(on: scheduler)
+        #expect(scheduler.calls == [])
+        upstream.send(1)
+        scheduler.advance(to: 4)
+        upstream.send(2)
+        scheduler.advance(to: 30)
+        upstream.send(completion: .finished)
+        scheduler.advance(to: 40)
+        #expect(recorder.events == ["17:2", "30:finished"])
+        #expect(scheduler.calls == [
+            "every 13 interval:13 tolerance:7 options:5",
+            "every 17 interval:13 tolerance:7 options:5",
+            "asap options:nil",
+        ])
+        #expect(scheduler.base.pendingCount == 0, "every timer was cancelled")
+    }
+
+    /// With timers the scheduler cannot cancel, each still delivers only the value it was started
+    /// for, and only if nothing newer came in.
+    @Test func timersTheSchedulerCannotCancelDeliverNothingStale() {
+        let upstream = Upstream()
+        let scheduler = RecordingScheduler(honoursCancel: false)
+        let recorder = upstream.debounce(for: .milliseconds(13), scheduler: scheduler).recordInstants(on: scheduler)
+        for (instant, value) in [(0, 1), (2, 2), (4, 3), (6, 42)] {
+            scheduler.advance(to: instant)
+            upstream.send(value)
+        }
+        scheduler.advance(to: 50)
+        #expect(recorder.events == ["19:42"])
+        upstream.send(1)
+        scheduler.advance(to: 54)
+        recorder.cancel()
+        scheduler.advance(to: 100)
+        #expect(recorder.events == ["19:42"])
+        #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel])
+    }
+
     /// One thread sends 1...n into a subject while another advances the clock: whatever the
     /// interleaving, deliveries never overlap, only increase, and the last value is delivered last.
     @Test func valuesFromOneThreadClockFromAnother() {

@@ -178,6 +178,29 @@ import Testing
         #expect(recorder.subscriptionDescription == "Delay")
     }
 
+    /// Combine's scheduling: each event with `schedule(after: now + interval, tolerance:options:)`,
+    /// the publisher's tolerance (by default the scheduler's minimum) and options.
+    @Test func schedulesEachEventAfterTheInterval() {
+        let upstream = Upstream()
+        let scheduler = RecordingScheduler()
+        let recorder = upstream.delay(for: .milliseconds(200), tolerance: .nanoseconds(5), scheduler: scheduler, options: 3)
+            .recordInstants(on: scheduler)
+        upstream.send(1)
+        scheduler.advance(to: 10)
+        upstream.send(2)
+        scheduler.advance(to: 20)
+        upstream.send(completion: .finished)
+        scheduler.advance(to: 1000)
+        #expect(recorder.events == ["200:1", "210:2", "220:finished"])
+        #expect(scheduler.calls == [
+            "after 200 tolerance:5 options:3", "after 210 tolerance:5 options:3", "after 220 tolerance:5 options:3",
+        ])
+
+        let other = RecordingScheduler()
+        _ = Just(1).delay(for: .milliseconds(1), scheduler: other).recordInstants(on: other)
+        #expect(other.calls == ["after 1 tolerance:7 options:nil", "after 1 tolerance:7 options:nil"], "the value and the completion")
+    }
+
     /// One thread sends 1...n while another advances the clock: every value arrives once, in order,
     /// exactly `interval` after it was sent, then one completion.
     @Test func valuesFromOneThreadClockFromAnother() {

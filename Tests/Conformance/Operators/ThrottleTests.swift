@@ -239,6 +239,26 @@ import Testing
         #expect(recorder.subscriptionDescription == "Throttle")
     }
 
+    /// Combine's scheduling: a delivery at once is `schedule(options: nil)`; one that waits for the
+    /// window is `schedule(after:tolerance:options:)` with the minimum tolerance and no options; a
+    /// burst while a delivery waits schedules nothing more.
+    @Test func schedulesAsCombineDoes() {
+        let upstream = Upstream()
+        let scheduler = RecordingScheduler()
+        let recorder = upstream.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
+            .recordInstants(on: scheduler)
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.advance(to: 10)
+        upstream.send(3)
+        upstream.send(4)
+        scheduler.advance(to: 150)
+        upstream.send(completion: .finished)
+        scheduler.advance(to: 200)
+        #expect(recorder.events == ["0:2", "100:4", "150:finished"])
+        #expect(scheduler.calls == ["asap options:nil", "after 100 tolerance:7 options:nil", "asap options:nil"])
+    }
+
     /// One thread sends 1...n while another advances the clock: deliveries never overlap, only
     /// increase, are at least `interval` apart in virtual time, and (latest = true) end with n.
     @Test func valuesFromOneThreadClockFromAnother() {

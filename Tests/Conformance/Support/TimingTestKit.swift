@@ -18,10 +18,10 @@ final class InstantRecorder<Input, Failure: Error>: Subscriber {
     var onValue: ((Input) -> Void)?
 
     init(
-        _ scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited,
+        now: @escaping () -> VirtualTime, initialDemand: Subscribers.Demand? = .unlimited,
         demandPerValue: Subscribers.Demand = .none
     ) {
-        clock = { scheduler.now.nanoseconds / 1_000_000 }
+        clock = { now().nanoseconds / 1_000_000 }
         self.initialDemand = initialDemand
         self.demandPerValue = demandPerValue
     }
@@ -56,11 +56,12 @@ final class InstantRecorder<Input, Failure: Error>: Subscriber {
 
 extension Publisher {
     /// Subscribes a new instant recorder reading `scheduler`'s clock and returns it.
-    func recordInstants(
-        on scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited,
+    func recordInstants<S: Scheduler<VirtualTime>>(
+        on scheduler: S, initialDemand: Subscribers.Demand? = .unlimited,
         demandPerValue: Subscribers.Demand = .none
     ) -> InstantRecorder<Output, Failure> {
-        let recorder = InstantRecorder<Output, Failure>(scheduler, initialDemand: initialDemand, demandPerValue: demandPerValue)
+        let recorder = InstantRecorder<Output, Failure>(
+            now: { scheduler.now }, initialDemand: initialDemand, demandPerValue: demandPerValue)
         subscribe(recorder)
         return recorder
     }
@@ -131,4 +132,56 @@ final class SharedInts: Sendable {
     init() {}
     func append(_ item: Int) { items.withLock { $0.append(item) } }
     var all: [Int] { items.withLock { $0 } }
+}
+
+/// A virtual-time scheduler that writes down how an operator calls it, to check that the operator
+/// schedules as Combine does (which method, for when, with which tolerance and options). Its options
+/// are `Int`s, so a test can see them passed through; its minimum tolerance is 7 ns, so a test can
+/// see where it is used. With `honoursCancel: false` its repeating actions cannot be cancelled, like
+/// a scheduler that returns a cancellable that does nothing.
+///
+/// Each call is logged as `asap options:<o>`, `after <ms> tolerance:<ns> options:<o>` or
+/// `every <ms> interval:<ms> tolerance:<ns> options:<o>`; `now` is not logged.
+final class RecordingScheduler: Scheduler, @unchecked Sendable {
+    typealias SchedulerTimeType = VirtualTime
+    typealias SchedulerOptions = Int
+
+    let base = TestScheduler<VirtualTime, Int>(now: .zero)
+    private let honoursCancel: Bool
+    private var kept: [AnyCancellable] = []
+    private(set) var calls: [String] = []
+
+    init(honoursCancel: Bool = true) { self.honoursCancel = honoursCancel }
+
+    var now: VirtualTime { base.now }
+    var minimumTolerance: VirtualTime.Stride { .nanoseconds(7) }
+
+    private func text(_ options: Int?) -> String { options.map(String.init) ?? "nil" }
+    private func text(_ instant: VirtualTime) -> String { "\(instant.nanoseconds / 1_000_000)" }
+    private func text(_ stride: VirtualTime.Stride) -> String { "\(stride.nanoseconds)" }
+
+    func schedule(options: Int?, _ action: @escaping () -> Void) {
+        calls.append("asap options:\(text(options))")
+        base.schedule(options: options, action)
+    }
+
+    func schedule(after date: VirtualTime, tolerance: VirtualTime.Stride, options: Int?, _ action: @escaping () -> Void) {
+        calls.append("after \(text(date)) tolerance:\(text(tolerance)) options:\(text(options))")
+        base.schedule(after: date, tolerance: tolerance, options: options, action)
+    }
+
+    func schedule(
+        after date: VirtualTime, interval: VirtualTime.Stride, tolerance: VirtualTime.Stride, options: Int?,
+        _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        calls.append(
+            "every \(text(date)) interval:\(interval.nanoseconds / 1_000_000) tolerance:\(text(tolerance)) options:\(text(options))")
+        let token = base.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+        if honoursCancel { return token }
+        // Kept alive here so that it is never cancelled.
+        kept.append(AnyCancellable(token))
+        return AnyCancellable {}
+    }
+
+    func advance(to milliseconds: Int) { base.advance(to: .zero.advanced(by: .milliseconds(milliseconds))) }
 }
