@@ -1,0 +1,175 @@
+import Synchronization
+
+extension Publisher {
+    /// Delays delivery of all output to the downstream receiver by a specified amount of time on a
+    /// particular scheduler.
+    ///
+    /// Each value and the completion (a failure too) is delivered on `scheduler`, `interval` after it
+    /// arrived. Demand passes straight through: downstream's requests go upstream as they are, and so
+    /// does the demand downstream returns for each delayed value. Nothing is delivered after a cancel.
+    @inlinable
+    public func delay<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        tolerance: S.SchedulerTimeType.Stride? = nil,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Delay<Self, S> {
+        Publishers.Delay(
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delays delivery of elements and completion to the downstream receiver.
+    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// The amount of time to delay.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The allowed tolerance in firing delayed events.
+        public let tolerance: Context.SchedulerTimeType.Stride
+        /// The scheduler to deliver the delayed events.
+        public let scheduler: Context
+        /// Options relevant to the scheduler's behavior.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delays delivery of elements and completion to the downstream receiver.
+        @inlinable
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+            scheduler: Context, options: Context.SchedulerOptions? = nil
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(_DelaySubscription(downstream: subscriber, publisher: self))
+        }
+    }
+}
+
+/// The subscriber to upstream and the subscription downstream of `delay`.
+///
+/// A value costs one scheduled closure and, on the way in and out, one atomic load of the status;
+/// the lock is taken only to reach the upstream subscription (a request, a cancel, demand returned
+/// by downstream), where downstream's thread and the scheduler's meet.
+@usableFromInline
+final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    /// Upstream completed; its completion is on its way. Values already scheduled still go out,
+    /// and the demand they return still goes upstream, as in Combine.
+    @usableFromInline static var completing: UInt8 { 2 }
+    /// The completion went out, or downstream cancelled.
+    @usableFromInline static var done: UInt8 { 3 }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let status = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    /// Set once under the lock, let go at the end.
+    @exclusivity(unchecked)
+    @usableFromInline var upstream: (any Subscription)?
+
+    @inlinable
+    init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
+        self.downstream = downstream
+        interval = publisher.interval
+        tolerance = publisher.tolerance
+        scheduler = publisher.scheduler
+        options = publisher.options
+    }
+
+    @usableFromInline var description: String { "Delay" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard status.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        status.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        // The subscription itself is not delayed.
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
+            self.deliver(input)
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard status.compareExchange(expected: Self.active, desired: Self.completing, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
+            self.finish(completion)
+        }
+    }
+
+    @inlinable
+    func deliver(_ input: Input) {
+        guard status.load(ordering: .acquiring) != Self.done else { return }
+        let more = downstream.receive(input)
+        guard more != .none else { return }
+        lock.lock()
+        let upstream = upstream
+        lock.unlock()
+        upstream?.request(more)
+    }
+
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        guard status.compareExchange(expected: Self.completing, desired: Self.done, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        lock.lock()
+        upstream = nil
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let upstream = upstream
+        lock.unlock()
+        upstream?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let previous = status.exchange(Self.done, ordering: .acquiringAndReleasing)
+        let upstream = upstream
+        self.upstream = nil
+        lock.unlock()
+        // A completed upstream has nothing to cancel.
+        if previous == Self.active { upstream?.cancel() }
+    }
+}

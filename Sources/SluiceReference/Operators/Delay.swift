@@ -1,0 +1,194 @@
+extension Publisher {
+    /// Delays delivery of all output to the downstream receiver by a specified amount of time on a
+    /// particular scheduler.
+    ///
+    /// Each value and the completion (a failure too) is delivered on `scheduler`, `interval` after it
+    /// arrived. Demand passes straight through: downstream's requests go upstream as they are, and so
+    /// does the demand downstream returns for each delayed value. Nothing is delivered after a cancel.
+    public func delay<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        tolerance: S.SchedulerTimeType.Stride? = nil,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Delay<Self, S> {
+        Publishers.Delay(
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delays delivery of elements and completion to the downstream receiver.
+    public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// The amount of time to delay.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The allowed tolerance in firing delayed events.
+        public let tolerance: Context.SchedulerTimeType.Stride
+        /// The scheduler to deliver the delayed events.
+        public let scheduler: Context
+        /// Options relevant to the scheduler's behavior.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delays delivery of elements and completion to the downstream receiver.
+        public init(
+            upstream: Upstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+            scheduler: Context, options: Context.SchedulerOptions? = nil
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                DelaySubscription(
+                    downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
+                    options: options))
+        }
+    }
+}
+
+/// The subscriber to upstream and the subscription downstream of `delay`.
+private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Upstream completed; its completion is scheduled. The subscription is kept because the
+        /// demand returned for values still on their way goes upstream, as in Combine.
+        case completing(any Subscription)
+        /// Completed or cancelled.
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+
+    private let downstream: Downstream
+    private let interval: Context.SchedulerTimeType.Stride
+    private let tolerance: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+
+    init(
+        downstream: Downstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+        scheduler: Context, options: Context.SchedulerOptions?
+    ) {
+        self.downstream = downstream
+        self.interval = interval
+        self.tolerance = tolerance
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    var description: String { "Delay" }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        // Only the events are delayed, not the subscription.
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        scheduleAfterInterval { self.deliver(input) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        state = .completing(upstream)
+        lock.unlock()
+        scheduleAfterInterval { self.deliver(completion) }
+    }
+
+    // MARK: Scheduler
+
+    private func scheduleAfterInterval(_ action: @escaping () -> Void) {
+        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
+    }
+
+    private func deliver(_ input: Input) {
+        lock.lock()
+        switch state {
+        case .subscribed, .completing: break
+        case .awaitingSubscription, .terminated:
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        guard more > 0 else { return }
+        lock.lock()
+        switch state {
+        case .subscribed(let upstream), .completing(let upstream):
+            lock.unlock()
+            upstream.request(more)
+        case .awaitingSubscription, .terminated:
+            lock.unlock()
+        }
+    }
+
+    private func deliver(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .completing = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        switch state {
+        case .subscribed(let upstream), .completing(let upstream):
+            lock.unlock()
+            upstream.request(demand)
+        case .awaitingSubscription, .terminated:
+            lock.unlock()
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        let previous = state
+        state = .terminated
+        lock.unlock()
+        // A completed upstream has nothing to cancel.
+        if case .subscribed(let upstream) = previous { upstream.cancel() }
+    }
+}

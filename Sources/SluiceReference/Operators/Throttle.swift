@@ -1,0 +1,227 @@
+extension Publisher {
+    /// Publishes either the most-recent or first element published by the upstream publisher in the
+    /// specified time interval.
+    ///
+    /// The first value is delivered at once (on `scheduler`); after a delivery, the next one waits until
+    /// `interval` has passed since it. Values arriving while a delivery is waiting are collapsed into
+    /// it: the newest replaces it when `latest` is true, otherwise the first is kept. A value that
+    /// arrives when downstream has no demand is dropped. Upstream is asked for unlimited demand. A
+    /// completion goes out right after a waiting value, or at once (on the scheduler) if none waits.
+    public func throttle<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        latest: Bool
+    ) -> Publishers.Throttle<Self, S> {
+        Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes either the most-recent or first element published by the upstream
+    /// publisher in a specified time interval.
+    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The interval in which to find and emit the most recent element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to publish elements.
+        public let scheduler: Context
+        /// A Boolean value indicating whether to publish the most recent element.
+        public let latest: Bool
+
+        /// Creates a publisher that publishes either the most-recent or first element published by the
+        /// upstream publisher in a specified time interval.
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                ThrottleSubscription(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+        }
+    }
+}
+
+/// The subscriber to upstream and the subscription downstream of `throttle`.
+///
+/// At most one delivery is scheduled at a time. It carries the value chosen so far and, if upstream
+/// completed while it waited, the completion, which follows the value.
+private final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Upstream completed; the completion waits in `completion` for the scheduled delivery.
+        case completing
+        /// Completed or cancelled.
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    /// Requested by downstream and not yet delivered.
+    private var demand = Subscribers.Demand.none
+    /// When the last value was delivered; nil before the first.
+    private var lastDelivery: Context.SchedulerTimeType?
+    /// Whether a delivery is scheduled and has not run yet.
+    private var deliveryScheduled = false
+    /// The value the scheduled delivery will deliver.
+    private var chosen: Input?
+    /// Upstream's completion, once it has arrived.
+    private var completion: Subscribers.Completion<Failure>?
+
+    private let downstream: Downstream
+    private let interval: Context.SchedulerTimeType.Stride
+    private let scheduler: Context
+    private let latest: Bool
+
+    init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+        self.downstream = downstream
+        self.interval = interval
+        self.scheduler = scheduler
+        self.latest = latest
+    }
+
+    var description: String { "Throttle" }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        if deliveryScheduled {
+            if latest { chosen = input }
+            lock.unlock()
+            return .none
+        }
+        guard demand > 0 else {
+            // Nobody asked for it: dropped, as Combine drops it.
+            lock.unlock()
+            return .none
+        }
+        chosen = input
+        deliveryScheduled = true
+        let earliest = lastDelivery.map { $0.advanced(by: interval) }
+        lock.unlock()
+        if let earliest, now < earliest {
+            scheduler.schedule(after: earliest, tolerance: scheduler.minimumTolerance, options: nil) { self.deliver() }
+        } else {
+            scheduler.schedule(options: nil) { self.deliver() }
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .completing
+        self.completion = completion
+        let waiting = deliveryScheduled
+        deliveryScheduled = true
+        lock.unlock()
+        // A waiting delivery takes the completion with it.
+        if !waiting {
+            scheduler.schedule(options: nil) { self.deliver() }
+        }
+    }
+
+    // MARK: Scheduler
+
+    private func deliver() {
+        let now = scheduler.now
+        lock.lock()
+        // A completion that arrived before this delivery ran is carried by it; one that arrives
+        // while it runs (from inside downstream's `receive`) has scheduled a delivery of its own.
+        let carried: Subscribers.Completion<Failure>?
+        switch state {
+        case .subscribed: carried = nil
+        case .completing: carried = completion
+        case .awaitingSubscription, .terminated:
+            lock.unlock()
+            return
+        }
+        deliveryScheduled = false
+        let value = chosen
+        chosen = nil
+        var deliverValue = false
+        if value != nil, demand > 0 {
+            demand -= 1
+            deliverValue = true
+            lastDelivery = now
+        }
+        lock.unlock()
+
+        if deliverValue, let value {
+            let more = downstream.receive(value)
+            if more > 0 {
+                lock.lock()
+                if case .subscribed = state { demand += more }
+                lock.unlock()
+            }
+        }
+
+        guard let carried else { return }
+        // Not after a cancel from inside downstream's `receive`.
+        lock.lock()
+        guard case .completing = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        completion = nil
+        lock.unlock()
+        downstream.receive(completion: carried)
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        switch state {
+        case .subscribed, .completing: self.demand += demand
+        case .awaitingSubscription, .terminated: break
+        }
+        lock.unlock()
+    }
+
+    func cancel() {
+        lock.lock()
+        let previous = state
+        state = .terminated
+        chosen = nil
+        completion = nil
+        lock.unlock()
+        if case .subscribed(let upstream) = previous { upstream.cancel() }
+    }
+}
