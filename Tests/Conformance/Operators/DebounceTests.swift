@@ -273,7 +273,7 @@ import Testing
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
             let scheduler = VirtualTimeScheduler()
-            let recorder = ThreadedTimingRecorder()
+            let recorder = ThreadedTimingRecorder<Int, Never>()
             subject.debounce(for: .microseconds(50), scheduler: scheduler).subscribe(recorder)
             let done = Atomic<Bool>(false)
             let box = UncheckedBox(value: subject)
@@ -292,7 +292,7 @@ import Testing
             let values = recorder.values
             #expect(values.last == 2_000)
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "\(values)")
-            #expect(recorder.completions == 1)
+            #expect(recorder.completionCount == 1)
             #expect(recorder.afterCompletion == 0)
             #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
         }

@@ -207,7 +207,7 @@ import Testing
         for _ in 0..<10 {
             let subject = PassthroughSubject<Int, Never>()
             let scheduler = VirtualTimeScheduler()
-            let recorder = ThreadedTimingRecorder(clock: { scheduler.now.nanoseconds })
+            let recorder = ThreadedTimingRecorder<Int, Never>(clock: { scheduler.now.nanoseconds })
             let sentAt = SharedInts()
             subject.delay(for: .microseconds(30), scheduler: scheduler).subscribe(recorder)
             let done = Atomic<Bool>(false)
@@ -232,7 +232,7 @@ import Testing
             let delivered = recorder.instants
             let sent = sentAt.all
             #expect(zip(sent, delivered).allSatisfy { $1 >= $0 + 30_000 })
-            #expect(recorder.completions == 1)
+            #expect(recorder.completionCount == 1)
             #expect(recorder.afterCompletion == 0)
             #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
         }

@@ -357,10 +357,6 @@ import Testing
 }
 
 /// Hands a non-Sendable value to other threads on purpose (subjects and subscriptions are thread-safe).
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
 
 /// Counts what arrives from several threads: no overlapping calls, each inner publisher's values
 /// in order (value = inner * 1_000_000 + i), one completion.

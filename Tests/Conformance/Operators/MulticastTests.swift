@@ -303,7 +303,7 @@ private final class ConnectableProbe: ConnectablePublisher {
         let steady = RunChecker()
         shared.subscribe(steady)
         let transientChecks = Mutex<[RunChecker]>([])
-        let box = UncheckedBox(shared: shared, upstream: upstream)
+        let box = ShareBox(shared: shared, upstream: upstream)
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             if worker == 0 {
                 for value in 1...total { box.upstream.send(value) }
@@ -462,7 +462,7 @@ private final class RunChecker: Subscriber, @unchecked Sendable {
 }
 
 /// Publishers and subjects are not `Sendable` in Combine's API; the thread test shares them on purpose.
-private struct UncheckedBox: @unchecked Sendable {
+private struct ShareBox: @unchecked Sendable {
     let shared: Publishers.Share<PassthroughSubject<Int, Never>>
     let upstream: PassthroughSubject<Int, Never>
 }

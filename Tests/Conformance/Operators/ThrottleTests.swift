@@ -265,7 +265,7 @@ import Testing
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
             let scheduler = VirtualTimeScheduler()
-            let recorder = ThreadedTimingRecorder(clock: { scheduler.now.nanoseconds })
+            let recorder = ThreadedTimingRecorder<Int, Never>(clock: { scheduler.now.nanoseconds })
             subject.throttle(for: .microseconds(50), scheduler: scheduler, latest: true).subscribe(recorder)
             let done = Atomic<Bool>(false)
             let box = UncheckedBox(value: subject)
@@ -286,7 +286,7 @@ import Testing
             #expect(values.last == 2_000)
             #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "\(values)")
             #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 50_000 }, "\(times)")
-            #expect(recorder.completions == 1)
+            #expect(recorder.completionCount == 1)
             #expect(recorder.afterCompletion == 0)
             #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
         }

@@ -67,51 +67,59 @@ extension Publisher {
     }
 }
 
-/// A subscriber for real-thread timing tests: counts and keeps what arrives, and detects overlapping
-/// calls and anything after the completion.
-final class ThreadedTimingRecorder: Subscriber, @unchecked Sendable {
-    typealias Input = Int
-    typealias Failure = Never
+/// A subscriber for real-thread timing tests: keeps what arrives (with the instant `clock` gives,
+/// in nanoseconds), and detects overlapping calls (which serial signals forbid) and anything after
+/// the completion.
+final class ThreadedTimingRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
+    private struct Record: @unchecked Sendable {
+        var values: [Input] = []
+        var instants: [Int] = []
+        var completions: [Subscribers.Completion<Failure>] = []
+        var afterCompletion = 0
+    }
 
-    private let state = Mutex<(values: [Int], instants: [Int], completions: Int, afterCompletion: Int)>(([], [], 0, 0))
+    private let record = Mutex(Record())
     private let inFlight = Atomic<Bool>(false)
     private let clock: () -> Int
+    private let initialDemand: Subscribers.Demand
     let overlaps = Atomic<Int>(0)
     private(set) var subscription: (any Subscription)?
 
-    /// `clock` gives the instant (in nanoseconds) recorded with each value.
-    init(clock: @escaping () -> Int = { 0 }) { self.clock = clock }
+    init(initialDemand: Subscribers.Demand = .unlimited, clock: @escaping () -> Int = { 0 }) {
+        self.initialDemand = initialDemand
+        self.clock = clock
+    }
 
     private func enter() { if inFlight.exchange(true, ordering: .acquiring) { overlaps.add(1, ordering: .relaxed) } }
     private func leave() { inFlight.store(false, ordering: .releasing) }
 
     func receive(subscription: any Subscription) {
         self.subscription = subscription
-        subscription.request(.unlimited)
+        subscription.request(initialDemand)
     }
 
-    func receive(_ input: Int) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
         enter()
         defer { leave() }
         let instant = clock()
-        state.withLock { state in
-            if state.completions > 0 { state.afterCompletion += 1 }
-            state.values.append(input)
-            state.instants.append(instant)
+        record.withLock { record in
+            if !record.completions.isEmpty { record.afterCompletion += 1 }
+            record.values.append(input)
+            record.instants.append(instant)
         }
         return .none
     }
 
-    func receive(completion: Subscribers.Completion<Never>) {
+    func receive(completion: Subscribers.Completion<Failure>) {
         enter()
         defer { leave() }
-        state.withLock { $0.completions += 1 }
+        record.withLock { $0.completions.append(completion) }
     }
 
-    var values: [Int] { state.withLock { $0.values } }
-    var instants: [Int] { state.withLock { $0.instants } }
-    var completions: Int { state.withLock { $0.completions } }
-    var afterCompletion: Int { state.withLock { $0.afterCompletion } }
+    var values: [Input] { record.withLock { $0.values } }
+    var instants: [Int] { record.withLock { $0.instants } }
+    var completionCount: Int { record.withLock { $0.completions.count } }
+    var afterCompletion: Int { record.withLock { $0.afterCompletion } }
 }
 
 /// Runs `body` on a new thread; `wait()` on the returned group joins it.
@@ -124,6 +132,8 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
 /// Test doubles cross threads on purpose here (Combine's types are not `Sendable`).
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
+    init(_ value: Value) { self.value = value }
+    init(value: Value) { self.value = value }
 }
 
 /// A list of integers any thread may append to.

@@ -57,50 +57,6 @@ extension Publisher {
 /// Milliseconds of virtual time since the origin.
 func virtualMs(_ count: Int) -> VirtualTime { VirtualTime.zero.advanced(by: .milliseconds(count)) }
 
-/// A subscriber for threaded timing tests: records values and completions under a mutex and counts
-/// calls into it that overlap (which serial signals forbid).
-final class ThreadedTimingRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
-    private struct Record: @unchecked Sendable {
-        var values: [Input] = []
-        var completions: [Subscribers.Completion<Failure>] = []
-        var afterCompletion = 0
-    }
-
-    private let record = Mutex(Record())
-    private let inFlight = Atomic<Bool>(false)
-    let overlaps = Atomic<Int>(0)
-    private let initialDemand: Subscribers.Demand
-
-    init(initialDemand: Subscribers.Demand = .unlimited) { self.initialDemand = initialDemand }
-
-    private func enter() { if inFlight.exchange(true, ordering: .acquiring) { overlaps.add(1, ordering: .relaxed) } }
-    private func leave() { inFlight.store(false, ordering: .releasing) }
-
-    func receive(subscription: any Subscription) {
-        subscription.request(initialDemand)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        enter()
-        defer { leave() }
-        record.withLock { record in
-            if !record.completions.isEmpty { record.afterCompletion += 1 }
-            record.values.append(input)
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        enter()
-        defer { leave() }
-        record.withLock { $0.completions.append(completion) }
-    }
-
-    var values: [Input] { record.withLock { $0.values } }
-    var completionCount: Int { record.withLock { $0.completions.count } }
-    var afterCompletion: Int { record.withLock { $0.afterCompletion } }
-}
-
 /// A subject handed to a sending thread (subjects are thread-safe; Combine's API does not say so).
 struct SendingSubject: @unchecked Sendable {
     let subject = PassthroughSubject<Int, Never>()
