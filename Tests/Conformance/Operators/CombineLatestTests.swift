@@ -301,14 +301,18 @@ import Testing
             let recorder = TupleRecorder(initialDemand: .none, pairsInOrder: false)
             sources[0].combineLatest(sources[1]).map { [$0, $1] }.subscribe(recorder)
             let subscription = SendableSubscription(subscription: recorder.subscription!)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                if index == 2 {
-                    for _ in 0..<(2 * total) { subscription.subscription.request(.max(1)) }
-                } else {
-                    for value in 1...total { sources[index].emit(value) }
-                    sources[index].finish()
+            // The sources run on worker threads and the requests come from this one: a source
+            // that waits for demand must not keep the requesting thread from running.
+            let group = DispatchGroup()
+            for lane in 0..<2 {
+                let source = sources[lane]
+                DispatchQueue.global().async(group: group) {
+                    for value in 1...total { source.emit(value) }
+                    source.finish()
                 }
             }
+            for _ in 0..<(2 * total) { subscription.subscription.request(.max(1)) }
+            group.wait()
             // Each source got all of its demand (none lost on the way), so sent everything; the
             // tuples delivered never exceed the demand, and the stream ends once.
             #expect(sources.allSatisfy { !$0.timedOut.load(ordering: .relaxed) })

@@ -395,15 +395,18 @@ import Testing
             let recorder = TupleRecorder(initialDemand: .none)
             sources[0].zip(sources[1]).map { [$0, $1] }.subscribe(recorder)
             let subscription = SendableSubscription(subscription: recorder.subscription!)
-            DispatchQueue.concurrentPerform(iterations: 3) { index in
-                if index == 2 {
-                    for _ in 0..<total { subscription.subscription.request(.max(1)) }
-                } else {
-                    // Each source waits for demand before each value: demand lost on the way hangs it.
-                    for value in 1...total { sources[index].emit(value) }
-                    sources[index].finish()
+            // The sources run on worker threads and the requests come from this one: a source
+            // that waits for demand must not keep the requesting thread from running.
+            let group = DispatchGroup()
+            for lane in 0..<2 {
+                let source = sources[lane]
+                DispatchQueue.global().async(group: group) {
+                    for value in 1...total { source.emit(value) }
+                    source.finish()
                 }
             }
+            for _ in 0..<total { subscription.subscription.request(.max(1)) }
+            group.wait()
             #expect(recorder.received.load(ordering: .relaxed) == total)
             #expect(recorder.mismatched.load(ordering: .relaxed) == 0)
             #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
