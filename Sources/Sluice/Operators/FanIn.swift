@@ -1,0 +1,534 @@
+// The machine behind `zip` and `combineLatest` of every arity.
+//
+// One class (`_FanInCore`) per subscription, generic over its slots: a struct of 2, 3 or 4 typed slots
+// (`_Slots2`...`_Slots4`), each a `_ZipSlot` (a ring buffer of unpaired values) or a `_LatestSlot` (the
+// latest value). Zip makes a tuple when it delivers one; combineLatest makes one when a value arrives
+// (from the latest values at that moment) and queues it in a ring until delivered, so that with
+// demand every value gets its tuple even when it arrives while another thread delivers. Each upstream is subscribed through a `_FanInSide` whose lane type (`_Lane0`...`_Lane3`)
+// knows statically which slot its values go to, so a value is stored without boxing, casting or a
+// key path, and the only allocation on the way is a ring's amortised growth.
+//
+// Threads meet here (each upstream may send from its own thread), so the state is guarded by one
+// inline `Lock`, held only to change state. One thread at a time delivers (`phase == emitting`);
+// whatever arrives meanwhile is stored and picked up by that thread before it leaves.
+
+/// One upstream's storage in a fan-in.
+@usableFromInline
+protocol _FanInSlot {
+    associatedtype Value
+    /// Zip slots pair values one to one and end the stream when they run dry after their upstream
+    /// finished; latest-value slots repeat their value in every tuple.
+    static var pairs: Bool { get }
+    init()
+    /// Whether the slot can give a value to a tuple.
+    var isFilled: Bool { get }
+    mutating func put(_ value: Value)
+    mutating func take() -> Value
+}
+
+/// A zip upstream's values not yet paired, oldest first.
+@frozen @usableFromInline
+struct _ZipSlot<Value>: _FanInSlot {
+    @usableFromInline var queue = RingBuffer<Value>()
+
+    @inlinable init() {}
+    @inlinable static var pairs: Bool { true }
+    @inlinable var isFilled: Bool { !queue.isEmpty }
+    @inlinable mutating func put(_ value: Value) { queue.append(value) }
+    @inlinable mutating func take() -> Value { queue.removeFirst() }
+}
+
+/// A combineLatest upstream's latest value.
+@frozen @usableFromInline
+struct _LatestSlot<Value>: _FanInSlot {
+    @usableFromInline var latest: Value?
+
+    @inlinable init() { latest = nil }
+    @inlinable static var pairs: Bool { false }
+    @inlinable var isFilled: Bool { latest != nil }
+    @inlinable mutating func put(_ value: Value) { latest = value }
+    @inlinable mutating func take() -> Value { latest.unsafelyUnwrapped }
+}
+
+/// The slots of all of a fan-in's upstreams, and the tuple they make. Lanes past `count` have
+/// `Never` values and are never used.
+@usableFromInline
+protocol _FanInSlots {
+    associatedtype Output
+    associatedtype V0
+    associatedtype V1
+    associatedtype V2
+    associatedtype V3
+    static var count: Int { get }
+    static var pairs: Bool { get }
+    init()
+    /// A bit per lane whose slot cannot give a value.
+    var unfilled: UInt8 { get }
+    mutating func take() -> Output
+    mutating func put0(_ value: V0)
+    mutating func put1(_ value: V1)
+    mutating func put2(_ value: V2)
+    mutating func put3(_ value: V3)
+}
+
+@frozen @usableFromInline
+struct _Slots2<S0: _FanInSlot, S1: _FanInSlot>: _FanInSlots {
+    @usableFromInline var s0 = S0()
+    @usableFromInline var s1 = S1()
+
+    @inlinable init() {}
+    @inlinable static var count: Int { 2 }
+    @inlinable static var pairs: Bool { S0.pairs }
+    @inlinable var unfilled: UInt8 { (s0.isFilled ? 0 : 1) | (s1.isFilled ? 0 : 2) }
+    @inlinable mutating func take() -> (S0.Value, S1.Value) { (s0.take(), s1.take()) }
+    @inlinable mutating func put0(_ value: S0.Value) { s0.put(value) }
+    @inlinable mutating func put1(_ value: S1.Value) { s1.put(value) }
+    @inlinable mutating func put2(_ value: Never) {}
+    @inlinable mutating func put3(_ value: Never) {}
+}
+
+@frozen @usableFromInline
+struct _Slots3<S0: _FanInSlot, S1: _FanInSlot, S2: _FanInSlot>: _FanInSlots {
+    @usableFromInline var s0 = S0()
+    @usableFromInline var s1 = S1()
+    @usableFromInline var s2 = S2()
+
+    @inlinable init() {}
+    @inlinable static var count: Int { 3 }
+    @inlinable static var pairs: Bool { S0.pairs }
+    @inlinable var unfilled: UInt8 { (s0.isFilled ? 0 : 1) | (s1.isFilled ? 0 : 2) | (s2.isFilled ? 0 : 4) }
+    @inlinable mutating func take() -> (S0.Value, S1.Value, S2.Value) { (s0.take(), s1.take(), s2.take()) }
+    @inlinable mutating func put0(_ value: S0.Value) { s0.put(value) }
+    @inlinable mutating func put1(_ value: S1.Value) { s1.put(value) }
+    @inlinable mutating func put2(_ value: S2.Value) { s2.put(value) }
+    @inlinable mutating func put3(_ value: Never) {}
+}
+
+@frozen @usableFromInline
+struct _Slots4<S0: _FanInSlot, S1: _FanInSlot, S2: _FanInSlot, S3: _FanInSlot>: _FanInSlots {
+    @usableFromInline var s0 = S0()
+    @usableFromInline var s1 = S1()
+    @usableFromInline var s2 = S2()
+    @usableFromInline var s3 = S3()
+
+    @inlinable init() {}
+    @inlinable static var count: Int { 4 }
+    @inlinable static var pairs: Bool { S0.pairs }
+    @inlinable var unfilled: UInt8 {
+        (s0.isFilled ? 0 : 1) | (s1.isFilled ? 0 : 2) | (s2.isFilled ? 0 : 4) | (s3.isFilled ? 0 : 8)
+    }
+    @inlinable mutating func take() -> (S0.Value, S1.Value, S2.Value, S3.Value) {
+        (s0.take(), s1.take(), s2.take(), s3.take())
+    }
+    @inlinable mutating func put0(_ value: S0.Value) { s0.put(value) }
+    @inlinable mutating func put1(_ value: S1.Value) { s1.put(value) }
+    @inlinable mutating func put2(_ value: S2.Value) { s2.put(value) }
+    @inlinable mutating func put3(_ value: S3.Value) { s3.put(value) }
+}
+
+/// Which slot an upstream's values go to, known from the type.
+@usableFromInline
+protocol _FanInLane {
+    associatedtype Slots: _FanInSlots
+    associatedtype Value
+    static var index: Int { get }
+    static func put(_ value: Value, into slots: inout Slots)
+}
+
+@frozen @usableFromInline
+enum _Lane0<Slots: _FanInSlots>: _FanInLane {
+    @inlinable static var index: Int { 0 }
+    @inlinable static func put(_ value: Slots.V0, into slots: inout Slots) { slots.put0(value) }
+}
+
+@frozen @usableFromInline
+enum _Lane1<Slots: _FanInSlots>: _FanInLane {
+    @inlinable static var index: Int { 1 }
+    @inlinable static func put(_ value: Slots.V1, into slots: inout Slots) { slots.put1(value) }
+}
+
+@frozen @usableFromInline
+enum _Lane2<Slots: _FanInSlots>: _FanInLane {
+    @inlinable static var index: Int { 2 }
+    @inlinable static func put(_ value: Slots.V2, into slots: inout Slots) { slots.put2(value) }
+}
+
+@frozen @usableFromInline
+enum _Lane3<Slots: _FanInSlots>: _FanInLane {
+    @inlinable static var index: Int { 3 }
+    @inlinable static func put(_ value: Slots.V3, into slots: inout Slots) { slots.put3(value) }
+}
+
+/// The upstream subscriptions of a fan-in, one per lane, kept inline.
+@frozen @usableFromInline
+struct _FanInUpstreams {
+    @usableFromInline var u0, u1, u2, u3: (any Subscription)?
+
+    @inlinable init() {}
+
+    @inlinable
+    subscript(lane: Int) -> (any Subscription)? {
+        get {
+            switch lane {
+            case 0: u0
+            case 1: u1
+            case 2: u2
+            default: u3
+            }
+        }
+        set {
+            switch lane {
+            case 0: u0 = newValue
+            case 1: u1 = newValue
+            case 2: u2 = newValue
+            default: u3 = newValue
+            }
+        }
+    }
+
+    /// The same, without the lane `skipping` (-1: skip none).
+    @inlinable
+    func except(_ skipping: Int) -> _FanInUpstreams {
+        var result = self
+        if skipping >= 0 { result[skipping] = nil }
+        return result
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        u0?.request(demand)
+        u1?.request(demand)
+        u2?.request(demand)
+        u3?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        u0?.cancel()
+        u1?.cancel()
+        u2?.cancel()
+        u3?.cancel()
+    }
+}
+
+/// What the delivering thread does next, decided under the lock and done after it.
+@frozen @usableFromInline
+enum _FanInStep<Output, Failure: Error> {
+    case deliver(Output)
+    case fail(Failure, cancelling: _FanInUpstreams)
+    case finish(cancelling: _FanInUpstreams)
+    /// Nothing more to do: return this demand to the upstream whose value started the delivery.
+    case done(owed: Subscribers.Demand)
+
+    @inlinable var ends: Bool {
+        switch self {
+        case .fail, .finish: true
+        case .deliver, .done: false
+        }
+    }
+}
+
+/// The subscription of a `zip` or `combineLatest`, over the slots of its arity and kind.
+///
+/// Demand from downstream goes to every upstream as it comes, and is counted here so that no more
+/// tuples go out than were asked for (zip keeps the rest queued; combineLatest keeps the latest
+/// tuple for the next request). While one upstream's value is being delivered, further demand for
+/// that upstream is handed back from its `receive` instead of requested, as Combine does.
+@usableFromInline
+final class _FanInCore<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, CustomStringConvertible
+where Downstream.Input == Slots.Output {
+    @usableFromInline static var idle: UInt8 { 0 }
+    @usableFromInline static var emitting: UInt8 { 1 }
+    @usableFromInline static var terminated: UInt8 { 2 }
+    @usableFromInline static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let lock = Lock()
+    /// Starts out emitting: nothing goes downstream before its `receive(subscription:)` returns.
+    @exclusivity(unchecked) @usableFromInline var phase: UInt8 = 1
+    @exclusivity(unchecked) @usableFromInline var slots = Slots()
+    @exclusivity(unchecked) @usableFromInline var upstreams = _FanInUpstreams()
+    /// A bit per lane that has received a subscription (a second one is cancelled).
+    @exclusivity(unchecked) @usableFromInline var attached: UInt8 = 0
+    /// A bit per lane that has completed.
+    @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
+    /// Tuples downstream asked for and has not received; `UInt.max` is unlimited.
+    @exclusivity(unchecked) @usableFromInline var demand: UInt = 0
+    /// Everything asked of each upstream so far, for an upstream whose subscription comes late.
+    @exclusivity(unchecked) @usableFromInline var forwarded = Subscribers.Demand.none
+    /// The lane whose value started the delivery in progress (-1: a request did), and the demand
+    /// to return to it.
+    @exclusivity(unchecked) @usableFromInline var driver = -1
+    @exclusivity(unchecked) @usableFromInline var owed = Subscribers.Demand.none
+    /// combineLatest: tuples made and not yet delivered. Beyond the demand only the newest is kept.
+    @exclusivity(unchecked) @usableFromInline var tuples = RingBuffer<Downstream.Input>()
+    /// A failure that arrived while a delivery was in progress.
+    @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
+
+    @inlinable
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    @usableFromInline var description: String { Slots.pairs ? "Zip" : "CombineLatest" }
+
+    /// Gives downstream its subscription once every upstream is subscribed, then delivers whatever
+    /// arrived meanwhile.
+    @inlinable
+    func start() {
+        downstream.receive(subscription: self)
+        lock.lock()
+        let step = nextStep()
+        lock.unlock()
+        _ = run(step)
+    }
+
+    /// Subscribes `upstream` as the lane `Lane`.
+    @inlinable
+    func attach<Upstream: Publisher, Lane: _FanInLane>(_ upstream: Upstream, as _: Lane.Type)
+    where Upstream.Output == Lane.Value, Upstream.Failure == Downstream.Failure, Lane.Slots == Slots {
+        upstream.subscribe(_FanInSide<Lane, Downstream>(self))
+    }
+
+    // MARK: Upstreams
+
+    @inlinable
+    func receive(subscription: any Subscription, lane: Int) {
+        let bit = UInt8(1) << lane
+        lock.lock()
+        guard phase != Self.terminated, attached & bit == 0 else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        attached |= bit
+        upstreams[lane] = subscription
+        let ask = forwarded
+        lock.unlock()
+        if ask != .none { subscription.request(ask) }
+    }
+
+    @inlinable
+    func receive<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand where Lane.Slots == Slots {
+        lock.lock()
+        guard phase == Self.idle, finished & (1 << Lane.index) == 0 else { return store(value, in: Lane.self) }
+        Lane.put(value, into: &slots)
+        if !Slots.pairs { snapshot() }
+        guard demand != 0, hasTuple else {
+            lock.unlock()
+            return .none
+        }
+        phase = Self.emitting
+        driver = Lane.index
+        let tuple = takeTuple()
+        lock.unlock()
+        return run(.deliver(tuple))
+    }
+
+    /// A value that arrived while another delivery runs (or after the end), with the lock held.
+    @inlinable
+    func store<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand where Lane.Slots == Slots {
+        if phase == Self.emitting, finished & (1 << Lane.index) == 0 {
+            Lane.put(value, into: &slots)
+            if !Slots.pairs { snapshot() }
+        }
+        lock.unlock()
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, lane: Int) {
+        let bit = UInt8(1) << lane
+        lock.lock()
+        guard phase != Self.terminated, finished & bit == 0 else {
+            lock.unlock()
+            return
+        }
+        finished |= bit
+        if case .failure(let error) = completion {
+            // The failed upstream keeps its subscription: Combine cancels it along with the others.
+            if pendingFailure == nil { pendingFailure = error }
+        } else {
+            let released = upstreams[lane]
+            upstreams[lane] = nil
+            guard phase == Self.idle else {
+                lock.unlock()
+                withExtendedLifetime(released) {}
+                return
+            }
+        }
+        guard phase == Self.idle else {
+            lock.unlock()
+            return
+        }
+        phase = Self.emitting
+        driver = -1
+        let step = nextStep()
+        lock.unlock()
+        _ = run(step)
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ more: Subscribers.Demand) {
+        more._assertNonZero()
+        lock.lock()
+        guard phase != Self.terminated else {
+            lock.unlock()
+            return
+        }
+        let others = add(more)
+        var step = _FanInStep<Downstream.Input, Downstream.Failure>.done(owed: .none)
+        if phase == Self.idle, hasTuple {
+            phase = Self.emitting
+            driver = -1
+            step = .deliver(takeTuple())
+        }
+        lock.unlock()
+        others.request(more)
+        _ = run(step)
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        guard phase != Self.terminated else {
+            lock.unlock()
+            return
+        }
+        let running = terminate()
+        lock.unlock()
+        releaseValues()
+        running.cancel()
+    }
+
+    // MARK: Delivery
+
+    /// Does `step` and what follows it, for the thread that set `emitting`; returns the demand owed
+    /// to the upstream whose value started the delivery.
+    @inlinable
+    func run(_ first: _FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
+        var step = first
+        while true {
+            switch step {
+            case .deliver(let tuple):
+                let more = downstream.receive(tuple)
+                lock.lock()
+                var others = _FanInUpstreams()
+                if more != .none, phase == Self.emitting { others = add(more) }
+                step = nextStep()
+                lock.unlock()
+                if !step.ends { others.request(more) }
+            case .fail(let error, let running):
+                releaseValues()
+                running.cancel()
+                downstream.receive(completion: .failure(error))
+                return .none
+            case .finish(let running):
+                releaseValues()
+                running.cancel()
+                downstream.receive(completion: .finished)
+                return .none
+            case .done(let owed):
+                return owed
+            }
+        }
+    }
+
+    /// With the lock held and a delivery in progress: the failure that waits, else the next tuple
+    /// if downstream wants one, else the end if it is due, else back to idle.
+    @inlinable
+    func nextStep() -> _FanInStep<Downstream.Input, Downstream.Failure> {
+        guard phase == Self.emitting else { return .done(owed: .none) }
+        if let failure = pendingFailure { return .fail(failure, cancelling: terminate()) }
+        if demand != 0, hasTuple { return .deliver(takeTuple()) }
+        if isFinished { return .finish(cancelling: terminate()) }
+        phase = Self.idle
+        let result = owed
+        owed = .none
+        driver = -1
+        return .done(owed: result)
+    }
+
+    // MARK: Helpers, with the lock held
+
+    @inlinable
+    var hasTuple: Bool { Slots.pairs ? slots.unfilled == 0 : !tuples.isEmpty }
+
+    /// zip: an upstream has finished with nothing left to pair. combineLatest: all have finished.
+    @inlinable
+    var isFinished: Bool { Slots.pairs ? finished & slots.unfilled != 0 : finished == Self.allLanes }
+
+    @inlinable
+    func takeTuple() -> Downstream.Input {
+        if demand != .max { demand -= 1 }
+        return Slots.pairs ? slots.take() : tuples.removeFirst()
+    }
+
+    /// combineLatest, after a value arrived: the tuple it makes, if every upstream has a value. One
+    /// beyond the demand replaces the previous one beyond it.
+    @inlinable
+    func snapshot() {
+        guard slots.unfilled == 0 else { return }
+        if UInt(tuples.count) > demand {
+            tuples.replaceLast(with: slots.take())
+        } else {
+            tuples.append(slots.take())
+        }
+    }
+
+    /// Counts more downstream demand; returns the upstreams to request it from (all but the one
+    /// whose value is being delivered, which gets it back from its `receive`).
+    @inlinable
+    func add(_ more: Subscribers.Demand) -> _FanInUpstreams {
+        demand = more._adding(to: demand)
+        forwarded += more
+        if driver >= 0 { owed += more }
+        return upstreams.except(driver)
+    }
+
+    /// Ends the stream and returns the upstreams still running (and a failed one), to cancel.
+    @inlinable
+    func terminate() -> _FanInUpstreams {
+        phase = Self.terminated
+        pendingFailure = nil
+        let running = upstreams
+        upstreams = _FanInUpstreams()
+        return running
+    }
+
+    /// After the end: lets go of the stored values outside the lock, as their deinit may run anything.
+    @inlinable
+    func releaseValues() {
+        lock.lock()
+        let dropped = (slots, tuples)
+        slots = Slots()
+        tuples = RingBuffer()
+        lock.unlock()
+        withExtendedLifetime(dropped) {}
+    }
+}
+
+/// Subscribes to one upstream of a fan-in; its lane type says which slot the values go to.
+@frozen @usableFromInline
+struct _FanInSide<Lane: _FanInLane, Downstream: Subscriber>: Subscriber where Downstream.Input == Lane.Slots.Output {
+    @usableFromInline typealias Input = Lane.Value
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let core: _FanInCore<Lane.Slots, Downstream>
+    @usableFromInline let combineIdentifier: CombineIdentifier
+
+    @inlinable
+    init(_ core: _FanInCore<Lane.Slots, Downstream>) {
+        self.core = core
+        combineIdentifier = CombineIdentifier()
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) { core.receive(subscription: subscription, lane: Lane.index) }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand { core.receive(input, in: Lane.self) }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { core.receive(completion: completion, lane: Lane.index) }
+}
