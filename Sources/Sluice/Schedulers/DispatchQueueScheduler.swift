@@ -38,20 +38,19 @@ extension DispatchQueue: Scheduler {
             return .nanoseconds(behind == UInt64(Int.max) + 1 ? .min : .max)
         }
 
-        /// The instant `n` from this one, kept on the clock: at most `.distantFuture`, at least
+        /// The instant `n` from this one, kept on the uptime clock (which Dispatch counts in
+        /// `Int64`): anything past `Int.max` is `.distantFuture`; anything before the start is
         /// the first instant (raw value 1; Dispatch reads 0 as "now").
         @inlinable
         public func advanced(by n: Stride) -> Self {
             let raw = dispatchTime.rawValue
-            let result: UInt64
-            if n.magnitude >= 0 {
-                let (sum, overflow) = raw.addingReportingOverflow(UInt64(n.magnitude))
-                result = overflow ? .max : max(sum, 1)
-            } else {
-                let back = n.magnitude.magnitude  // UInt, exact even for Int.min
-                result = raw > UInt64(back) ? max(raw - UInt64(back), 1) : 1
+            guard raw <= UInt64(Int.max) else { return Self(.distantFuture) }
+            let (sum, overflow) = Int(raw).addingReportingOverflow(n.magnitude)
+            if overflow {
+                // Only a positive stride can overflow from a non-negative start.
+                return Self(.distantFuture)
             }
-            return Self(DispatchTime(uptimeNanoseconds: result))
+            return Self(DispatchTime(uptimeNanoseconds: UInt64(sum < 1 ? 1 : sum)))
         }
 
         /// Earlier instants on the clock come first.

@@ -35,12 +35,15 @@ extension DispatchQueue: Scheduler {
 
         /// Returns a dispatch queue time advanced by the given stride.
         ///
-        /// The result stays on the clock: past its end it is `.distantFuture`; before its start it
-        /// is the first instant (raw value 1, since 0 means "now" to Dispatch).
+        /// The result stays on the uptime clock, which Dispatch counts in `Int64`: past `Int.max`
+        /// it is `.distantFuture`; before its start it is the first instant (raw value 1, since 0
+        /// means "now" to Dispatch). An instant already past `Int.max` is the distant future,
+        /// which no stride brings back.
         public func advanced(by n: Stride) -> SchedulerTimeType {
+            if dispatchTime.rawValue > UInt64(Int.max) { return SchedulerTimeType(.distantFuture) }
             let raw = Int128(dispatchTime.rawValue) + Int128(n.magnitude)
-            let clamped = min(max(raw, 1), Int128(UInt64.max))
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(clamped)))
+            if raw > Int128(Int.max) { return SchedulerTimeType(.distantFuture) }
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(max(raw, 1))))
         }
 
         /// Orders instants by their place on the clock.
