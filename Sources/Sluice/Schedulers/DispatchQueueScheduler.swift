@@ -286,8 +286,23 @@ extension DispatchQueue: Scheduler {
 /// Combine's `Scheduler` takes plain closures, and running one on the queue is what the caller
 /// asked for. `@Sendable` is a compile-time marker with the same representation, so this is a
 /// re-typing, not a wrapper: `receive(on: queue)` pays for no extra allocation per value (a box
-/// would cost one, and a closure around it another).
+/// would cost one, and a closure around it another). The closure is re-typed inside a struct:
+/// handing the bare function to the generic `unsafeBitCast` would reabstract it through two
+/// thunks, each a closure context allocated per call.
 @inlinable @inline(__always)
 func _sendableAction(_ action: @escaping () -> Void) -> @Sendable () -> Void {
-    unsafeBitCast(action, to: (@Sendable () -> Void).self)
+    unsafeBitCast(_PlainAction(run: action), to: _SendableAction.self).run
+}
+
+/// `_sendableAction`'s source layout: one function stored at its own abstraction level.
+@frozen @usableFromInline
+struct _PlainAction {
+    @usableFromInline let run: () -> Void
+    @inlinable init(run: @escaping () -> Void) { self.run = run }
+}
+
+/// `_sendableAction`'s target layout: the same function, typed `@Sendable`.
+@frozen @usableFromInline
+struct _SendableAction {
+    @usableFromInline let run: @Sendable () -> Void
 }
