@@ -1,0 +1,177 @@
+import Synchronization
+
+extension Publisher {
+    /// Specifies the scheduler on which to receive elements from the publisher.
+    ///
+    /// Each value and the completion reach downstream from an action scheduled on `scheduler`;
+    /// the subscription, and downstream's requests and cancel, pass through at once. Operators
+    /// before this one are unaffected.
+    @inlinable
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
+    @frozen
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler the publisher is to use for element delivery.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delivers elements to its downstream subscriber on a specific scheduler.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(_ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+/// The subscription of `receive(on:)`: a hop onto the scheduler for every value and the completion.
+///
+/// Per value: one relaxed load of the phase, one scheduled closure (capturing this object and the
+/// value, nothing else), and in that closure one acquiring load before downstream is called. No
+/// lock and no allocation beyond the closure: the lock guards only the upstream slot, which
+/// subscription, request, cancel and the end of the stream touch.
+///
+/// Phases: `awaiting` the subscription, `live`, `completing` (upstream has completed and the
+/// completion is scheduled: values scheduled before it still arrive and their demand still goes
+/// upstream; a cancel has nothing left to stop), `done` (delivered, or cancelled: scheduled values
+/// find it and are dropped).
+@usableFromInline
+final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var live: UInt8 { 1 }
+    @usableFromInline static var completing: UInt8 { 2 }
+    @usableFromInline static var done: UInt8 { 3 }
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    /// Written under `lock`, read without it on the value path.
+    @usableFromInline let phase = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var upstream: (any Subscription)?
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    @usableFromInline var description: String { "ReceiveOn" }
+
+    // MARK: From upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.awaiting else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        phase.store(Self.live, ordering: .releasing)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        // Upstream sends serially; a cancel racing this load is caught again in `deliver`.
+        guard phase.load(ordering: .relaxed) == Self.live else { return .none }
+        scheduler.schedule(options: options) { self.deliver(input) }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.live else {
+            lock.unlock()
+            return
+        }
+        phase.store(Self.completing, ordering: .releasing)
+        lock.unlock()
+        scheduler.schedule(options: options) { self.finish(completion) }
+    }
+
+    // MARK: On the scheduler
+
+    @inlinable
+    func deliver(_ input: Input) {
+        guard phase.load(ordering: .acquiring) != Self.done else { return }
+        let demand = downstream.receive(input)
+        if demand != .none { requestUpstream(demand) }
+    }
+
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.completing else {
+            lock.unlock()
+            return
+        }
+        phase.store(Self.done, ordering: .releasing)
+        // Let go of upstream: a fused upstream holds its subscriber, and this ends the cycle.
+        let finished = upstream
+        upstream = nil
+        lock.unlock()
+        withExtendedLifetime(finished) { downstream.receive(completion: completion) }
+    }
+
+    /// Passes demand upstream while the stream is live or completing.
+    @inlinable
+    func requestUpstream(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let target = upstream
+        lock.unlock()
+        target?.request(demand)
+    }
+
+    // MARK: From downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        requestUpstream(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let current = phase.load(ordering: .relaxed)
+        guard current == Self.live || current == Self.awaiting else {
+            // Completing: the completion is on its way and upstream is finished; nothing to stop.
+            lock.unlock()
+            return
+        }
+        phase.store(Self.done, ordering: .releasing)
+        let cancelled = upstream
+        upstream = nil
+        lock.unlock()
+        cancelled?.cancel()
+    }
+}

@@ -1,0 +1,138 @@
+import Synchronization
+
+extension Publisher {
+    /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
+    ///
+    /// The subscribe to the upstream publisher, each request and the cancel run in actions
+    /// scheduled on `scheduler`; values and the completion pass through on the upstream's thread.
+    @inlinable
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+    @frozen
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler the publisher should use to receive elements.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that receives elements from an upstream publisher on a specific scheduler.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = _SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)
+            let upstream = upstream
+            scheduler.schedule(options: options) { upstream.subscribe(inner) }
+        }
+    }
+}
+
+/// The subscription of `subscribe(on:)`.
+///
+/// Requests and the cancel become scheduled actions, one each, made in call order; each carries
+/// the upstream subscription it was made for, so a request made before a cancel still reaches
+/// upstream before that cancel does. Values pass straight through, checked against one atomic
+/// flag (no lock per value); `live` turns off synchronously at a cancel or at the completion.
+@usableFromInline
+final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible
+{
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let options: Context.SchedulerOptions?
+    /// True from upstream's subscription to the completion or the cancel; written under `lock`.
+    @usableFromInline let live = Atomic<Bool>(false)
+    @usableFromInline let lock = Lock()
+    /// Upstream's subscription while live; nil before it and after the end.
+    @exclusivity(unchecked)
+    @usableFromInline var upstream: (any Subscription)?
+    /// Set once the stream has ended (or was cancelled before it began): a late subscription is refused.
+    @exclusivity(unchecked)
+    @usableFromInline var ended = false
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    @usableFromInline var description: String { "SubscribeOn" }
+
+    // MARK: From upstream (on the scheduler, for the subscription)
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil && !ended else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        live.store(true, ordering: .releasing)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard live.load(ordering: .acquiring) else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard takeUpstream() != nil else { return }
+        downstream.receive(completion: completion)
+    }
+
+    /// Ends the stream: hands back upstream's subscription if it was live (the caller then owns
+    /// the ending), nil if the stream had already ended.
+    @inlinable
+    func takeUpstream() -> (any Subscription)? {
+        lock.lock()
+        let current = upstream
+        upstream = nil
+        ended = true
+        live.store(false, ordering: .releasing)
+        lock.unlock()
+        return current
+    }
+
+    // MARK: From downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let target = upstream
+        lock.unlock()
+        guard let target else { return }
+        scheduler.schedule(options: options) { target.request(demand) }
+    }
+
+    @inlinable
+    func cancel() {
+        guard let target = takeUpstream() else { return }
+        scheduler.schedule(options: options) { target.cancel() }
+    }
+}

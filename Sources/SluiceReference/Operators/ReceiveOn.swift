@@ -1,0 +1,160 @@
+extension Publisher {
+    /// Specifies the scheduler on which to receive elements from the publisher.
+    ///
+    /// Each value and the completion are delivered downstream from an action scheduled on
+    /// `scheduler`; the subscription itself, and downstream's requests and cancel, pass through
+    /// at once. Operators before this one are unaffected.
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler the publisher is to use for element delivery.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delivers elements to its downstream subscriber on a specific scheduler.
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+/// The subscription of `receive(on:)`.
+///
+/// Upstream's events are scheduled, one action each; the action looks at the state when it runs,
+/// so a value whose action runs after a cancel is dropped. Requests and cancel go straight
+/// upstream. Once upstream has completed the stream is `completing`: the completion is on its way
+/// and a cancel has nothing left to stop, but values scheduled before it are still delivered and
+/// the demand they return still goes upstream (as Combine does).
+private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// Upstream completed; its completion is scheduled.
+        case completing(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private let downstream: Downstream
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    var description: String { "ReceiveOn" }
+
+    // MARK: From upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        scheduler.schedule(options: options) { self.deliver(input) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        state = .completing(upstream)
+        lock.unlock()
+        scheduler.schedule(options: options) { self.deliver(completion) }
+    }
+
+    // MARK: On the scheduler
+
+    private func deliver(_ input: Input) {
+        guard liveUpstream() != nil else { return }
+        let demand = downstream.receive(input)
+        guard demand != .none, let upstream = liveUpstream() else { return }
+        upstream.request(demand)
+    }
+
+    private func deliver(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .completing = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    /// The upstream subscription while values may still be delivered.
+    private func liveUpstream() -> (any Subscription)? {
+        lock.lock()
+        defer { lock.unlock() }
+        switch state {
+        case .subscribed(let upstream), .completing(let upstream): return upstream
+        case .awaitingSubscription, .terminated: return nil
+        }
+    }
+
+    // MARK: From downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        liveUpstream()?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        switch state {
+        case .subscribed(let upstream):
+            state = .terminated
+            lock.unlock()
+            upstream.cancel()
+        case .awaitingSubscription:
+            state = .terminated
+            lock.unlock()
+        case .completing, .terminated:
+            lock.unlock()
+        }
+    }
+}

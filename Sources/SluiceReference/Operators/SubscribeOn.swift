@@ -1,0 +1,131 @@
+extension Publisher {
+    /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
+    ///
+    /// Subscribing to the upstream publisher, each request and the cancel run in actions
+    /// scheduled on `scheduler`. Values and the completion pass through on whatever thread the
+    /// upstream sends them.
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The scheduler the publisher should use to receive elements.
+        public let scheduler: Context
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that receives elements from an upstream publisher on a specific scheduler.
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)
+            let upstream = upstream
+            scheduler.schedule(options: options) { upstream.subscribe(subscription) }
+        }
+    }
+}
+
+/// The subscription of `subscribe(on:)`.
+///
+/// Downstream gets this subscription as soon as upstream's arrives (on the scheduler, since the
+/// subscribe ran there). Every request and the cancel are scheduled, one action each, to reach
+/// upstream in the order they were made: a request made before a cancel still arrives, then the
+/// cancel. Values and the completion pass straight through until the stream ends or is cancelled.
+private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private enum State {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case terminated
+    }
+
+    private let lock = Lock()
+    private var state = State.awaitingSubscription
+    private let downstream: Downstream
+    private let scheduler: Context
+    private let options: Context.SchedulerOptions?
+
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    var description: String { "SubscribeOn" }
+
+    // MARK: From upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaitingSubscription = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state else {
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    // MARK: From downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        scheduler.schedule(options: options) { upstream.request(demand) }
+    }
+
+    func cancel() {
+        lock.lock()
+        guard case .subscribed(let upstream) = state else {
+            state = .terminated
+            lock.unlock()
+            return
+        }
+        state = .terminated
+        lock.unlock()
+        scheduler.schedule(options: options) { upstream.cancel() }
+    }
+}
