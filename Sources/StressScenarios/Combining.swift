@@ -220,7 +220,9 @@ private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?
         var sentHere = 0
         while true {
             let allOpened = keysDone.isSet
-            let snapshot = open.withLock { $0 }
+            // A copy made under the lock: sharing the buffer would leave its uniqueness to the
+            // (uninstrumented) reference count, and TSan would report the next append in place.
+            let snapshot = open.withLock { list in list.map { $0 } }
             if allOpened, snapshot.isEmpty { break }
             var progressed = false
             for key in snapshot where next[key] < share(key, t) {
