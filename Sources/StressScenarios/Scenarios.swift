@@ -52,11 +52,26 @@ public let allScenarios: [StressScenario] = [
         summary: "rounds: 4 threads send while 2 threads race send(completion:) (finished vs failure) and a late subscriber attaches",
         run: completionRacingSends
     ),
+    StressScenario(
+        name: "merge.fromQueues",
+        summary: "rounds: 4 PassthroughSubjects sent from their own DispatchQueues, merged (MergeMany / Merge4) into unlimited subscribers and a max(k)-from-another-thread one; rounds finish, fail (others cancelled) or are cancelled",
+        run: mergeFromQueues
+    ),
+    StressScenario(
+        name: "flatMap.innerSubjects",
+        summary: "rounds: keys from one thread flatMap(maxPublishers: .max(2) / .unlimited) to inner subjects 4 threads send into and finish; and flatMap over Just (upstream sent from 4 threads) into unlimited and max(k) subscribers",
+        run: flatMapInnerSubjects
+    ),
+    StressScenario(
+        name: "switchToLatest.racingSwitches",
+        summary: "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
+        run: switchToLatestRacingSwitches
+    ),
 ]
 
 enum StressError: Error { case planted }
 
-private let producerCount = 4
+let producerCount = 4
 
 // MARK: - The subscriber
 
@@ -129,7 +144,7 @@ final class ProbeSubscriber<Failure: Error>: Subscriber, @unchecked Sendable {
 }
 
 /// A sink at the end of a stage chain, reporting to a probe (the sink asks for `.unlimited`).
-private func probeSink<P: Publisher>(_ publisher: P, _ probe: Probe) -> AnyCancellable where P.Output == Int {
+func probeSink<P: Publisher>(_ publisher: P, _ probe: Probe) -> AnyCancellable where P.Output == Int {
     probe.grant(nil)
     return publisher.sink(
         receiveCompletion: { completion in
@@ -143,12 +158,12 @@ private func probeSink<P: Publisher>(_ publisher: P, _ probe: Probe) -> AnyCance
 }
 
 /// Yields a random number of times (0..<max), to vary where a racing action lands.
-private func jitter(_ rng: inout FastRandom, _ max: UInt64) {
+func jitter(_ rng: inout FastRandom, _ max: UInt64) {
     for _ in 0..<(rng.next() % max) { spinPause() }
 }
 
 /// Waits (yielding) until `probe` has received `count` values, `stop` is set, or `limit` yields passed.
-private func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> Bool, limit: Int = 5_000) {
+func waitUntil(_ probe: Probe, received count: Int, unless stop: () -> Bool, limit: Int = 5_000) {
     var spins = 0
     while probe.received < count, !stop(), spins < limit {
         spins += 1
