@@ -75,10 +75,13 @@ final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStrin
     }
 
     func cancel() {
-        let current = lock.withLock { () -> (any Subscription)? in
+        // The subject leaves the lock with us: dropping the last reference to it runs its deinit,
+        // which cancels this relay again, and that must not find the lock taken.
+        let (current, target) = lock.withLock { () -> ((any Subscription)?, Target?) in
             defer { subject = nil; upstream = nil }
-            return upstream
+            return (upstream, subject)
         }
         current?.cancel()
+        _ = target
     }
 }

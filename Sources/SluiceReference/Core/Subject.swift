@@ -78,14 +78,12 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
     func cancel() {
         lock.lock()
-        guard case .subscribed(_, let upstream) = state else {
-            state = .terminated
-            lock.unlock()
-            return
-        }
+        // `previous` keeps the subject alive until the lock is released: if this was its last
+        // reference, its deinit cancels this relay again.
+        let previous = state
         state = .terminated
         lock.unlock()
-        upstream.cancel()
+        if case .subscribed(_, let upstream) = previous { upstream.cancel() }
     }
 }
 

@@ -409,7 +409,7 @@ private enum Shape: CaseIterable, CustomStringConvertible {
         let recorder = ProducerRecorder(producers: producers, initialDemand: .none)
         Publishers.MergeMany(upstreams).subscribe(recorder)
         let subscription = recorder.subscription!
-        let handle = SendableSubscription(subscription: subscription)
+        let handle = MergeSubscriptionBox(subscription: subscription)
         let sources = SendableSources(sources: upstreams)
         // Real threads, all at once: the producers wait for demand that only the last one gives.
         onThreads(producers + 1) { index in
@@ -448,7 +448,7 @@ private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for thread in threads { pthread_join(thread, nil) }
 }
 
-private struct SendableSubscription: @unchecked Sendable {
+private struct MergeSubscriptionBox: @unchecked Sendable {
     let subscription: any Subscription
 }
 

@@ -132,4 +132,22 @@ import Testing
         #expect(first.events == [])
         #expect(second.events == [.cancel])
     }
+
+    /// Found by the differential fuzzer: when the relay holds the last reference to the subject,
+    /// cancelling it deallocates the subject, whose deinit cancels the relay again. That second
+    /// cancel must not find the relay's lock still taken (it spun forever in Sluice).
+    @Test func cancellingTheRelayThatHoldsTheLastReferenceToTheSubjectReturns() {
+        let upstream = PassthroughSubject<Int, Never>()
+        weak var released: PassthroughSubject<Int, Never>?
+        var token: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            released = subject
+            token = upstream.subscribe(subject)
+        }
+        #expect(released != nil, "the relay keeps the subject alive while subscribed")
+        token?.cancel()
+        #expect(released == nil)
+        upstream.send(1)
+    }
 }
