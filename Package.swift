@@ -27,10 +27,10 @@ let package = Package(
         // Interpreter is a symlink to Sources/DifferentialInterpreter), a seeded test suite and a
         // libFuzzer target (scripts/fuzz).
         .target(name: "DifferentialProgram"),
-        .target(name: "DifferentialSluice", dependencies: ["Sluice", "DifferentialProgram"]),
+        .target(name: "DifferentialSluice", dependencies: ["Sluice", "SluiceTesting", "DifferentialProgram"]),
         .target(
             name: "DifferentialReference",
-            dependencies: ["SluiceReference", "DifferentialProgram"],
+            dependencies: ["SluiceReference", "SluiceReferenceTesting", "DifferentialProgram"],
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         .executableTarget(

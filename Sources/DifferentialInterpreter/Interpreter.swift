@@ -13,8 +13,10 @@
 
 #if SLUICE_REFERENCE
 import SluiceReference
+import SluiceReferenceTesting
 #else
 import Sluice
+import SluiceTesting
 #endif
 import DifferentialProgram
 
@@ -39,7 +41,24 @@ public func interpret(_ program: Program) -> [String] {
         case .cancel:
             context.log("step: cancel")
             context.cancel?()
+        case .sendOther(let v):
+            context.log("step: sendOther(\(v))")
+            context.other.send(v)
+        case .finishOther:
+            context.log("step: finishOther")
+            context.other.send(completion: .finished)
+        case .failOther(let e):
+            context.log("step: failOther(\(e))")
+            context.other.send(completion: .failure(e))
+        case .advance(let ms):
+            context.log("step: advance(\(ms)ms)")
+            context.scheduler.advance(by: .milliseconds(ms))
         }
+    }
+    if program.usesScheduler {
+        // Whatever is still scheduled runs, as the printed program's last line does.
+        context.log("step: advance(1s)")
+        context.scheduler.advance(by: .seconds(1))
     }
     let trace = context.trace
     context.tearDown()
@@ -58,13 +77,19 @@ final class Context {
     var request: ((Subscribers.Demand) -> Void)?
     var cancel: (() -> Void)?
     var keepAlive: [AnyObject] = []
+    /// The virtual clock of the timing operators; instants prefix the trace when it is used.
+    let scheduler = VirtualTimeScheduler()
+    let timed: Bool
+    /// The second subject of the combining operators (`Side.other`, `Inner.other`).
+    let other = PassthroughSubject<Int, any Error>()
 
     init(program: Program) {
         ops = program.ops
         script = program.subscriber
+        timed = program.usesScheduler
     }
 
-    func log(_ line: String) { trace.append(line) }
+    func log(_ line: String) { trace.append(timed ? "\(scheduler.now) \(line)" : line) }
 
     /// Breaks the reference cycles a run leaves (subject -> subscription -> recorder -> closures).
     func tearDown() {
@@ -393,6 +418,126 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
                 receiveRequest: { context.log("\(h): request(\(describe($0)))") }
             ))
     case .erase: next.go(p.eraseToAnyPublisher())
+    case .merge(let s): next.go(p.merge(with: side(s, context, failing: P.Failure.self)))
+    case .zip(let s): next.go(p.zip(side(s, context, failing: P.Failure.self)).map { $0.0 &* 100 &+ $0.1 })
+    case .combineLatest(let s):
+        next.go(p.combineLatest(side(s, context, failing: P.Failure.self)).map { $0.0 &* 100 &+ $0.1 })
+    case .flatMap(let d, let inner): withInner(inner, p, context, FlatMapInner(upstream: p, demand: demand(d), next: next))
+    case .switchToLatest(let inner): withInner(inner, p, context, SwitchInner(upstream: p, next: next))
+    case .share: next.go(p.share())
+    case .multicastAutoconnect: next.go(p.multicast { PassthroughSubject<Int, P.Failure>() }.autoconnect())
+    case .buffer(let n, let keepFull, let full):
+        let whenFull: Publishers.BufferingStrategy<P.Failure> = switch full {
+        case .dropNewest: .dropNewest
+        case .dropOldest: .dropOldest
+        case .customError: .customError { programError(P.Failure.self) }
+        }
+        next.go(p.buffer(size: n, prefetch: keepFull ? .keepFull : .byRequest, whenFull: whenFull))
+    case .delay(let ms): next.go(p.delay(for: .milliseconds(ms), scheduler: context.scheduler))
+    case .debounce(let ms): next.go(p.debounce(for: .milliseconds(ms), scheduler: context.scheduler))
+    case .throttle(let ms, let latest):
+        next.go(p.throttle(for: .milliseconds(ms), scheduler: context.scheduler, latest: latest))
+    case .timeout(let ms, false): next.go(p.timeout(.milliseconds(ms), scheduler: context.scheduler))
+    case .timeout(let ms, true):
+        next.go(p.timeout(.milliseconds(ms), scheduler: context.scheduler, customError: { programError(P.Failure.self) }))
+    case .receiveOn: next.go(p.receive(on: context.scheduler))
+    case .subscribeOn: next.go(p.subscribe(on: context.scheduler))
+    case .measureInterval: next.go(p.measureInterval(using: context.scheduler).map { $0.nanoseconds / 1_000_000 })
+    case .collectByTime(let ms):
+        next.go(p.collect(.byTime(context.scheduler, .milliseconds(ms))).map(encodeCollected))
+    case .collectByTimeOrCount(let ms, let n):
+        next.go(p.collect(.byTimeOrCount(context.scheduler, .milliseconds(ms), n)).map(encodeCollected))
+    }
+}
+
+// MARK: - Combining: second publishers and inner publishers
+
+/// The error a `customError` closure returns; only generated on failing stages (`normalized()`).
+func programError<F: Error>(_: F.Type) -> F {
+    guard let error = TestError.other as any Error as? F else { fatalError("customError on a Never stage") }
+    return error
+}
+
+/// The second publisher of merge/zip/combineLatest with the stage's failure type (erased: it is
+/// the other upstream, not the chain under test).
+func side<F: Error>(_ s: Side, _ context: Context, failing: F.Type) -> AnyPublisher<Int, F> {
+    let never: AnyPublisher<Int, Never>
+    let failing: AnyPublisher<Int, any Error>
+    switch s {
+    case .just(let v):
+        never = Just(v).eraseToAnyPublisher()
+        failing = Just(v).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+    case .sequence(let vs):
+        never = vs.publisher.eraseToAnyPublisher()
+        failing = Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher()
+    case .other:
+        never = context.other.replaceError(with: -1).eraseToAnyPublisher()
+        failing = context.other.eraseToAnyPublisher()
+    }
+    if let typed = never as? AnyPublisher<Int, F> { return typed }
+    guard let typed = failing as? AnyPublisher<Int, F> else { fatalError("no side for failure \(F.self)") }
+    return typed
+}
+
+/// What to do with the inner-publisher factory `flatMap`/`switchToLatest` get: called with a
+/// closure whose result type is the real inner type (`Just<Int>`, ...), so that fast paths for
+/// scalar inners are exercised.
+protocol InnerUse<Failure> {
+    associatedtype Failure: Error
+    func use<I: Publisher>(_ make: @escaping (Int) -> I) where I.Output == Int, I.Failure == Failure
+}
+
+struct FlatMapInner<P: Publisher>: InnerUse where P.Output == Int {
+    typealias Failure = P.Failure
+    let upstream: P
+    let demand: Subscribers.Demand
+    let next: Next
+    @_semantics("optimize.sil.specialize.generic.never")
+    func use<I: Publisher>(_ make: @escaping (Int) -> I) where I.Output == Int, I.Failure == P.Failure {
+        next.go(upstream.flatMap(maxPublishers: demand, make))
+    }
+}
+
+struct SwitchInner<P: Publisher>: InnerUse where P.Output == Int {
+    typealias Failure = P.Failure
+    let upstream: P
+    let next: Next
+    @_semantics("optimize.sil.specialize.generic.never")
+    func use<I: Publisher>(_ make: @escaping (Int) -> I) where I.Output == Int, I.Failure == P.Failure {
+        next.go(upstream.map(make).switchToLatest())
+    }
+}
+
+@_semantics("optimize.sil.specialize.generic.never")
+func withInner<P: Publisher, U: InnerUse>(_ inner: Inner, _ p: P, _ context: Context, _ use: U)
+where U.Failure == P.Failure {
+    if let never = use as? any InnerUse<Never> {
+        withNeverInner(inner, context, never)
+    } else if let failing = use as? any InnerUse<any Error> {
+        withFailingInner(inner, context, failing)
+    }
+}
+
+@_semantics("optimize.sil.specialize.generic.never")
+func withNeverInner<U: InnerUse>(_ inner: Inner, _ context: Context, _ use: U) where U.Failure == Never {
+    let other = context.other
+    switch inner {
+    case .just: use.use { Just($0) }
+    case .pair: use.use { [$0, $0 &+ 1].publisher }
+    case .empty, .fail: use.use { _ in Empty<Int, Never>() }
+    case .other: use.use { _ in other.replaceError(with: -1) }
+    }
+}
+
+@_semantics("optimize.sil.specialize.generic.never")
+func withFailingInner<U: InnerUse>(_ inner: Inner, _ context: Context, _ use: U) where U.Failure == any Error {
+    let other = context.other
+    switch inner {
+    case .just: use.use { Just($0).setFailureType(to: (any Error).self) }
+    case .pair: use.use { Publishers.Sequence<[Int], any Error>(sequence: [$0, $0 &+ 1]) }
+    case .empty: use.use { _ in Empty<Int, any Error>() }
+    case .fail: use.use { _ in Fail<Int, any Error>(error: TestError.other) }
+    case .other: use.use { _ in other }
     }
 }
 

@@ -57,7 +57,17 @@ public enum ProgramGenerator {
         )
         var steps: [Step] = []
         let stepCount = r.int(0...7)
-        for _ in 0..<stepCount { steps.append(makeStep(&r, driven: source.isDriven)) }
+        let usesOther = ops.contains { $0.usesOther }
+        let usesScheduler = ops.contains { $0.usesScheduler }
+        for _ in 0..<stepCount {
+            if usesOther && r.chance(30) {
+                steps.append(makeOtherStep(&r))
+            } else if usesScheduler && r.chance(35) {
+                steps.append(.advance(r.pick([0, 1, 5, 10, 20, 50])))
+            } else {
+                steps.append(makeStep(&r, driven: source.isDriven))
+            }
+        }
         return Program(source: source, ops: ops, subscriber: subscriber, steps: steps).normalized()
     }
 
@@ -105,6 +115,48 @@ public enum ProgramGenerator {
         return r.chance(85) ? .request(makeDemand(&r)) : .cancel
     }
 
+    static func makeOtherStep<R: ProgramRandom>(_ r: inout R) -> Step {
+        switch r.below(8) {
+        case 0...5: .sendOther(smallInt(&r))
+        case 6: .finishOther
+        default: .failOther(r.chance(50) ? .oops : .other)
+        }
+    }
+
+    static func makeSide<R: ProgramRandom>(_ r: inout R) -> Side {
+        switch r.below(3) {
+        case 0: .just(smallInt(&r))
+        case 1: .sequence(values(&r, max: 4))
+        default: .other
+        }
+    }
+
+    /// A duration in milliseconds for the timing operators (steps advance by 0–50 ms).
+    static func makeMillis<R: ProgramRandom>(_ r: inout R) -> Int { r.pick([1, 5, 10, 20]) }
+
+    /// The operators of issues 6 and 7.
+    static func makeCombiningOrTimingOp<R: ProgramRandom>(_ r: inout R) -> Op {
+        switch r.below(17) {
+        case 0: .merge(makeSide(&r))
+        case 1: .zip(makeSide(&r))
+        case 2: .combineLatest(makeSide(&r))
+        case 3: .flatMap(r.chance(40) ? .unlimited : .max(r.int(1...2)), r.pick(Inner.self))
+        case 4: .switchToLatest(r.pick(Inner.self))
+        case 5: .share
+        case 6: .multicastAutoconnect
+        case 7: .buffer(r.int(1...3), keepFull: r.chance(50), r.pick(BufferFull.self))
+        case 8: .delay(makeMillis(&r))
+        case 9: .debounce(makeMillis(&r))
+        case 10: .throttle(makeMillis(&r), latest: r.chance(50))
+        case 11: .timeout(makeMillis(&r), customError: r.chance(50))
+        case 12: .receiveOn
+        case 13: .subscribeOn
+        case 14: .measureInterval
+        case 15: .collectByTime(makeMillis(&r))
+        default: .collectByTimeOrCount(makeMillis(&r), r.int(1...3))
+        }
+    }
+
     static func makeRecovery<R: ProgramRandom>(_ r: inout R) -> Recovery {
         switch r.below(4) {
         case 0: .just(smallInt(&r))
@@ -120,7 +172,9 @@ public enum ProgramGenerator {
     }
 
     static func makeOp<R: ProgramRandom>(_ r: inout R) -> Op {
-        switch r.below(42) {
+        // About one operator in four comes from issues 6 and 7 (combining, multicasting, time).
+        if r.chance(25) { return makeCombiningOrTimingOp(&r) }
+        return switch r.below(42) {
         case 0, 1, 2: .map(r.pick(IntFunction.self))
         case 3, 4, 5: .filter(r.pick(Predicate.self))
         case 6, 7: .compactMap(r.pick(Predicate.self), r.pick(IntFunction.self))

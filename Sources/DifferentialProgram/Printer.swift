@@ -32,8 +32,35 @@ extension Source {
     }
 }
 
+extension Side {
+    func swift(_ failure: FailureKind) -> String {
+        switch (self, failure) {
+        case (.just(let v), .never): "Just(\(v))"
+        case (.just(let v), .error): "Just(\(v)).setFailureType(to: (any Error).self)"
+        case (.sequence(let vs), .never): vs.isEmpty ? "[Int]().publisher" : "\(vs).publisher"
+        case (.sequence(let vs), .error): "Publishers.Sequence<[Int], any Error>(sequence: \(vs))"
+        case (.other, .never): "other.replaceError(with: -1)"
+        case (.other, .error): "other"
+        }
+    }
+}
+
+extension Inner {
+    /// The inner publisher made of `v`.
+    func swift(_ failure: FailureKind) -> String {
+        switch self {
+        case .just: failure == .never ? "Just(v)" : "Just(v).setFailureType(to: (any Error).self)"
+        case .pair:
+            failure == .never ? "[v, v &+ 1].publisher" : "Publishers.Sequence<[Int], any Error>(sequence: [v, v &+ 1])"
+        case .empty: "Empty<Int, \(failure.swift)>()"
+        case .fail: "Fail<Int, any Error>(error: TestError.other)"
+        case .other: Side.other.swift(failure)
+        }
+    }
+}
+
 extension Op {
-    func swift(at index: Int) -> String {
+    func swift(at index: Int, failure: FailureKind) -> String {
         let isOops = "throw TestError.oops"
         switch self {
         case .map(let f): return ".map { \(f.swift("$0")) }"
@@ -82,6 +109,34 @@ extension Op {
                 + "receiveCancel: { log(\"\(h): cancel\") }, "
                 + "receiveRequest: { log(\"\(h): request(\\($0))\") })"
         case .erase: return ".eraseToAnyPublisher()"
+        case .merge(let side): return ".merge(with: \(side.swift(failure)))"
+        case .zip(let side): return ".zip(\(side.swift(failure))).map { $0.0 &* 100 &+ $0.1 }"
+        case .combineLatest(let side): return ".combineLatest(\(side.swift(failure))).map { $0.0 &* 100 &+ $0.1 }"
+        case .flatMap(let d, let inner): return ".flatMap(maxPublishers: \(d)) { v in \(inner.swift(failure)) }"
+        case .switchToLatest(let inner): return ".map { v in \(inner.swift(failure)) }.switchToLatest()"
+        case .share: return ".share()"
+        case .multicastAutoconnect: return ".multicast { PassthroughSubject<Int, \(failure.swift)>() }.autoconnect()"
+        case .buffer(let n, let keepFull, let full):
+            let whenFull = switch full {
+            case .dropNewest: ".dropNewest"
+            case .dropOldest: ".dropOldest"
+            case .customError: ".customError { TestError.other }"
+            }
+            return ".buffer(size: \(n), prefetch: \(keepFull ? ".keepFull" : ".byRequest"), whenFull: \(whenFull))"
+        case .delay(let ms): return ".delay(for: .milliseconds(\(ms)), scheduler: scheduler)"
+        case .debounce(let ms): return ".debounce(for: .milliseconds(\(ms)), scheduler: scheduler)"
+        case .throttle(let ms, let latest):
+            return ".throttle(for: .milliseconds(\(ms)), scheduler: scheduler, latest: \(latest))"
+        case .timeout(let ms, false): return ".timeout(.milliseconds(\(ms)), scheduler: scheduler)"
+        case .timeout(let ms, true):
+            return ".timeout(.milliseconds(\(ms)), scheduler: scheduler, customError: { TestError.other })"
+        case .receiveOn: return ".receive(on: scheduler)"
+        case .subscribeOn: return ".subscribe(on: scheduler)"
+        case .measureInterval: return ".measureInterval(using: scheduler).map { $0.nanoseconds / 1_000_000 }"
+        case .collectByTime(let ms):
+            return ".collect(.byTime(scheduler, .milliseconds(\(ms)))).map { \(encodeCollectedSwift) }"
+        case .collectByTimeOrCount(let ms, let n):
+            return ".collect(.byTimeOrCount(scheduler, .milliseconds(\(ms)), \(n))).map { \(encodeCollectedSwift) }"
         }
     }
 }
@@ -102,8 +157,11 @@ extension Program {
             lines.append(
                 "recorder.onValue = { _ in if recorder.values.count == \(r.afterValues) { recorder.request(\(r.demand)) } }")
         }
+        if usesScheduler { lines.append("let scheduler = VirtualTimeScheduler()") }
+        if usesOther { lines.append("let other = PassthroughSubject<Int, any Error>()") }
         lines.append(head)
-        for (i, op) in ops.enumerated() { lines.append("    " + op.swift(at: i)) }
+        let stageFailures = failures
+        for (i, op) in ops.enumerated() { lines.append("    " + op.swift(at: i, failure: stageFailures[i])) }
         lines.append("    .subscribe(recorder)")
         let target: String? = switch source {
         case .passthrough, .currentValue: "subject"
@@ -113,6 +171,10 @@ extension Program {
         }
         for step in steps {
             switch step {
+            case .sendOther(let v): lines.append("other.send(\(v))")
+            case .finishOther: lines.append("other.send(completion: .finished)")
+            case .failOther(let e): lines.append("other.send(completion: .failure(TestError.\(e)))")
+            case .advance(let ms): lines.append("scheduler.advance(by: .milliseconds(\(ms)))")
             case .request(let d): lines.append("recorder.request(\(d))")
             case .cancel: lines.append("recorder.cancel()")
             case .send(let v):
@@ -135,6 +197,7 @@ extension Program {
                 }
             }
         }
+        if usesScheduler { lines.append("scheduler.advance(by: .seconds(1))  // what is still scheduled runs") }
         return lines.joined(separator: "\n")
     }
 }

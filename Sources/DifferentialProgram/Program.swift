@@ -109,6 +109,36 @@ public enum Op: Hashable, Sendable {
     case handleEvents
     case erase
 
+    // Combining and multicasting (issue 6).
+    case merge(Side)
+    /// `.zip(side).map { $0.0 &* 100 &+ $0.1 }`
+    case zip(Side)
+    /// `.combineLatest(side).map { $0.0 &* 100 &+ $0.1 }`
+    case combineLatest(Side)
+    /// `.flatMap(maxPublishers: demand) { v in inner(v) }`
+    case flatMap(DemandSpec, Inner)
+    /// `.map { v in inner(v) }.switchToLatest()`
+    case switchToLatest(Inner)
+    case share
+    /// `.multicast { PassthroughSubject() }.autoconnect()`
+    case multicastAutoconnect
+    /// `.buffer(size:prefetch:whenFull:)`; `keepFull` picks `.keepFull` over `.byRequest`.
+    case buffer(Int, keepFull: Bool, BufferFull)
+
+    // Time (issue 7), on the program's virtual-time scheduler; durations in milliseconds.
+    case delay(Int)
+    case debounce(Int)
+    case throttle(Int, latest: Bool)
+    /// `customError` fails with `TestError.other` at the timeout instead of finishing.
+    case timeout(Int, customError: Bool)
+    case receiveOn
+    case subscribeOn
+    /// `.measureInterval(using:).map { Int($0.nanoseconds / 1_000_000) }`
+    case measureInterval
+    /// `.collect(.byTime(scheduler, .milliseconds(ms)))` with the collected values encoded.
+    case collectByTime(Int)
+    case collectByTimeOrCount(Int, Int)
+
     /// The failure type after this operator, given the failure type before it.
     public func failure(after f: FailureKind) -> FailureKind {
         switch self {
@@ -123,9 +153,59 @@ public enum Op: Hashable, Sendable {
     public var isCompound: Bool {
         switch self {
         case .replaceNil, .contains, .containsWhere, .allSatisfy, .collect, .collectCount, .ignoreOutput: true
+        case .zip, .combineLatest, .switchToLatest, .multicastAutoconnect, .measureInterval, .collectByTime,
+            .collectByTimeOrCount:
+            true
         default: false
         }
     }
+
+    /// True for the operators that run on the program's virtual-time scheduler.
+    public var usesScheduler: Bool {
+        switch self {
+        case .delay, .debounce, .throttle, .timeout, .receiveOn, .subscribeOn, .measureInterval, .collectByTime,
+            .collectByTimeOrCount:
+            true
+        default: false
+        }
+    }
+
+    /// True for the operators that can subscribe to the program's second subject.
+    public var usesOther: Bool {
+        switch self {
+        case .merge(.other), .zip(.other), .combineLatest(.other), .flatMap(_, .other), .switchToLatest(.other): true
+        default: false
+        }
+    }
+}
+
+/// The second publisher of `merge`, `zip` and `combineLatest`, with the chain's failure type.
+public enum Side: Hashable, Sendable {
+    case just(Int)
+    case sequence([Int])
+    /// The program's second subject (`other`), driven by the `*Other` steps.
+    case other
+}
+
+/// What `flatMap` and `switchToLatest` make of each value `v`, with the chain's failure type.
+public enum Inner: Hashable, Sendable, CaseIterable {
+    /// `Just(v)`
+    case just
+    /// `[v, v &+ 1].publisher`
+    case pair
+    case empty
+    /// `Fail(error: TestError.other)`; only on a failing chain (`normalized()` makes it `.empty`).
+    case fail
+    /// The program's second subject, subscribed once per inner.
+    case other
+}
+
+/// `buffer`'s policy when it is full.
+public enum BufferFull: Hashable, Sendable, CaseIterable {
+    case dropNewest
+    case dropOldest
+    /// `.customError { TestError.other }`; only on a failing chain (else `.dropNewest`).
+    case customError
 }
 
 /// The subscriber at the end: `RecordingSubscriber`'s behaviour from the conformance suite.
@@ -169,6 +249,12 @@ public enum Step: Hashable, Sendable {
     case request(DemandSpec)
     /// The subscriber cancels.
     case cancel
+    /// Drives the second subject (`other`).
+    case sendOther(Int)
+    case finishOther
+    case failOther(TestError)
+    /// Moves the virtual clock forward by this many milliseconds.
+    case advance(Int)
 }
 
 /// A whole differential program.
@@ -184,6 +270,12 @@ public struct Program: Hashable, Sendable {
         self.subscriber = subscriber
         self.steps = steps
     }
+
+    /// True when an operator runs on the virtual-time scheduler: the trace then carries instants.
+    public var usesScheduler: Bool { ops.contains { $0.usesScheduler } }
+
+    /// True when an operator subscribes to the second subject.
+    public var usesOther: Bool { ops.contains { $0.usesOther } }
 
     /// The failure type before each operator and at the end.
     public var failures: [FailureKind] {

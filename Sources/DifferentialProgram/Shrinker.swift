@@ -57,6 +57,11 @@ extension Program {
         }
         // Simpler steps.
         for i in steps.indices {
+            if case .sendOther(let v) = steps[i], v != 0 {
+                var p = self
+                p.steps[i] = .sendOther(0)
+                add(p)
+            }
             if case .send(let v) = steps[i], v != 0 {
                 var p = self
                 p.steps[i] = .send(0)
@@ -123,6 +128,12 @@ extension Op {
         case .tryMap(let p, let f) where p != .never: [.tryMap(.never, f), .map(f)]
         case .tryScan(let i, let a, _): [.scan(i, a), .tryScan(i, a, .never)]
         case .compactMap(let p, let f) where p != .never: [.compactMap(.never, f), .map(f)]
+        case .merge(let side) where side != .just(0): [.merge(.just(0))]
+        case .zip(let side) where side != .just(0): [.zip(.just(0))]
+        case .combineLatest(let side) where side != .just(0): [.combineLatest(.just(0))]
+        case .flatMap(let d, let inner) where inner != .just: [.flatMap(d, .just)]
+        case .switchToLatest(let inner) where inner != .just: [.switchToLatest(.just)]
+        case .timeout(let ms, true): [.timeout(ms, customError: false)]
         default: []
         }
     }

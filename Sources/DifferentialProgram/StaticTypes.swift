@@ -105,7 +105,8 @@ extension Program {
         var out: [Op] = []
         var kind = StageKind.of(source)
         var failure = source.failure
-        for op in ops {
+        for original in ops {
+            let op = original.typechecked(failure: failure)
             if case .setFailureType = op, failure != .never { continue }
             if case .erase = op {
                 if kind == .plain, out.last == .erase { continue }
@@ -128,14 +129,32 @@ extension Program {
         }
         var copy = self
         copy.ops = out
-        if !source.isDriven {
-            copy.steps = steps.filter {
-                switch $0 {
-                case .send, .finish, .fail: false
-                default: true
-                }
+        let driven = source.isDriven
+        let usesOther = copy.usesOther
+        let usesScheduler = copy.usesScheduler
+        copy.steps = steps.filter {
+            switch $0 {
+            case .send, .finish, .fail: driven
+            case .sendOther, .finishOther, .failOther: usesOther
+            case .advance: usesScheduler
+            case .request, .cancel: true
             }
         }
         return copy
+    }
+}
+
+extension Op {
+    /// The operator as it can be written on a stage with failure type `failure`: on a `Never`
+    /// stage nothing can fail with `TestError.other`, so those choices become their harmless twin.
+    func typechecked(failure: FailureKind) -> Op {
+        guard failure == .never else { return self }
+        switch self {
+        case .flatMap(let d, .fail): return .flatMap(d, .empty)
+        case .switchToLatest(.fail): return .switchToLatest(.empty)
+        case .buffer(let n, let keepFull, .customError): return .buffer(n, keepFull: keepFull, .dropNewest)
+        case .timeout(let ms, true): return .timeout(ms, customError: false)
+        default: return self
+        }
     }
 }
