@@ -66,63 +66,6 @@ extension Publishers {
     }
 }
 
-/// A first-in first-out ring of values: one block that doubles when full (up to the buffer's
-/// size), so values are stored without an allocation each. `buffer(size: .max, ...)` is a
-/// common idiom, which is why the block is not allocated at full size up front.
-@usableFromInline
-struct _BufferRing<Element>: ~Copyable {
-    @usableFromInline var storage: UnsafeMutablePointer<Element>?
-    /// A power of two (or 0), so that positions wrap with a mask.
-    @usableFromInline var capacity = 0
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
-
-    @inlinable init() {}
-
-    deinit {
-        guard let storage else { return }
-        for offset in 0..<count { (storage + ((head + offset) & (capacity - 1))).deinitialize(count: 1) }
-        storage.deallocate()
-    }
-
-    @inlinable var isEmpty: Bool { count == 0 }
-
-    @inlinable
-    mutating func append(_ element: consuming Element) {
-        if count == capacity { grow() }
-        (storage.unsafelyUnwrapped + ((head + count) & (capacity - 1))).initialize(to: element)
-        count += 1
-    }
-
-    @inlinable
-    mutating func removeFirst() -> Element {
-        let element = (storage.unsafelyUnwrapped + head).move()
-        head = (head + 1) & (capacity - 1)
-        count -= 1
-        return element
-    }
-
-    @inlinable
-    mutating func removeAll() {
-        while count > 0 { _ = removeFirst() }
-        head = 0
-    }
-
-    /// Moves the values, oldest first, into a block twice as large.
-    @usableFromInline
-    mutating func grow() {
-        let newCapacity = Swift.max(4, capacity * 2)
-        let block = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        if let storage {
-            for offset in 0..<count { (block + offset).moveInitialize(from: storage + ((head + offset) & (capacity - 1)), count: 1) }
-            storage.deallocate()
-        }
-        storage = block
-        capacity = newCapacity
-        head = 0
-    }
-}
-
 /// The subscription of `buffer`.
 ///
 /// One lock guards the ring, the demand (a count; `UInt.max` is unlimited) and the flags; it is
@@ -142,7 +85,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     @usableFromInline let whenFull: Publishers.BufferingStrategy<Failure>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
-    @usableFromInline var ring = _BufferRing<Input>()
+    @usableFromInline var ring = RingBuffer<Input>()
     @exclusivity(unchecked)
     @usableFromInline var demand: UInt = 0
     /// Upstream's subscription while it may still send; nil before it arrives and once it is done.
