@@ -3,8 +3,8 @@ import PackageDescription
 
 // The benchmark harness is a package of its own, so that the root package's `swift test` stays light.
 //
-// One scenario source (Scenarios/Scenarios.swift) is compiled three times, against Sluice,
-// SluiceReference and OpenCombine 0.14.0: each ScenariosX target links it with a symlink and picks
+// The scenario sources (Scenarios/*.swift) are compiled three times, against Sluice,
+// SluiceReference and OpenCombine 0.14.0: each ScenariosX target links them with symlinks and picks
 // its implementation with a compilation condition. The scenario modules play the part of a user's
 // module: Sluice's @inlinable code is specialised there, as it would be in an app.
 let package = Package(
@@ -30,7 +30,10 @@ let package = Package(
         ),
         .target(
             name: "ScenariosOpenCombine",
-            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
             path: "ScenariosOpenCombine",
             swiftSettings: [.define("OPENCOMBINE")]
         ),

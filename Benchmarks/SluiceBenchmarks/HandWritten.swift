@@ -1,3 +1,4 @@
+import Dispatch
 import ScenariosSluice
 
 /// The limit: each scenario's work as a plain loop, with the same stage functions.
@@ -58,5 +59,44 @@ enum HandWritten {
         var sum = 0
         for x in input { sum &+= x }
         return sum
+    }
+
+    @inline(never)
+    static func tripledSum(_ input: [Int]) -> Int {
+        var sum = 0
+        for x in input { sum &+= x &* 3 }
+        return sum
+    }
+
+    @inline(never)
+    static func pairwiseSum(_ left: [Int], _ right: [Int]) -> Int {
+        var sum = 0
+        for (a, b) in zip(left, right) { sum &+= a &+ b }
+        return sum
+    }
+
+    /// combineLatest of two sources sent alternately: every send after both have a value emits
+    /// the pair of latest values.
+    @inline(never)
+    static func combineLatestAlternating(_ sends: Int) -> Int {
+        var left: Int?
+        var right: Int?
+        var sum = 0
+        for i in 0..<sends {
+            if i & 1 == 0 { left = i } else { right = i }
+            if let left, let right { sum &+= left &+ right }
+        }
+        return sum
+    }
+
+    /// The floor for `receive(on:)`: one `DispatchQueue.async` per value, then a barrier.
+    @inline(never)
+    static func asyncPerValue(_ values: Int, queue: DispatchQueue) -> Int {
+        final class Total: @unchecked Sendable {
+            var sum = 0  // touched only on `queue`
+        }
+        let total = Total()
+        for i in 0..<values { queue.async { total.sum &+= i } }
+        return queue.sync { total.sum }
     }
 }

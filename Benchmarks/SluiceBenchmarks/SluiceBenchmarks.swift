@@ -15,6 +15,12 @@ let oneByOneElements = 1_000_000 / scale
 let subscriptions = 100_000 / scale
 let sends = 1_000_000 / scale
 let lifecycles = 10_000 / scale
+/// Combining operators run at 10^6 (OpenCombine's flatMap costs about 600 ns per element).
+let combined = 1_000_000 / scale
+let combinedInput = Array(0..<combined)
+/// zip at three sizes, to show how its cost scales.
+let zipSizes = [12_500, 50_000, 200_000].map { $0 / scale }
+let deliveryQueue = DispatchQueue(label: "sluice.bench.receive-on")
 
 let input = Array(0..<elements)
 let oneByOneInput = Array(0..<oneByOneElements)
@@ -110,5 +116,45 @@ let benchmarks: @Sendable () -> Void = {
         "Sluice": { ScenariosSluice.thirteenStageLifecycle(lifecycles) },
         "SluiceReference": { ScenariosReference.thirteenStageLifecycle(lifecycles) },
         "OpenCombine": { ScenariosOpenCombine.thirteenStageLifecycle(lifecycles) },
+    ])
+
+    scenario("8 flatMap { Just }", units: combined, expected: HandWritten.tripledSum(combinedInput), [
+        "loop": { HandWritten.tripledSum(combinedInput) },
+        "Sluice": { ScenariosSluice.flatMapJust(combinedInput) },
+        "SluiceReference": { ScenariosReference.flatMapJust(combinedInput) },
+        "OpenCombine": { ScenariosOpenCombine.flatMapJust(combinedInput) },
+    ])
+    let halves = (Array(combinedInput[..<(combined / 2)]), Array(combinedInput[(combined / 2)...]))
+    scenario("9 merge of two sequences", units: combined, expected: HandWritten.sum(combinedInput), [
+        "loop": { HandWritten.sum(combinedInput) },
+        "Sluice": { ScenariosSluice.mergeTwo(halves.0, halves.1) },
+        "SluiceReference": { ScenariosReference.mergeTwo(halves.0, halves.1) },
+    ])
+    for size in zipSizes {
+        let side = Array(0..<size)
+        scenario("10 zip of two sequences (\(size))", units: size, expected: HandWritten.pairwiseSum(side, side), [
+            "loop": { HandWritten.pairwiseSum(side, side) },
+            "Sluice": { ScenariosSluice.zipTwo(side, side) },
+            "SluiceReference": { ScenariosReference.zipTwo(side, side) },
+            "OpenCombine": { ScenariosOpenCombine.zipTwo(side, side) },
+        ])
+    }
+    scenario("11 combineLatest of two subjects", units: combined, expected: HandWritten.combineLatestAlternating(combined), [
+        "loop": { HandWritten.combineLatestAlternating(combined) },
+        "Sluice": { ScenariosSluice.combineLatestAlternating(combined) },
+        "SluiceReference": { ScenariosReference.combineLatestAlternating(combined) },
+    ])
+    scenario("12 switchToLatest over Just", units: combined, expected: HandWritten.sum(combinedInput), [
+        "loop": { HandWritten.sum(combinedInput) },
+        "Sluice": { ScenariosSluice.switchToLatestJust(combinedInput) },
+        "SluiceReference": { ScenariosReference.switchToLatestJust(combinedInput) },
+        "OpenCombine": { ScenariosOpenCombine.switchToLatestJust(combinedInput) },
+    ])
+    // "loop" here is the floor: a bare DispatchQueue.async per value.
+    scenario("13 receive(on: DispatchQueue)", units: sends, expected: HandWritten.sum(Array(0..<sends)), [
+        "loop": { HandWritten.asyncPerValue(sends, queue: deliveryQueue) },
+        "Sluice": { ScenariosSluice.receiveOnQueue(sends, queue: deliveryQueue) },
+        "SluiceReference": { ScenariosReference.receiveOnQueue(sends, queue: deliveryQueue) },
+        "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue) },
     ])
 }

@@ -1,0 +1,98 @@
+// Scenarios 8–13: combining operators and receive(on:), written once against the Combine API and
+// compiled against each implementation like Scenarios.swift. OpenCombine 0.14.0 has no `merge` and
+// no `combineLatest`: those scenarios are compiled only for Sluice and SluiceReference.
+import Dispatch
+#if SLUICE
+import Sluice
+#elseif SLUICE_REFERENCE
+import SluiceReference
+#elseif OPENCOMBINE
+import OpenCombine
+import OpenCombineDispatch
+#endif
+
+// MARK: 8. flatMap { Just } (the scalar-inner fast path)
+
+@inline(__always)
+func flatMapJustSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var sum = 0
+    let token = source.flatMap { Just($0 &* 3) }.sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+@inline(never)
+public func flatMapJust(_ input: [Int]) -> Int { flatMapJustSum(input.publisher) }
+
+// MARK: 9. merge of two synchronous sources
+
+#if !OPENCOMBINE
+@inline(never)
+public func mergeTwo(_ left: [Int], _ right: [Int]) -> Int {
+    var sum = 0
+    let token = left.publisher.merge(with: right.publisher).sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+#endif
+
+// MARK: 10. zip of two synchronous sources (at three sizes: linear or not)
+
+@inline(never)
+public func zipTwo(_ left: [Int], _ right: [Int]) -> Int {
+    var sum = 0
+    let token = left.publisher.zip(right.publisher).sink { sum &+= $0.0 &+ $0.1 }
+    token.cancel()
+    return sum
+}
+
+// MARK: 11. combineLatest of two subjects, sent alternately
+
+#if !OPENCOMBINE
+@inline(never)
+public func combineLatestAlternating(_ sends: Int) -> Int {
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let token = left.combineLatest(right).sink { sum &+= $0.0 &+ $0.1 }
+    for i in 0..<sends {
+        if i & 1 == 0 { left.send(i) } else { right.send(i) }
+    }
+    token.cancel()
+    return sum
+}
+#endif
+
+// MARK: 12. switchToLatest over Just inners
+
+@inline(never)
+public func switchToLatestJust(_ input: [Int]) -> Int {
+    var sum = 0
+    let token = input.publisher.map { Just($0) }.switchToLatest().sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+// MARK: 13. receive(on: DispatchQueue)
+
+/// Sends `values` values through a subject delivered on `queue`; returns their sum once the
+/// completion has arrived on the queue.
+@inline(never)
+public func receiveOnQueue(_ values: Int, queue: DispatchQueue) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    let finished = DispatchSemaphore(value: 0)
+    var sum = 0
+    #if OPENCOMBINE
+    let scheduler = queue.ocombine
+    #else
+    let scheduler = queue
+    #endif
+    let token = subject.receive(on: scheduler).sink(
+        receiveCompletion: { _ in finished.signal() },
+        receiveValue: { sum &+= $0 })
+    for i in 0..<values { subject.send(i) }
+    subject.send(completion: .finished)
+    finished.wait()
+    token.cancel()
+    return sum
+}
