@@ -105,6 +105,17 @@ public struct KnownDivergence: Sendable {
                 subscriber: SubscriberScript(initial: .max(1), perValue: .max(1)), steps: []),
             matches: { p in p.ops.contains { if case .combineLatest = $0 { true } else { false } } }
         ),
+        // Open (issue 6): zip, when the value that completes a tuple also ends the zip (its
+        // upstream finishes right after). The demand downstream returns for that tuple is passed
+        // to the other upstreams in the reference (then they are cancelled); Sluice cancels them
+        // without passing it on.
+        KnownDivergence(
+            name: "zipReturnedDemandBeforeFinishing",
+            program: Program(
+                source: .currentValue(4), ops: [.handleEvents, .zip(.just(0))],
+                subscriber: SubscriberScript(initial: .unlimited, perValue: .max(3)), steps: []),
+            matches: { p in p.ops.contains { if case .zip = $0 { true } else { false } } }
+        ),
         // Open (issue 6): `buffer` asks upstream before downstream has its subscription (as
         // Combine does); an upstream that fails inside that request loses the failure in the
         // reference, and in Sluice downstream gets nothing at all, not even its subscription.
