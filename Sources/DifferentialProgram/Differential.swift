@@ -81,52 +81,5 @@ public struct KnownDivergence: Sendable {
         ),
     ]
 
-    public static let all: [KnownDivergence] = [
-        // Open (issue 7): `timeout` and another timing operator due at the same instant. The
-        // reference starts a new timer for every value and at the first request, as Combine does;
-        // Sluice keeps one timer and moves a deadline, so at a tie the two run in a different order
-        // (here the timeout wins in Sluice, the delayed value in the reference).
-        KnownDivergence(
-            name: "timeoutTiesWithAnotherTimedAction",
-            program: Program(
-                source: .currentValue(-2), ops: [.delay(5), .timeout(5, customError: false)],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
-            matches: { p in
-                p.ops.contains { if case .timeout = $0 { true } else { false } } && p.ops.filter(\.usesScheduler).count >= 2
-            }
-        ),
-        // Open (issue 6): combineLatest under demand returned from `receive` while an upstream sends
-        // re-entrantly. Sluice delivers one more tuple than the reference, within the demand the
-        // subscriber gave; the reference drops the last tuple as if it were beyond the demand.
-        KnownDivergence(
-            name: "combineLatestTupleUnderReturnedDemand",
-            program: Program(
-                source: .sequence([0, 0, 0], .never), ops: [.erase, .combineLatest(.sequence([8, 3, -1]))],
-                subscriber: SubscriberScript(initial: .max(1), perValue: .max(1)), steps: []),
-            matches: { p in p.ops.contains { if case .combineLatest = $0 { true } else { false } } }
-        ),
-        // Open (issue 6): zip, when the value that completes a tuple also ends the zip (its
-        // upstream finishes right after). The demand downstream returns for that tuple is passed
-        // to the other upstreams in the reference (then they are cancelled); Sluice cancels them
-        // without passing it on.
-        KnownDivergence(
-            name: "zipReturnedDemandBeforeFinishing",
-            program: Program(
-                source: .currentValue(4), ops: [.handleEvents, .zip(.just(0))],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .max(3)), steps: []),
-            matches: { p in p.ops.contains { if case .zip = $0 { true } else { false } } }
-        ),
-        // Open (issue 6): `buffer` asks upstream before downstream has its subscription (as
-        // Combine does); an upstream that fails inside that request loses the failure in the
-        // reference, and in Sluice downstream gets nothing at all, not even its subscription.
-        // Expected: the subscription, then the failure.
-        KnownDivergence(
-            name: "bufferUpstreamFailingInsideTheFirstRequest",
-            program: Program(
-                source: .sequence([0], .never),
-                ops: [.tryMap(.isEven, .double), .buffer(2, keepFull: false, .dropOldest), .filter(.greaterThanThree)],
-                subscriber: SubscriberScript(initial: .unlimited, perValue: .none), steps: []),
-            matches: { p in p.ops.contains { if case .buffer = $0 { true } else { false } } }
-        ),
-    ]
+    public static let all: [KnownDivergence] = []
 }

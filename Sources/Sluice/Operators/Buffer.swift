@@ -128,6 +128,9 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
             return
         }
         upstream = subscription
+        // The drain is held until downstream has its subscription: nothing (not even a failure
+        // upstream sends inside the first request) reaches downstream before it.
+        draining = true
         lock.unlock()
         // Upstream is asked before downstream hears of the subscription, as in Combine.
         if !keepFull {
@@ -136,6 +139,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
             subscription.request(.max(size))
         }
         downstream.receive(subscription: self)
+        refill(after: drainOwned(adding: .none))
     }
 
     @inlinable
@@ -232,13 +236,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         }
         draining = true
         lock.unlock()
-        let delivered = drainOwned(adding: .none)
-        guard keepFull, delivered > 0 else { return }
-        lock.lock()
-        let current = terminated ? nil : upstream
-        lock.unlock()
-        // The values that left made room: ask upstream to fill it again.
-        current?.request(.max(delivered))
+        refill(after: drainOwned(adding: .none))
     }
 
     @inlinable
@@ -251,6 +249,16 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         ring.removeAll()
         lock.unlock()
         current?.cancel()
+    }
+
+    /// Under `.keepFull`, asks upstream to fill the room that `delivered` values leaving the ring made.
+    @inlinable
+    func refill(after delivered: Int) {
+        guard keepFull, delivered > 0 else { return }
+        lock.lock()
+        let current = terminated ? nil : upstream
+        lock.unlock()
+        current?.request(.max(delivered))
     }
 
     /// Runs the drain, which the caller holds: adds `returned` (downstream's answer to a value the

@@ -66,22 +66,21 @@ extension Publishers {
     }
 }
 
-/// A lazy clock: a value only moves the `deadline` (no timer is touched per value). One timer is
-/// armed at a time; when it fires before the deadline (values came meanwhile) it is re-armed for the
-/// deadline, so timers cost one schedule per elapsed interval rather than one per value. The timer
-/// is a repeating schedule (the only kind with a cancellable); it is left running when its next
-/// tick is exactly the deadline.
+/// Every value, the subscription and downstream's first request start the clock again: the
+/// running timer is cancelled and a new one is scheduled `interval` from now, as Combine does (so at
+/// an instant shared with other scheduled work the timeout runs in Combine's order). The timer is a
+/// repeating schedule (the only kind with a cancellable); each carries the epoch it was armed in,
+/// so a replaced timer whose action was already on its way does nothing.
 ///
 /// Values and completions hop onto the scheduler, so downstream hears from the scheduler only.
-/// `phase` is atomic so the delivery path checks it without the lock; every change to it, to the
-/// deadline and to the timer happens under `lock`, which is never held while calling out.
+/// `phase` is atomic so the delivery path checks it without the lock; every change to it and to the
+/// timer happens under `lock`, which is never held while calling out.
 @usableFromInline
 final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
-    @usableFromInline typealias Instant = Context.SchedulerTimeType
 
     @usableFromInline static var awaiting: UInt8 { 0 }
     @usableFromInline static var active: UInt8 { 1 }
@@ -98,11 +97,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
-    /// When the stream times out unless a value comes first.
-    @exclusivity(unchecked) @usableFromInline var deadline: Instant?
     @exclusivity(unchecked) @usableFromInline var timer: (any Cancellable)?
-    /// The armed timer's next tick.
-    @exclusivity(unchecked) @usableFromInline var timerDue: Instant?
     /// Tells a replaced timer's late action apart from the armed timer's.
     @exclusivity(unchecked) @usableFromInline var timerEpoch: UInt = 0
     @exclusivity(unchecked) @usableFromInline var hasRequested = false
@@ -125,27 +120,22 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let deadline = scheduler.now.advanced(by: interval)
         lock.lock()
         guard phase.load(ordering: .relaxed) == Self.awaiting else {
             lock.unlock()
             return subscription.cancel()
         }
         upstream = subscription
-        self.deadline = deadline
         phase.store(Self.active, ordering: .releasing)
         lock.unlock()
-        arm(at: deadline)
+        restartClock()
         downstream.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard phase.load(ordering: .acquiring) == Self.active else { return .none }
-        let deadline = scheduler.now.advanced(by: interval)
-        lock.lock()
-        if self.deadline.map({ $0 < deadline }) ?? false { self.deadline = deadline }
-        lock.unlock()
+        restartClock()
         scheduler.schedule(options: options) { self.deliver(input) }
         return .none
     }
@@ -179,12 +169,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         hasRequested = true
         lock.unlock()
         live.request(demand)
-        if restart {
-            let deadline = scheduler.now.advanced(by: interval)
-            lock.lock()
-            if self.deadline.map({ $0 < deadline }) ?? false { self.deadline = deadline }
-            lock.unlock()
-        }
+        if restart { restartClock() }
     }
 
     @inlinable
@@ -226,55 +211,42 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         downstream.receive(completion: completion)
     }
 
-    /// The armed timer ticked at `now`: time out if the deadline has come, otherwise wait for it.
+    /// The armed timer ran out: cancel upstream and end the stream.
     @inlinable
-    func tick(epoch: UInt) {
-        let now = scheduler.now
+    func expire(epoch: UInt) {
         lock.lock()
-        guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active, let deadline, let due = timerDue else {
+        guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return
         }
-        if deadline <= now {
-            let live = upstream
-            upstream = nil
-            phase.store(Self.done, ordering: .releasing)
-            let stale = disarm()
-            lock.unlock()
-            stale?.cancel()
-            live?.cancel()
-            downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
-            return
-        }
-        let next = due.advanced(by: interval)
-        if next == deadline {
-            // The repeating timer's next tick is the deadline: keep it.
-            timerDue = next
+        let live = upstream
+        upstream = nil
+        phase.store(Self.done, ordering: .releasing)
+        let stale = disarm()
+        lock.unlock()
+        stale?.cancel()
+        live?.cancel()
+        downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+    }
+
+    /// Replaces the armed timer by one due `interval` from now, unless the stream has ended.
+    @inlinable
+    func restartClock() {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return
         }
         let stale = disarm()
+        let epoch = timerEpoch
         lock.unlock()
         stale?.cancel()
-        arm(at: deadline)
-    }
-
-    /// Arms a timer for `date` unless the stream ended or another timer was armed meanwhile.
-    @inlinable
-    func arm(at date: Instant) {
+        let token = scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
+            options: options
+        ) { self.expire(epoch: epoch) }
         lock.lock()
-        guard timer == nil, phase.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
-            return
-        }
-        timerEpoch &+= 1
-        let epoch = timerEpoch
-        timerDue = date
-        lock.unlock()
-        let token = scheduler.schedule(after: date, interval: interval, tolerance: scheduler.minimumTolerance, options: options) {
-            self.tick(epoch: epoch)
-        }
-        lock.lock()
+        // A newer restart, a cancel or a completion may have come while scheduling.
         guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return token.cancel()
@@ -287,7 +259,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func disarm() -> (any Cancellable)? {
         timerEpoch &+= 1
-        timerDue = nil
         defer { timer = nil }
         return timer
     }

@@ -14,10 +14,13 @@ enum FanInRule {
 /// downstream's tuple. Zip makes a tuple when it delivers one, from the oldest value of each lane.
 /// CombineLatest makes it when a value arrives (the latest of each lane at that moment) and queues
 /// it until it is delivered: with demand every value gets its tuple, even one that arrives while
-/// another thread delivers; beyond the demand only the newest tuple is kept, for the next request. Demand from downstream is passed on to every upstream as it comes. While an
-/// upstream's value is being delivered, more demand for *that* upstream (whether downstream returns
-/// it or requests it from inside `receive`) is returned from its `receive` instead of requested, as
-/// Combine does; the other upstreams are asked with `request`.
+/// another thread delivers; beyond the demand only the newest tuple is kept, for the next request.
+/// Demand from downstream is passed on to every upstream as it comes; demand returned for a tuple
+/// is passed on after the next step is settled (the next tuple taken, or the delivery over), and
+/// not at all when that step ends the stream. While an upstream's value is being delivered, more
+/// demand for *that* upstream (whether downstream returns it or requests it from inside `receive`)
+/// is returned from its `receive` instead of requested, as Combine does; the other upstreams are
+/// asked with `request`.
 ///
 /// Only one thread delivers at a time (state `.emitting`); a signal that arrives meanwhile is stored
 /// and the emitting thread picks it up before it leaves. The subscription starts out emitting, so
@@ -202,6 +205,10 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Delivers while there is demand and a tuple, then whatever completion is due. Called by the
     /// thread that set `.emitting`; returns the demand owed to the upstream whose value started it.
     private func emit() -> Subscribers.Demand {
+        // The demand downstream returned for the last tuple, and the upstreams to pass it to. They
+        // are asked once the next step is settled (the next tuple taken, or the turn ended), and
+        // not at all if that step ends the stream.
+        var returned: (upstreams: [any Subscription], demand: Subscribers.Demand) = ([], .none)
         while true {
             lock.lock()
             guard case .emitting(_, let owed) = state else {
@@ -220,12 +227,13 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
                 let tuple = takeTuple()
                 demand -= 1
                 lock.unlock()
+                returned.upstreams.forEach { $0.request(returned.demand) }
                 let more = downstream.receive(tuple)
+                returned = ([], more)
                 if more > 0 {
                     lock.lock()
-                    let others = isTerminated ? [] : add(more)
+                    if !isTerminated { returned.upstreams = add(more) }
                     lock.unlock()
-                    others.forEach { $0.request(more) }
                 }
                 continue
             }
@@ -238,6 +246,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
             }
             state = .idle
             lock.unlock()
+            returned.upstreams.forEach { $0.request(returned.demand) }
             return owed
         }
     }

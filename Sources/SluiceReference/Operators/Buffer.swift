@@ -120,6 +120,9 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
             return
         }
         upstream = .subscribed(subscription)
+        // Nothing reaches downstream before its subscription, not even a failure that upstream
+        // sends inside the first request: the drain is ours until downstream has it.
+        isDraining = true
         lock.unlock()
         // Combine asks upstream before downstream hears of the subscription.
         switch prefetch {
@@ -127,6 +130,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         case .byRequest: subscription.request(.unlimited)
         }
         downstream.receive(subscription: self)
+        refill(after: drain(holdingDrain: true))
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -198,16 +202,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         self.demand += demand
         if case .failure(let error, isDue: false) = ending { ending = .failure(error, isDue: true) }
         lock.unlock()
-        let delivered = drain(holdingDrain: false)
-        guard prefetch == .keepFull, delivered > 0 else { return }
-        lock.lock()
-        guard case .subscribed(let subscription) = upstream, !isTerminated else {
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        // The values that left made room: ask upstream to fill it again.
-        subscription.request(.max(delivered))
+        refill(after: drain(holdingDrain: false))
     }
 
     func cancel() {
@@ -220,11 +215,24 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         if case .subscribed(let subscription) = previous { subscription.cancel() }
     }
 
+    /// With `.keepFull`, asks upstream again for the room that `delivered` values leaving made.
+    private func refill(after delivered: Int) {
+        guard prefetch == .keepFull, delivered > 0 else { return }
+        lock.lock()
+        guard case .subscribed(let subscription) = upstream, !isTerminated else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        subscription.request(.max(delivered))
+    }
+
     /// Delivers queued values while downstream has demand, then the ending if it is due. Returns
     /// how many values this call delivered. If another call is already draining, it returns 0
     /// at once: the drainer re-reads the state before it stops, so it picks up what changed.
     ///
-    /// `holdingDrain`: the caller (the straight-through value path) already owns the drain.
+    /// `holdingDrain`: the caller (the straight-through value path, or the subscription handoff)
+    /// already owns the drain.
     private func drain(holdingDrain: Bool) -> Int {
         lock.lock()
         if !holdingDrain {
