@@ -21,8 +21,20 @@ import SluiceTesting
 import DifferentialProgram
 
 /// Runs the program and returns its trace.
-public func interpret(_ program: Program) -> [String] {
+public func interpret(_ program: Program) -> [String] { interpretCheckingRelease(program).trace }
+
+/// Runs the program and tells whether everything it built was freed afterwards: every stage of
+/// the chain reaches the subscriber, which holds the run's `Context`, so a subscription, a
+/// scheduled action or a subject still holding on to any stage keeps the context alive.
+public func interpretCheckingRelease(_ program: Program) -> (trace: [String], released: Bool) {
+    weak var freed: Context?
+    let trace = run(program) { freed = $0 }
+    return (trace, freed == nil)
+}
+
+private func run(_ program: Program, exposing expose: (Context) -> Void) -> [String] {
     let context = Context(program: program)
+    expose(context)
     buildSource(program.source, context, Next(index: 0, context: context))
     for step in program.steps {
         switch step {
@@ -94,6 +106,14 @@ final class Context {
     /// Breaks the reference cycles a run leaves (subject -> subscription -> recorder -> closures).
     func tearDown() {
         cancel?()
+        // Ends the subjects: a subscription to a subject holds it (as in Combine), so one that
+        // nobody cancels would keep the subject, its subscribers and this context alive. (flatMap
+        // leaves upstream running after an inner failure, as Combine does.)
+        finish?()
+        other.send(completion: .finished)
+        // A cancel may be scheduled (`subscribe(on:)` cancels upstream on the scheduler); the
+        // scheduler belongs to this context, so work left on it would keep the whole run alive.
+        scheduler.advance(by: .seconds(1))
         sendValue = nil
         finish = nil
         fail = nil

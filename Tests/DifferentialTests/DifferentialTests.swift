@@ -70,6 +70,32 @@ struct DifferentialTests {
         }
     }
 
+    @Test("a run leaves nothing alive behind it, in either implementation")
+    func runsReleaseEverything() {
+        // One class of program may keep its chain alive, as it would in Combine: an inner failure
+        // ends a `flatMap` without cancelling its upstream, so an upstream that still has values
+        // (a sequence waiting for demand) and the stages between it and the flatMap hold each
+        // other, and nobody is left to cancel them.
+        func mayKeepUpstream(_ p: Program) -> Bool {
+            p.ops.contains { if case .flatMap(_, .fail) = $0 { true } else if case .flatMap(_, .other) = $0 { true } else { false } }
+        }
+        var rng = SeededRandom(seed: 3)
+        var checked = 0
+        for _ in 0..<3_000 {
+            let program = ProgramGenerator.generate(using: &rng)
+            if mayKeepUpstream(program) || KnownDivergence.trapping.contains(where: { $0.matches(program) }) { continue }
+            checked += 1
+            for (name, run) in [("Sluice", DifferentialSluice.interpretCheckingRelease),
+                                ("SluiceReference", DifferentialReference.interpretCheckingRelease)]
+            where !run(program).released {
+                let shrunk = program.shrunk(budget: 500) { !run($0).released }
+                Issue.record("\(name) keeps a run alive after it ended (a reference cycle or a pending action):\n\(shrunk.swift)")
+                return
+            }
+        }
+        #expect(checked > 2_000)
+    }
+
     @Test("normalization is idempotent and printing is deterministic")
     func normalization() {
         var rng = SeededRandom(seed: 42)
