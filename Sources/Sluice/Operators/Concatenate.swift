@@ -47,7 +47,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that emits all of one publisher's elements before those from another publisher.
     ///
-    /// Downstream receives the subscription first, then the prefix is subscribed. The suffix is
+    /// The prefix is subscribed first; downstream receives its subscription when the prefix's
+    /// arrives, so its first request goes straight to the prefix, as in Combine. The suffix is
     /// subscribed only when the prefix finishes, and is asked for whatever downstream requested
     /// and did not receive from the prefix. A failure of the prefix ends the stream; the suffix is
     /// then never subscribed. When both parts are synchronous sources, the two run as one fused
@@ -76,9 +77,7 @@ extension Publishers {
             if Self._isFusable {
                 _subscribeFused(subscriber, name: "Concatenate")
             } else {
-                let subscription = ConcatenateSubscription(suffix: suffix, downstream: subscriber)
-                subscriber.receive(subscription: subscription)
-                prefix.subscribe(_ConcatenateSide(parent: subscription, isSuffix: false))
+                prefix.subscribe(_ConcatenateSide(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber), isSuffix: false))
             }
         }
 
@@ -183,20 +182,25 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
 /// Runs the prefix, then the suffix, over parts that cannot be fused.
 ///
-/// One lock over the fields below; never held while calling out. While the prefix runs (or a
-/// part's subscription is awaited) `owed` counts what downstream asked for and has not received,
-/// so that the suffix can be asked for exactly that; once the suffix is subscribed, demand passes
-/// straight through. `part` is changed under the lock and read without it by a suffix value.
+/// One lock over the fields below; never held while calling out. `stage` says which part runs and
+/// whether its subscription has arrived: downstream gets its own subscription when the prefix's
+/// arrives, and a part's signals before its subscription are ignored, as in Combine. While the
+/// prefix runs (or the suffix's subscription is awaited) `owed` counts what downstream asked for
+/// and has not received, so that the suffix can be asked for exactly that; once the suffix is
+/// subscribed, demand passes straight through. `stage` is changed under the lock and read
+/// without it by a suffix value.
 @usableFromInline
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
-    @usableFromInline static var inPrefix: UInt8 { 0 }
-    @usableFromInline static var inSuffix: UInt8 { 1 }
-    @usableFromInline static var done: UInt8 { 2 }
+    @usableFromInline static var awaitingPrefix: UInt8 { 0 }
+    @usableFromInline static var inPrefix: UInt8 { 1 }
+    @usableFromInline static var awaitingSuffix: UInt8 { 2 }
+    @usableFromInline static var inSuffix: UInt8 { 3 }
+    @usableFromInline static var done: UInt8 { 4 }
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let lock = Lock()
-    @usableFromInline let part = Atomic<UInt8>(0)
+    @usableFromInline let stage = Atomic<UInt8>(0)
     /// The subscription of the part that runs; nil while it is awaited.
     @exclusivity(unchecked)
     @usableFromInline var running: (any Subscription)?
@@ -214,26 +218,27 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     @usableFromInline var description: String { "Concatenate" }
 
-    /// Whether the part that sent a signal is the one that runs.
-    @inlinable
-    func isCurrent(_ isSuffix: Bool) -> Bool {
-        part.load(ordering: .relaxed) == (isSuffix ? Self.inSuffix : Self.inPrefix)
-    }
-
     // MARK: The two parts
 
     @inlinable
     func receive(subscription: any Subscription, isSuffix: Bool) {
         lock.lock()
-        guard isCurrent(isSuffix), running == nil else {
+        guard stage.load(ordering: .relaxed) == (isSuffix ? Self.awaitingSuffix : Self.awaitingPrefix) else {
             lock.unlock()
             subscription.cancel()
             return
         }
         running = subscription
+        stage.store(isSuffix ? Self.inSuffix : Self.inPrefix, ordering: .releasing)
+        guard isSuffix else {
+            lock.unlock()
+            // Downstream's first request goes straight to the prefix.
+            downstream.receive(subscription: self)
+            return
+        }
+        // The suffix is asked for what the prefix left owed; after that demand passes straight on.
         let ask = owed
-        // The prefix keeps counting down what it owes; the suffix only passes demand on.
-        if isSuffix { owed = .none }
+        owed = .none
         lock.unlock()
         if ask > 0 { subscription.request(ask) }
     }
@@ -242,7 +247,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func receiveFromPrefix(_ input: Downstream.Input) -> Subscribers.Demand {
         lock.lock()
         // A value nobody asked for is not delivered: the count must stay exact for the suffix.
-        guard isCurrent(false), owed > 0 else {
+        guard stage.load(ordering: .relaxed) == Self.inPrefix, owed > 0 else {
             lock.unlock()
             return .none
         }
@@ -251,12 +256,12 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         let more = downstream.receive(input)
         guard more > 0 else { return .none }
         lock.lock()
-        switch part.load(ordering: .relaxed) {
+        switch stage.load(ordering: .relaxed) {
         case Self.inPrefix:
             owed += more
             lock.unlock()
             return more
-        case Self.inSuffix where running == nil:
+        case Self.awaitingSuffix:
             // The prefix finished from inside that `receive`: the suffix, still awaited, gets it.
             owed += more
             lock.unlock()
@@ -272,27 +277,27 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     @inlinable
     func receiveFromSuffix(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard part.load(ordering: .acquiring) == Self.inSuffix else { return .none }
+        guard stage.load(ordering: .acquiring) == Self.inSuffix else { return .none }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, isSuffix: Bool) {
         lock.lock()
-        guard isCurrent(isSuffix) else {
+        guard stage.load(ordering: .relaxed) == (isSuffix ? Self.inSuffix : Self.inPrefix) else {
             lock.unlock()
             return
         }
         running = nil
         if !isSuffix, case .finished = completion, let next = suffix {
             suffix = nil
-            part.store(Self.inSuffix, ordering: .releasing)
+            stage.store(Self.awaitingSuffix, ordering: .releasing)
             lock.unlock()
             next.subscribe(_ConcatenateSide(parent: self, isSuffix: true))
             return
         }
         suffix = nil
-        part.store(Self.done, ordering: .releasing)
+        stage.store(Self.done, ordering: .releasing)
         lock.unlock()
         downstream.receive(completion: completion)
     }
@@ -303,9 +308,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
         lock.lock()
-        let phase = part.load(ordering: .relaxed)
-        let current = phase == Self.done ? nil : running
-        if phase == Self.inPrefix || (phase == Self.inSuffix && current == nil) { owed += demand }
+        let now = stage.load(ordering: .relaxed)
+        if now == Self.inPrefix || now == Self.awaitingSuffix { owed += demand }
+        let current = now == Self.inPrefix || now == Self.inSuffix ? running : nil
         lock.unlock()
         current?.request(demand)
     }
@@ -314,7 +319,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @inlinable
     func cancel() {
         lock.lock()
-        part.store(Self.done, ordering: .releasing)
+        stage.store(Self.done, ordering: .releasing)
         let current = running
         running = nil
         suffix = nil

@@ -39,8 +39,9 @@ extension Publisher {
 extension Publishers {
     /// A publisher that emits all of one publisher's elements before those from another publisher.
     ///
-    /// Downstream receives the subscription first, then the prefix is subscribed. The suffix is
-    /// subscribed only when the prefix finishes, and is asked for whatever downstream requested
+    /// The prefix is subscribed first; downstream receives its subscription when the prefix's
+    /// arrives, so its first request goes straight to the prefix (a synchronous prefix such as a
+    /// sequence delivers inside it), as in Combine. The suffix is subscribed only when the prefix finishes, and is asked for whatever downstream requested
     /// and did not receive from the prefix. A failure of the prefix ends the stream; the suffix
     /// is then never subscribed.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
@@ -60,9 +61,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = ConcatenateSubscription(suffix: suffix, downstream: subscriber)
-            subscriber.receive(subscription: subscription)
-            prefix.subscribe(ConcatenateSide(parent: subscription, side: .prefix))
+            prefix.subscribe(ConcatenateSide(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber), side: .prefix))
         }
     }
 }
@@ -102,8 +101,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 private final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     private enum State {
-        /// The prefix is being subscribed; demand waits here for its subscription.
-        case awaitingPrefix(demand: Subscribers.Demand, suffix: Suffix)
+        /// The prefix is being subscribed; downstream has not heard of the subscription yet.
+        case awaitingPrefix(suffix: Suffix)
         /// The prefix runs; `demand` is what downstream asked for and has not yet received.
         case prefix(any Subscription, demand: Subscribers.Demand, suffix: Suffix)
         /// The prefix finished and the suffix is being subscribed; demand waits for its subscription.
@@ -117,7 +116,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     private let downstream: Downstream
 
     init(suffix: Suffix, downstream: Downstream) {
-        state = .awaitingPrefix(demand: .none, suffix: suffix)
+        state = .awaitingPrefix(suffix: suffix)
         self.downstream = downstream
     }
 
@@ -128,10 +127,10 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func receive(_ subscription: any Subscription, from side: ConcatenateSideName) {
         lock.lock()
         switch (side, state) {
-        case (.prefix, .awaitingPrefix(let demand, let suffix)):
-            state = .prefix(subscription, demand: demand, suffix: suffix)
+        case (.prefix, .awaitingPrefix(let suffix)):
+            state = .prefix(subscription, demand: .none, suffix: suffix)
             lock.unlock()
-            if demand > 0 { subscription.request(demand) }
+            downstream.receive(subscription: self)
         case (.suffix, .awaitingSuffix(let demand)):
             state = .suffix(subscription)
             lock.unlock()
@@ -167,13 +166,12 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func receive(_ completion: Subscribers.Completion<Downstream.Failure>, from side: ConcatenateSideName) {
         lock.lock()
         switch (side, state, completion) {
-        case (.prefix, .awaitingPrefix(let demand, let suffix), .finished),
-             (.prefix, .prefix(_, let demand, let suffix), .finished):
+        case (.prefix, .prefix(_, let demand, let suffix), .finished):
             state = .awaitingSuffix(demand: demand)
             lock.unlock()
             suffix.subscribe(ConcatenateSide(parent: self, side: .suffix))
-        case (.prefix, .awaitingPrefix, .failure), (.prefix, .prefix, .failure),
-             (.suffix, .awaitingSuffix, _), (.suffix, .suffix, _):
+        case (.prefix, .prefix, .failure),
+             (.suffix, .suffix, _):
             state = .terminated
             lock.unlock()
             downstream.receive(completion: completion)
@@ -210,9 +208,6 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         demand.assertNonZero()
         lock.lock()
         switch state {
-        case .awaitingPrefix(let pending, let suffix):
-            state = .awaitingPrefix(demand: pending + demand, suffix: suffix)
-            lock.unlock()
         case .prefix(let upstream, let pending, let suffix):
             state = .prefix(upstream, demand: pending + demand, suffix: suffix)
             lock.unlock()
@@ -223,7 +218,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         case .suffix(let upstream):
             lock.unlock()
             upstream.request(demand)
-        case .terminated:
+        case .awaitingPrefix, .terminated:
             lock.unlock()
         }
     }

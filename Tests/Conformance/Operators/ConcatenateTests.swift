@@ -1,19 +1,60 @@
 import Testing
 
 @Suite struct ConcatenateTests {
-    @Test func downstreamIsSubscribedFirstAndTheSuffixOnlyWhenThePrefixFinishes() {
+    @Test func thePrefixIsSubscribedFirstAndTheSuffixOnlyWhenThePrefixFinishes() {
+        // Combine subscribes the prefix, then hands downstream its subscription when the prefix's
+        // arrives, so downstream's first request goes straight to the prefix.
         let log = TrafficLog()
         let prefix = TestPublisher<Int, TestError>()
         let suffix = TestPublisher<Int, TestError>()
         let subscriber = LoggingSubscriber<Int, TestError>(log: log, initialDemand: .max(10))
         prefix.logging(as: "prefix", into: log).append(suffix.logging(as: "suffix", into: log)).subscribe(subscriber)
-        #expect(log.entries == ["downstream subscription", "prefix subscribe", "prefix request(max(10))"])
+        #expect(log.entries == ["prefix subscribe", "downstream subscription", "prefix request(max(10))"])
         prefix.send(1)
         prefix.send(completion: .finished)
         #expect(log.entries == [
-            "downstream subscription", "prefix subscribe", "prefix request(max(10))",
+            "prefix subscribe", "downstream subscription", "prefix request(max(10))",
             "downstream value(1)", "suffix subscribe", "suffix request(max(9))",
         ])
+    }
+
+    @Test func aSynchronousPrefixDeliversInsideDownstreamsFirstRequest() {
+        // The request made inside `receive(subscription:)` reaches the sequence at once, so its
+        // values (and the suffix's) arrive before `receive(subscription:)` returns.
+        let suffix = TestPublisher<Int, TestError>()
+        var deliveredDuringSubscription: [Int] = []
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+        let subscriber = AnySubscriber<Int, TestError>(
+            receiveSubscription: { subscription in
+                recorder.receive(subscription: subscription)
+                subscription.request(.unlimited)
+                deliveredDuringSubscription = recorder.values
+            },
+            receiveValue: { recorder.receive($0) },
+            receiveCompletion: { recorder.receive(completion: $0) })
+        suffix.prepend(1, 2).subscribe(subscriber)
+        #expect(deliveredDuringSubscription == [1, 2])
+        #expect(suffix.events == [.subscribe, .request(.unlimited)])
+    }
+
+    @Test func aPrefixThatEndsBeforeItsSubscriptionIsIgnored() {
+        let prefix = SilentPublisher<Int, TestError>()
+        let suffix = TestPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+        prefix.append(suffix).subscribe(recorder)
+        prefix.send(1)
+        prefix.finish()
+        #expect(recorder.events == [])
+        #expect(suffix.events == [])
+    }
+
+    @Test func aSuffixThatSendsBeforeItsSubscriptionIsIgnored() {
+        let suffix = SilentPublisher<Int, TestError>()
+        let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+        suffix.prepend(1).subscribe(recorder)
+        suffix.send(2)
+        suffix.finish()
+        #expect(recorder.events == [.subscription, .value(1)])
     }
 
     @Test func outstandingDemandCarriesOverToTheSuffix() {
@@ -231,4 +272,17 @@ import Testing
         OperatorLaws.check { $0.prepend(0) }
         OperatorLaws.check { $0.append([Int]()) }
     }
+}
+
+/// A misbehaving publisher that never sends a subscription, yet sends values and a completion.
+private final class SilentPublisher<Output, Failure: Error>: Publisher {
+    private var subscriber: AnySubscriber<Output, Failure>?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = AnySubscriber(subscriber)
+    }
+
+    func send(_ value: Output) { _ = subscriber?.receive(value) }
+
+    func finish() { subscriber?.receive(completion: .finished) }
 }
