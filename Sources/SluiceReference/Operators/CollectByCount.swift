@@ -87,8 +87,13 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
         let full = buffer
         buffer = []
         lock.unlock()
-        // The demand downstream returns is in arrays; upstream counts elements.
-        return downstream.receive(full) * count
+        // The demand downstream returns is in arrays; upstream counts elements. A stream that
+        // ended during the delivery (downstream cancelled) owes upstream nothing.
+        let more = downstream.receive(full)
+        return lock.withLock {
+            guard case .subscribed = state else { return .none }
+            return more * count
+        }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
