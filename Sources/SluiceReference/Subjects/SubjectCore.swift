@@ -114,6 +114,10 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
     private var owesCurrentValue: Bool
     /// The version of the current value this subscriber last received (current-value subjects).
     private var receivedVersion: UInt64?
+    /// The version of the last value handed over as the owed current value. Sends are not one
+    /// atomic step across threads, so the offers of that value and of older ones may still be on
+    /// their way: they are not delivered (the subscriber has the newer value), so none arrives twice.
+    private var owedFloor: UInt64?
     private let currentValue: (() -> (value: Output, version: UInt64))?
     private weak var core: SubjectCore<Output, Failure>?
     let description: String
@@ -134,8 +138,9 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
             lock.unlock()
             return
         }
-        if currentValue != nil, receivedVersion == version {
-            // Already delivered as the owed current value, by a request made during this send.
+        if currentValue != nil, let owedFloor, version <= owedFloor {
+            // This value, or a newer one, was delivered as the owed current value (by a request
+            // made during this send, or on another thread while it was on its way).
             lock.unlock()
             return
         }
@@ -189,12 +194,13 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
         }
         let current = currentValue()
         owesCurrentValue = false
-        guard receivedVersion != current.version else {
+        guard receivedVersion != current.version, owedFloor.map({ current.version > $0 }) ?? true else {
             lock.unlock()
             return
         }
         demand -= 1
         receivedVersion = current.version
+        owedFloor = current.version
         lock.unlock()
         let more = downstream.receive(current.value)
         if more > 0 { lock.withLock { demand += more } }
