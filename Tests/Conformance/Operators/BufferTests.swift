@@ -144,6 +144,16 @@ import Testing
         #expect(recorder.events == [.subscription, .failure(.oops)])
     }
 
+    /// Buffer asks upstream before downstream has its subscription; what upstream sends inside
+    /// that first request (here a value and a failure) waits until downstream has it: the
+    /// subscription first, then the failure (the buffered value is dropped with it).
+    @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+    func failureInsideTheFirstRequestComesAfterTheSubscription(prefetch: Publishers.PrefetchStrategy) {
+        let recorder = Fail<Int, TestError>(error: .oops).prepend(8)
+            .buffer(size: 3, prefetch: prefetch, whenFull: .dropNewest).record(initialDemand: .unlimited)
+        #expect(recorder.events == [.subscription, .failure(.oops)])
+    }
+
     /// A failure sent from inside `receive` while the buffer drains ends the stream there.
     /// (Combine goes on to deliver the rest of the buffer after the failure; Sluice delivers
     /// nothing after a completion.)

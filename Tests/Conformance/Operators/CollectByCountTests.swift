@@ -6,6 +6,18 @@ import Testing
         #expect(recorder.events == [.subscription, .value([1, 2, 3]), .value([4, 5, 6]), .value([7]), .finished])
     }
 
+    /// A subscriber that cancels inside `receive` and still returns demand: upstream, cancelled,
+    /// is owed nothing for it.
+    @Test func demandReturnedAfterACancelInsideReceiveIsNotPassedUp() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = upstream.collect(2).record(initialDemand: .max(1), demandPerValue: .max(1))
+        recorder.onValue = { _ in recorder.cancel() }
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
+        #expect(recorder.values == [[1, 2]])
+        #expect(upstream.events == [.subscribe, .request(.max(2)), .cancel])
+    }
+
     @Test func demandIsCountedInArrays() {
         let upstream = TestPublisher<Int, TestError>()
         let recorder = upstream.collect(4).record(initialDemand: .max(2), demandPerValue: .max(3))

@@ -58,6 +58,15 @@ import Testing
         #expect(three.events == [.subscription, .value([1, 3, 4]), .finished])
     }
 
+    /// Demand returned one at a time while both sequences send re-entrantly: every value after
+    /// the first makes a tuple, and each is delivered (the returned demand is counted before the
+    /// upstreams are asked again, so no tuple is taken for one beyond the demand).
+    @Test func everyValueGetsItsTupleUnderDemandReturnedOneAtATime() {
+        let recorder = [0, 0, 0].publisher.eraseToAnyPublisher().combineLatest([8, 3, -1].publisher)
+            .map { $0 * 100 + $1 }.record(initialDemand: .max(1), demandPerValue: .max(1))
+        #expect(recorder.events == [.subscription, .value(8), .value(8), .value(3), .value(-1), .value(-1), .finished])
+    }
+
     @Test func publicPropertiesAndEquatable() {
         let two = Publishers.CombineLatest(Just(1), Just(2))
         #expect(two.a == Just(1) && two.b == Just(2))

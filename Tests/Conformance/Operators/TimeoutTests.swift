@@ -26,6 +26,20 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func eachValueSchedulesANewTimerSoATieRunsInSchedulingOrder() {
+        // The first request makes the subject send at once, and delay schedules that value for
+        // 5 ms before the timeout's clock restarts: the new timer, also due at 5 ms, is scheduled
+        // after it. So the value arrives first and starts the clock again, as in Combine (a single
+        // timer armed at the subscription would fire first and lose the value).
+        let scheduler = VirtualTimeScheduler()
+        let subject = CurrentValueSubject<Int, TestError>(7)
+        let timeline = subject.delay(for: .milliseconds(5), scheduler: scheduler)
+            .timeout(.milliseconds(5), scheduler: scheduler).timeline(on: scheduler)
+        scheduler.advance(to: virtualMs(100))
+        #expect(timeline.lines == ["0ms:subscription", "5ms:value(7)", "10ms:finished"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func failsWithTheCustomError() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()

@@ -69,6 +69,18 @@ import Testing
         #expect(recorder.events == [.subscription, .value(11), .value(13), .value(15), .value(17), .value(19), .finished])
     }
 
+    /// The tuple that ends the zip (its other upstream has finished with nothing left): the demand
+    /// downstream returns for it is not passed upstream; the running upstream is cancelled.
+    @Test func demandReturnedForTheLastTupleIsNotAskedOfUpstream() {
+        var traffic: [String] = []
+        let recorder = CurrentValueSubject<Int, TestError>(4)
+            .handleEvents(receiveCancel: { traffic.append("cancel") }, receiveRequest: { traffic.append("request(\($0))") })
+            .zip(Just(0).setFailureType(to: TestError.self)).map { $0 * 100 + $1 }
+            .record(initialDemand: .unlimited, demandPerValue: .max(3))
+        #expect(recorder.events == [.subscription, .value(400), .finished])
+        #expect(traffic == ["request(unlimited)", "cancel"])
+    }
+
     @Test func publicPropertiesAndEquatable() {
         let zip = Publishers.Zip(Just(1), Just(2))
         #expect(zip.a == Just(1) && zip.b == Just(2))
