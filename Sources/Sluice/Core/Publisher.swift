@@ -24,10 +24,20 @@ public protocol Publisher<Output, Failure> {
     /// The cursor over this chain; only called when `_isFusable` is true.
     func _makeCursor() -> _Cursor
 
-    /// Subscribes `downstream` through `stage`. Stage operators fold themselves into the stage, so
-    /// that a run of them over an unfused upstream is one subscription (see `Runtime/Stage.swift`).
-    func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
-    where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure
+    /// The publisher under this one's run of stage operators (`map`, `filter`, ...): itself, unless
+    /// it is a stage operator. A run of stage operators over an unfused upstream subscribes one
+    /// subscription to this root (see `Runtime/Stage.swift`).
+    associatedtype _StageRoot: Publisher = Self
+    /// The run of stage operators from `_StageRoot` up to this publisher, composed into one stage.
+    associatedtype _RootStage: _Stage = _IdentityStage<Output, Failure>
+    where _RootStage.Input == _StageRoot.Output, _RootStage.UpstreamFailure == _StageRoot.Failure,
+        _RootStage.Output == Output, _RootStage.Failure == Failure
+
+    /// See `_StageRoot`.
+    var _stageRoot: _StageRoot { get }
+
+    /// A fresh `_RootStage` for one subscription.
+    func _makeRootStage() -> _RootStage
 }
 
 extension Publisher {

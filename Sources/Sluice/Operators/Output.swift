@@ -64,7 +64,7 @@ extension Publishers {
             if Self._isFusable {
                 _subscribeFused(subscriber, name: "Output")
             } else {
-                upstream._subscribe(stage: _makeStage(), downstream: subscriber)
+                _subscribeThroughStages(subscriber)
             }
         }
     }

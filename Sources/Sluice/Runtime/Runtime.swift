@@ -36,9 +36,11 @@
 // - nothing after a cancel: the drain loop reads the cancel flag (one relaxed load) before every element.
 //
 // Over an upstream that is not fusable (a subject, `AnyPublisher`, a custom publisher), a run of stage
-// operators is still one object: each stage operator folds its stage into the one below it
-// (`_subscribe(stage:downstream:)`, `_ComposedStage`), so `subject.map.filter.map` subscribes a single
-// `StageSubscription` whose stage is the three composed. `Empty` is not fusable: whether it completes is a
+// operators is still one object: the run's root (`_StageRoot`, the first publisher under it that is not a
+// stage operator) is subscribed with one `StageSubscription` whose stage is the run composed
+// (`_makeRootStage()`, `_ComposedStage`), so `subject.map.filter.map` subscribes a single subscription.
+// Like `_makeCursor()`, the composition recurses down the upstream types, so it specialises in the user's
+// module at any length. `Empty` is not fusable: whether it completes is a
 // stored value, not a static fact.
 //
 // `FusedSubscription` drives a cursor for any subscriber: atomic demand, a drain loop that settles demand

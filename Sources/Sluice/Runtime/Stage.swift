@@ -68,7 +68,8 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
 /// and its fused form for free.
 public protocol _StageOperator: Publisher
-where _Cursor == _StageCursor<Upstream._Cursor, Stage> {
+where _Cursor == _StageCursor<Upstream._Cursor, Stage>, _StageRoot == Upstream._StageRoot,
+    _RootStage == _ComposedStage<Upstream._RootStage, Stage> {
     associatedtype Upstream: Publisher
     associatedtype Stage: _Stage
     where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
@@ -91,31 +92,53 @@ extension _StageOperator {
         if Self._isFusable {
             _subscribeFused(subscriber, name: nil)
         } else {
-            upstream._subscribe(stage: _makeStage(), downstream: subscriber)
+            _subscribeThroughStages(subscriber)
         }
     }
 
-    /// Over an unfused upstream, a run of stages becomes one `StageSubscription` running the
-    /// stages composed: this stage first, then `stage`.
-    @inlinable
-    public func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
-    where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure {
-        if Self._isFusable {
-            _subscribeFused(StageSubscription(stage: stage, downstream: downstream), name: nil)
-        } else {
-            upstream._subscribe(stage: _ComposedStage(first: _makeStage(), then: stage), downstream: downstream)
-        }
+    public typealias _StageRoot = Upstream._StageRoot
+    public typealias _RootStage = _ComposedStage<Upstream._RootStage, Stage>
+
+    @inlinable public var _stageRoot: Upstream._StageRoot { upstream._stageRoot }
+
+    /// The stages below composed with this one on top. The recursion walks down the upstream
+    /// types (as `_makeCursor()` does), so it specialises in the user's module however long the
+    /// run is; one that passed a growing stage type upward would stop being specialised. Each level
+    /// stays its own function: inlined, a long run's nested stage crashed the 6.3.1 optimizer
+    /// (Mem2Reg, "too many bit fields").
+    @inlinable @inline(never)
+    public func _makeRootStage() -> _ComposedStage<Upstream._RootStage, Stage> {
+        _ComposedStage(first: upstream._makeRootStage(), then: _makeStage())
     }
 }
 
+extension Publisher where _StageRoot == Self {
+    @inlinable public var _stageRoot: Self { self }
+}
+
+extension Publisher where _RootStage == _IdentityStage<Output, Failure> {
+    @inlinable @inline(__always)
+    public func _makeRootStage() -> _IdentityStage<Output, Failure> { _IdentityStage() }
+}
+
 extension Publisher {
-    /// Subscribes a stage and its subscriber: the stage runs in one `StageSubscription`. Stage
-    /// operators override this to fold themselves into the stage (see `_StageOperator`).
-    @inlinable
-    public func _subscribe<Next: _Stage, S: Subscriber>(stage: Next, downstream: S)
-    where Next.Input == Output, Next.UpstreamFailure == Failure, S.Input == Next.Output, S.Failure == Next.Failure {
-        subscribe(StageSubscription(stage: stage, downstream: downstream))
+    /// Subscribes `subscriber` to the root of this publisher's run of stage operators through one
+    /// `StageSubscription` running the whole run: `subject.map.filter.map` is one subscription.
+    @inlinable @inline(__always)
+    public func _subscribeThroughStages<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        _stageRoot.subscribe(StageSubscription(stage: _makeRootStage(), downstream: subscriber))
     }
+}
+
+/// The stage at the bottom of every run: lets everything through unchanged.
+@frozen
+public struct _IdentityStage<Value, Failure: Error>: _Stage {
+    public typealias UpstreamFailure = Failure
+
+    @inlinable public init() {}
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
 }
 
 /// Two stages run as one: what `first` lets through goes on to `then`.
