@@ -15,6 +15,8 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _FilterStage<Output, Failure>>
+        public typealias _StageRoot = Upstream._StageRoot
+        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _FilterStage<Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

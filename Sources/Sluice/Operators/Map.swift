@@ -12,6 +12,8 @@ extension Publishers {
     public struct Map<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapStage<Upstream.Output, Output, Failure>>
+        public typealias _StageRoot = Upstream._StageRoot
+        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapStage<Upstream.Output, Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

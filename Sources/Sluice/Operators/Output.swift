@@ -39,6 +39,8 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _OutputStage<Output, Failure>>
+        public typealias _StageRoot = Upstream._StageRoot
+        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _OutputStage<Output, Failure>>
 
         /// The publisher that this publisher receives elements from.
         public let upstream: Upstream

@@ -66,7 +66,8 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 }
 
 /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
-/// and its fused form for free.
+/// and its fused form for free. A conforming type names `_Cursor`, `_StageRoot` and `_RootStage`
+/// as the constraints below say: left to inference, they would take `Publisher`'s defaults.
 public protocol _StageOperator: Publisher
 where _Cursor == _StageCursor<Upstream._Cursor, Stage>, _StageRoot == Upstream._StageRoot,
     _RootStage == _ComposedStage<Upstream._RootStage, Stage> {
@@ -95,9 +96,6 @@ extension _StageOperator {
             _subscribeThroughStages(subscriber)
         }
     }
-
-    public typealias _StageRoot = Upstream._StageRoot
-    public typealias _RootStage = _ComposedStage<Upstream._RootStage, Stage>
 
     @inlinable public var _stageRoot: Upstream._StageRoot { upstream._stageRoot }
 
