@@ -234,7 +234,7 @@ import Testing
             }
             scheduler.advance(by: .seconds(1))
             let values = recorder.values
-            #expect(values == Array(1...values.count), "round \(round): out of order or duplicated")
+            #expect(values == Array(0..<values.count).map { $0 + 1 }, "round \(round): out of order or duplicated")
             #expect(recorder.completionCount == 1, "round \(round)")
             #expect(recorder.afterCompletion == 0)
             #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
