@@ -32,17 +32,9 @@ func unexpected(_ violations: [String], scenario: String, implementation: String
 let testScale = 50_000
 
 @Suite(.serialized) struct StressTests {
-    /// Quarantined, because a hang cannot be filtered like a violation: Sluice's `merge.fromQueues`
-    /// can deadlock. A subject holds its lock while it delivers, and merge's request or cancel into
-    /// another subject from inside that delivery waits for that subject's lock, held by a thread
-    /// delivering the other way. Open bug (Sources/Sluice/Subjects/SubjectCore.swift); the scenario
-    /// still runs in scripts/stress.
-    static let hangs: Set<String> = ["Sluice merge.fromQueues"]
-
     static let runs: [(implementation: String, scenario: StressScenario)] =
         (SluiceStressScenarios.allScenarios.map { (SluiceStressScenarios.implementation, $0) }
         + SluiceReferenceStressScenarios.allScenarios.map { (SluiceReferenceStressScenarios.implementation, $0) })
-        .filter { !hangs.contains("\($0.0) \($0.1.name)") }
 
     static let shrunk: [(implementation: String, name: String, run: @Sendable () -> [String])] =
         SluiceStressScenarios.shrunkCases.map { (SluiceStressScenarios.implementation, $0.name, $0.run) }

@@ -30,6 +30,12 @@ struct DemandCounter: ~Copyable {
     @inlinable
     func load() -> UInt { word.load(ordering: .acquiring) }
 
+    /// Takes all the outstanding demand, leaving 0.
+    @inlinable
+    func take() -> Subscribers.Demand {
+        Subscribers.Demand(rawValue: word.exchange(0, ordering: .acquiringAndReleasing))
+    }
+
     /// Removes `emitted` and adds `returned` (the demand downstream returned while receiving them);
     /// returns what remains outstanding. Unlimited stays unlimited.
     @inlinable

@@ -5,33 +5,18 @@
 /// Once completed, the subject publishes nothing; `send(_:)` leaves the value alone, while setting
 /// `value` still stores it.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
-    /// The value, guarded by the core's lock.
-    @usableFromInline final class Storage {
-        @exclusivity(unchecked)
-        @usableFromInline var value: Output
-        @usableFromInline init(_ value: Output) { self.value = value }
-    }
-
-    @usableFromInline let storage: Storage
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
     /// After completion, setting it stores the value without publishing it.
     public var value: Output {
-        get { core.lock.withLock { storage.value } }
-        set {
-            core.lock.lock()
-            defer { core.lock.unlock() }
-            storage.value = newValue
-            if core.completion == nil { core.send(newValue) }
-        }
+        get { core.currentValue().value }
+        set { core.send(newValue, storingAfterCompletion: true) }
     }
 
     /// Creates a current value subject with the given initial value.
     public init(_ value: Output) {
-        let storage = Storage(value)
-        self.storage = storage
-        core = SubjectCore(name: "CurrentValueSubject", currentValue: { storage.value }, asksUpstreamAtOnce: true)
+        core = SubjectCore(name: "CurrentValueSubject", current: value)
     }
 
     @inlinable @inline(__always)
@@ -39,14 +24,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
         core.attach(subscriber)
     }
 
-    @inlinable
-    public func send(_ input: Output) {
-        core.lock.lock()
-        defer { core.lock.unlock() }
-        guard core.completion == nil else { return }
-        storage.value = input
-        core.send(input)
-    }
+    @inlinable public func send(_ input: Output) { core.send(input) }
 
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 

@@ -3,7 +3,7 @@
 /// It keeps no value: a subscriber sees only what is sent after it subscribed, and only as far as
 /// its demand allows. A subscriber that arrives after the completion receives it at once.
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
-    @usableFromInline let core = SubjectCore<Output, Failure>(name: "PassthroughSubject", currentValue: nil)
+    @usableFromInline let core = SubjectCore<Output, Failure>(name: "PassthroughSubject", current: nil)
 
     public init() {}
 

@@ -1,13 +1,20 @@
+import Synchronization
+
 /// What `PassthroughSubject` and `CurrentValueSubject` share: subscribers, the completion once
-/// sent, and the upstream subscriptions handed over by `send(subscription:)`.
+/// sent, the upstream subscriptions handed over by `send(subscription:)`, and a current value's
+/// value.
 ///
-/// One recursive lock guards all of it and is held while a value fans out. So `send` costs one
-/// uncontended lock and no allocation; deliveries to each subscriber are serial even when several
-/// threads send; and a subscriber may send, subscribe or cancel from inside `receive` (the lock
-/// is recursive, and the fan-out walks a snapshot of the subscriber list).
+/// The subject's own lock is a `Lock`, held only to read or change that state and never while
+/// calling out. A send takes it once, to count the send and to take the subscriber list (a retain of
+/// the array, not a copy), and then offers the value to each subscriber outside it. Each
+/// subscriber's `Conduit` serialises its own deliveries with a `ReentrantLock`: values reach one
+/// subscriber one at a time even when several threads send, and a subscriber may send into the
+/// subject it listens to. A `request` or `cancel` waits for no delivery (its demand and its flag are
+/// atomic words), so a subscriber of one subject may request from or cancel another subject's
+/// subscription while that subject delivers on another thread, without a lock-order inversion.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error> {
-    @usableFromInline let lock = RecursiveLock()
+    @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
     @exclusivity(unchecked)
@@ -16,21 +23,25 @@ final class SubjectCore<Output, Failure: Error> {
     @usableFromInline var upstreams: [any Subscription] = []
     @exclusivity(unchecked)
     @usableFromInline var hasDemand = false
-    /// Counts the values sent. A current-value subscriber that received a value as its owed current
-    /// value (from a `request` made during that very send) is not offered it again.
+    /// Counts the values sent: a value's version. A current-value subscriber that received a value
+    /// as its owed current value is not offered that value (or an older one) again.
     @exclusivity(unchecked)
     @usableFromInline var sendCount: UInt64 = 0
+    /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
+    @exclusivity(unchecked)
+    @usableFromInline var current: Output?
+    @usableFromInline let isCurrentValue: Bool
     @usableFromInline let name: String
-    /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
-    @usableFromInline let currentValue: (() -> Output)?
 
-    /// `asksUpstreamAtOnce`: ask each upstream subscription for `.unlimited` as soon as it
-    /// arrives (`CurrentValueSubject`), rather than once a subscriber has asked (`PassthroughSubject`).
+    /// `current`: a `CurrentValueSubject`'s initial value, which also makes the subject ask each
+    /// upstream subscription for `.unlimited` as soon as it arrives (a `PassthroughSubject` asks once
+    /// a subscriber has asked).
     @usableFromInline
-    init(name: String, currentValue: (() -> Output)?, asksUpstreamAtOnce: Bool = false) {
+    init(name: String, current: Output?) {
         self.name = name
-        self.currentValue = currentValue
-        hasDemand = asksUpstreamAtOnce
+        self.current = current
+        isCurrentValue = current != nil
+        hasDemand = isCurrentValue
     }
 
     deinit {
@@ -47,32 +58,46 @@ final class SubjectCore<Output, Failure: Error> {
             return
         }
         let conduit = Conduit(core: self, downstream: subscriber)
+        // Held until the subscription is handed over, so that a value or completion sent from
+        // another thread cannot reach the subscriber before its subscription. Nobody else can hold
+        // the new conduit's lock yet, so taking it under the subject's lock cannot block.
+        conduit.delivery.lock()
         conduits.append(conduit)
-        // Still under the (recursive) lock: a completion sent from another thread cannot reach the
-        // subscriber before its subscription does.
-        subscriber.receive(subscription: conduit)
         lock.unlock()
+        subscriber.receive(subscription: conduit)
+        conduit.delivery.unlock()
     }
 
+    /// Sends a value to every subscriber with demand. `storingAfterCompletion`: set a current
+    /// value's value even when the subject has completed (what setting `value` does).
     @inlinable
-    func send(_ value: Output) {
+    func send(_ value: Output, storingAfterCompletion: Bool = false) {
         lock.lock()
-        defer { lock.unlock() }
-        guard completion == nil else { return }
+        guard completion == nil else {
+            if storingAfterCompletion { current = value }
+            lock.unlock()
+            return
+        }
+        if isCurrentValue { current = value }
         sendCount &+= 1
         let version = sendCount
-        for conduit in conduits { conduit.offerEntry(conduit, value, version) }
+        let receivers = conduits
+        lock.unlock()
+        for conduit in receivers { conduit.offerEntry(conduit, value, version) }
     }
 
     @usableFromInline
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        defer { lock.unlock() }
-        guard self.completion == nil else { return }
+        guard self.completion == nil else {
+            lock.unlock()
+            return
+        }
         self.completion = completion
         let receivers = conduits
         conduits = []
         upstreams = []
+        lock.unlock()
         for conduit in receivers { conduit.finish(completion) }
     }
 
@@ -85,13 +110,26 @@ final class SubjectCore<Output, Failure: Error> {
         if askNow { subscription.request(.unlimited) }
     }
 
-    /// Called under the lock when a subscriber asks: the first time any does, upstream is asked
-    /// for everything.
+    /// The current value and its version (`CurrentValueSubject`).
+    @inlinable
+    func currentValue() -> (value: Output, version: UInt64) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (current!, sendCount)
+    }
+
+    /// A subscriber asked: the first time any does, upstream is asked for everything.
     @usableFromInline
     func demandArrived() {
-        guard !hasDemand else { return }
+        lock.lock()
+        guard !hasDemand else {
+            lock.unlock()
+            return
+        }
         hasDemand = true
-        for upstream in upstreams { upstream.request(.unlimited) }
+        let toAsk = upstreams
+        lock.unlock()
+        for upstream in toAsk { upstream.request(.unlimited) }
     }
 
     @usableFromInline
@@ -100,61 +138,91 @@ final class SubjectCore<Output, Failure: Error> {
     }
 }
 
-/// One subscriber's subscription to a subject. All its state is guarded by the subject's lock.
+/// One subscriber's subscription to a subject.
+///
+/// Its deliveries run under `delivery`, which also guards the `@exclusivity(unchecked)` state below.
+/// `request` and `cancel` touch only atomic words (`requested`, `isDone`, `owesCurrentValue`): a
+/// delivery folds `requested` into `demand` when it runs out.
 @usableFromInline
 class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible {
     @usableFromInline unowned(unsafe) let core: SubjectCore<Output, Failure>
     /// Keeps the core alive while the subscriber holds this subscription.
     @usableFromInline let coreOwner: AnyObject
+    @usableFromInline let delivery = ReentrantLock()
+    /// Demand requested and not yet folded into `demand`.
+    @usableFromInline let requested = DemandCounter()
+    /// Cancelled or completed: nothing more is delivered.
+    @usableFromInline let isDone = Atomic<Bool>(false)
+    /// A `CurrentValueSubject` subscriber is owed the current value when it next asks: at first, and
+    /// after a value went by while it had no demand. Written only under `delivery`.
+    @usableFromInline let owesCurrentValue: Atomic<Bool>
+    /// The demand a delivery may spend.
     @exclusivity(unchecked)
     @usableFromInline var demand = Subscribers.Demand.none
-    @exclusivity(unchecked)
-    @usableFromInline var isDone = false
-    /// A `CurrentValueSubject` subscriber is owed the current value when it next asks.
-    @exclusivity(unchecked)
-    @usableFromInline var owesCurrentValue: Bool
-    /// `offer` specialised for the concrete subscriber: a vtable call would run the unspecialised
-    /// override, so `Conduit.init` (inlined where the subscriber attaches) makes this closure.
-    @usableFromInline let offerEntry: (ConduitBase, Output, UInt64) -> Void
-    /// The send (see `SubjectCore.sendCount`) whose value this subscriber received last.
+    /// The version (see `SubjectCore.sendCount`) of the value this subscriber received last.
     @exclusivity(unchecked)
     @usableFromInline var receivedVersion = UInt64.max
+    /// The version of the last value handed over as the owed current value. A send is not one atomic
+    /// step across threads, so the offer of that value, or of an older one, may still be on its way:
+    /// it is not delivered (the subscriber has the newer value), so no value arrives twice.
+    @exclusivity(unchecked)
+    @usableFromInline var owedFloor: UInt64?
+    /// Delivery specialised for the concrete subscriber: a vtable call would run the unspecialised
+    /// override, so `Conduit.init` (inlined where the subscriber attaches) makes these closures.
+    /// `offerEntry` offers a sent value; `owedEntry` delivers the owed current value.
+    @usableFromInline let offerEntry: (ConduitBase, Output, UInt64) -> Void
+    @usableFromInline let owedEntry: (ConduitBase) -> Void
 
     @usableFromInline
-    init(core: SubjectCore<Output, Failure>, offerEntry: @escaping (ConduitBase, Output, UInt64) -> Void) {
+    init(
+        core: SubjectCore<Output, Failure>,
+        offerEntry: @escaping (ConduitBase, Output, UInt64) -> Void,
+        owedEntry: @escaping (ConduitBase) -> Void
+    ) {
         self.core = core
         coreOwner = core
-        owesCurrentValue = core.currentValue != nil
+        owesCurrentValue = Atomic(core.isCurrentValue)
         self.offerEntry = offerEntry
+        self.owedEntry = owedEntry
     }
 
     @usableFromInline var description: String { core.name }
 
-
-    /// Delivers the completion. Called under the subject's lock.
+    /// Delivers the completion (and ends the subscription).
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("ConduitBase.finish is overridden by Conduit") }
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
-        core.lock.lock()
-        defer { core.lock.unlock() }
-        guard !isDone else { return }
-        self.demand += demand
+        guard !isDone.load(ordering: .relaxed) else { return }
+        _ = requested.add(demand)
         core.demandArrived()
-        if owesCurrentValue, let currentValue = core.currentValue {
-            owesCurrentValue = false
-            offerEntry(self, currentValue(), core.sendCount)
-        }
+        if owesCurrentValue.load(ordering: .acquiring) { owedEntry(self) }
     }
 
     @usableFromInline
     func cancel() {
-        core.lock.lock()
-        let wasActive = !isDone
-        isDone = true
-        core.lock.unlock()
-        if wasActive { core.remove(self) }
+        if !isDone.exchange(true, ordering: .acquiringAndReleasing) { core.remove(self) }
+    }
+
+    /// Under `delivery`: whether a value may be delivered now, spending one demand if so.
+    ///
+    /// A current-value subscriber that has none is owed the current value. It then looks at
+    /// `requested` once more: a `request` on another thread either added its demand before that
+    /// look (and this value is delivered) or reads `owesCurrentValue` after it was set (and
+    /// delivers the owed value itself), so a value is never left owed to a subscriber with demand.
+    @inlinable
+    func spendDemand() -> Bool {
+        if demand == .none { demand = requested.take() }
+        if demand == .none {
+            guard core.isCurrentValue else { return false }
+            owesCurrentValue.store(true, ordering: .releasing)
+            demand = requested.take()
+            guard demand != .none else { return false }
+        }
+        if core.isCurrentValue { owesCurrentValue.store(false, ordering: .relaxed) }
+        if demand != .unlimited { demand -= 1 }
+        return true
     }
 }
 
@@ -165,28 +233,51 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     @inlinable
     init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
         self.downstream = downstream
-        super.init(core: core) { conduit, value, version in unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version) }
+        super.init(
+            core: core,
+            offerEntry: { conduit, value, version in unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version) },
+            owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() })
     }
 
     @inlinable
     func offer(_ value: Downstream.Input, version: UInt64) {
-        guard !isDone, receivedVersion != version else { return }
-        guard demand != .none else {
-            // A current-value subscriber that misses a value gets the latest when it next asks.
-            if core.currentValue != nil { owesCurrentValue = true }
-            return
-        }
-        owesCurrentValue = false
-        receivedVersion = version
+        delivery.lock()
+        defer { delivery.unlock() }
+        guard !isDone.load(ordering: .relaxed), receivedVersion != version else { return }
+        if let owedFloor, version <= owedFloor { return }
+        guard spendDemand() else { return }
+        deliver(value, version: version)
+    }
+
+    /// The owed current value, if this subscriber still owes it and has demand.
+    @inlinable
+    func deliverOwed() {
+        delivery.lock()
+        defer { delivery.unlock() }
+        guard !isDone.load(ordering: .relaxed), owesCurrentValue.load(ordering: .relaxed) else { return }
+        if demand == .none { demand = requested.take() }
+        guard demand != .none else { return }
+        owesCurrentValue.store(false, ordering: .relaxed)
+        let current = core.currentValue()
+        guard receivedVersion != current.version, owedFloor.map({ current.version > $0 }) ?? true else { return }
         if demand != .unlimited { demand -= 1 }
+        owedFloor = current.version
+        deliver(current.value, version: current.version)
+    }
+
+    /// Under `delivery`, with one demand spent.
+    @inlinable
+    func deliver(_ value: Downstream.Input, version: UInt64) {
+        receivedVersion = version
         let more = downstream.receive(value)
-        if more != .none, !isDone { demand += more }
+        if more != .none { demand += more }
     }
 
     @inlinable
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard !isDone else { return }
-        isDone = true
+        delivery.lock()
+        defer { delivery.unlock() }
+        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
         downstream.receive(completion: completion)
     }
 }

@@ -427,27 +427,6 @@ private enum Shape: CaseIterable, CustomStringConvertible {
     }
 }
 
-/// Runs `body(0)` … `body(count - 1)` each on its own thread, all at once, and waits for them.
-private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    final class Job {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
-    var threads: [pthread_t] = []
-    for index in 0..<count {
-        let job = Unmanaged.passRetained(Job { body(index) }).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-            job.run()
-            return nil
-        }, job)
-        precondition(status == 0, "pthread_create failed")
-        threads.append(thread)
-    }
-    for thread in threads { pthread_join(thread, nil) }
-}
-
 private struct MergeSubscriptionBox: @unchecked Sendable {
     let subscription: any Subscription
 }

@@ -332,6 +332,86 @@ import Darwin
     @Test func concurrentSendsWhileSubscribersComeAndGo() {
         SubjectStress.run(PassthroughSubject<Int, Never>(), currentValue: nil)
     }
+
+    /// Two subjects deliver at once on two threads, and each subscriber, inside `receive`, asks or
+    /// cancels the other subject's subscriber (what `merge` does: it asks its other upstreams for
+    /// more, and cancels them when one fails). Neither call may wait for the other subject's
+    /// delivery, or the two threads wait for each other for ever.
+    @Test(arguments: [(CrossAction.request, CrossAction.cancel), (.cancel, .cancel), (.request, .request)])
+    func subscribersOfTwoSubjectsMayRequestAndCancelEachOtherWhileBothDeliver(first: CrossAction, second: CrossAction) {
+        let x = PassthroughSubject<Int, Never>()
+        let y = PassthroughSubject<Int, Never>()
+        let bothDelivering = Rendezvous(parties: 2)
+        let onX = CrossSubscriber(meeting: bothDelivering, action: first)
+        let onY = CrossSubscriber(meeting: bothDelivering, action: second)
+        x.subscribe(onX)
+        y.subscribe(onY)
+        onX.other = onY.subscription
+        onY.other = onX.subscription
+        let (sendX, sendY) = (SubjectHandle(x), SubjectHandle(y))
+        let senders = [onAnotherThread { sendX.send(1) }, onAnotherThread { sendY.send(1) }]
+        let finished = senders.allSatisfy { $0.wait(timeout: .now() + 30) == .success }
+        #expect(finished, "the two deliveries waited for each other")
+        #expect(bothDelivering.met, "the two deliveries did not overlap, so the test proved nothing")
+        #expect(onX.received.load(ordering: .relaxed) == 1 && onY.received.load(ordering: .relaxed) == 1)
+    }
+}
+
+enum CrossAction: Sendable, CustomStringConvertible {
+    case request, cancel
+    var description: String { self == .request ? "request" : "cancel" }
+}
+
+/// Lets `parties` threads wait, for at most 5 seconds, until all have arrived.
+final class Rendezvous: Sendable {
+    private let arrived = Atomic<Int>(0)
+    private let parties: Int
+
+    init(parties: Int) { self.parties = parties }
+
+    var met: Bool { arrived.load(ordering: .acquiring) >= parties }
+
+    func arriveAndWait() {
+        arrived.add(1, ordering: .acquiringAndReleasing)
+        let deadline = DispatchTime.now() + 5
+        while !met, DispatchTime.now() < deadline { sched_yield() }
+    }
+}
+
+/// Asks for one value; on receiving it, meets the other thread, then requests from or cancels
+/// `other` (another subject's subscription).
+final class CrossSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    private let meeting: Rendezvous
+    private let action: CrossAction
+    let received = Atomic<Int>(0)
+    private(set) var subscription: (any Subscription)?
+    /// Set on the test's thread before any value is sent.
+    var other: (any Subscription)?
+
+    init(meeting: Rendezvous, action: CrossAction) {
+        self.meeting = meeting
+        self.action = action
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        received.add(1, ordering: .relaxed)
+        meeting.arriveAndWait()
+        switch action {
+        case .request: other?.request(.max(1))
+        case .cancel: other?.cancel()
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
 }
 
 // MARK: - Helpers shared by the subject and type-erasure tests

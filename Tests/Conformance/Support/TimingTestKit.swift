@@ -122,13 +122,6 @@ final class ThreadedTimingRecorder<Input: Sendable, Failure: Error>: Subscriber,
     var afterCompletion: Int { record.withLock { $0.afterCompletion } }
 }
 
-/// Runs `body` on a new thread; `wait()` on the returned group joins it.
-func onAnotherThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group, execute: body)
-    return group
-}
-
 /// Test doubles cross threads on purpose here (Combine's types are not `Sendable`).
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
