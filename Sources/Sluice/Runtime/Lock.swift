@@ -38,7 +38,12 @@ struct Lock: ~Copyable {
         }
     }
 
-    @inlinable func unlock() { isLocked.store(false, ordering: .releasing) }
+    /// An exchange, not a plain store: Swift's ARC optimizer moves a `swift_retain` down past an
+    /// atomic store (it does not count one as able to release anything), so `let copy = guarded;
+    /// unlock()` could take its retain after the unlock, when another thread may already have
+    /// freed what `guarded` held. It does not move a retain past a read-modify-write. (Seen in
+    /// `SubjectCore.send`: a use-after-free under `scripts/stress --only cancel`.)
+    @inlinable func unlock() { _ = isLocked.exchange(false, ordering: .releasing) }
 
     @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -128,7 +133,7 @@ struct ReentrantLock: ~Copyable {
         if nested > 0 {
             depth.store(nested - 1, ordering: .relaxed)
         } else {
-            owner.store(0, ordering: .releasing)
+            _ = owner.exchange(0, ordering: .releasing)  // an exchange: see `Lock.unlock()`
         }
     }
 
