@@ -38,12 +38,16 @@ struct Lock: ~Copyable {
         }
     }
 
-    /// An exchange, not a plain store: Swift's ARC optimizer moves a `swift_retain` down past an
-    /// atomic store (it does not count one as able to release anything), so `let copy = guarded;
-    /// unlock()` could take its retain after the unlock, when another thread may already have
-    /// freed what `guarded` held. It does not move a retain past a read-modify-write. (Seen in
-    /// `SubjectCore.send`: a use-after-free under `scripts/stress --only cancel`.)
-    @inlinable func unlock() { _ = isLocked.exchange(false, ordering: .releasing) }
+    /// A release fence before the releasing store. The fence costs nothing on x86, but it keeps
+    /// Swift's ARC optimizer from moving a `swift_retain` down past the unlock: the optimizer does
+    /// not count an atomic store as able to release anything, so in `let copy = guarded; unlock()`
+    /// it took the retain after the store, when another thread could already have freed what
+    /// `guarded` held. (Seen in `SubjectCore.send`: a use-after-free under
+    /// `scripts/stress --only cancel`.)
+    @inlinable func unlock() {
+        atomicMemoryFence(ordering: .releasing)
+        isLocked.store(false, ordering: .releasing)
+    }
 
     @inlinable
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -133,7 +137,8 @@ struct ReentrantLock: ~Copyable {
         if nested > 0 {
             depth.store(nested - 1, ordering: .relaxed)
         } else {
-            _ = owner.exchange(0, ordering: .releasing)  // an exchange: see `Lock.unlock()`
+            atomicMemoryFence(ordering: .releasing)  // see `Lock.unlock()`
+            owner.store(0, ordering: .releasing)
         }
     }
 

@@ -6,10 +6,16 @@
 // (a few `_`-prefixed types are public only so that `@inlinable` code in user modules can see them).
 //
 // ## Locks (`Lock.swift`)
-// `Lock` is one atomic word stored inline (no allocation); `RecursiveLock` is a pthread recursive mutex that its holder may re-take. Rule: a lock is held
-// only to read or change state, never while calling into another stage — except the subject fan-out lock,
-// which is recursive and held while delivering so that deliveries to each subscriber are serial and a
-// subscriber may send into its own subject.
+// `Lock` is one atomic word stored inline (no allocation). Rule: a lock is held only to read or change
+// state, never while calling into another stage. Two locks are held while calling out, and both may be
+// re-taken by their holder:
+// - `ReentrantLock` (two inline atomic words) serialises one subject subscriber's deliveries, so that a
+//   subscriber may send into the subject it listens to. Only deliveries to that subscriber wait for
+//   it: `request` and `cancel` do not (except the request that hands a `CurrentValueSubject`
+//   subscriber its owed current value, which is a delivery, as in Combine).
+// - `RecursiveLock` (a pthread recursive mutex) guards `multicast`'s creation of its subject.
+// `Lock` and `ReentrantLock` put a release fence before their unlocking store, so the ARC optimizer
+// cannot move a retain of guarded state past it (see `Lock.unlock()`).
 //
 // ## Demand (`DemandCounter.swift`)
 // Outstanding demand is one atomic word: `UInt.max` means unlimited and is sticky; any other value is a
