@@ -26,15 +26,9 @@ struct Lock: ~Copyable {
 
     @usableFromInline
     func lockContended() {
-        var spins = 0
-        while true {
-            if !isLocked.load(ordering: .relaxed),
-                isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-            {
-                return
-            }
-            spins += 1
-            if spins >= 64 { sched_yield() }
+        spinThenYield {
+            !isLocked.load(ordering: .relaxed)
+                && isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         }
     }
 
@@ -54,6 +48,16 @@ struct Lock: ~Copyable {
         lock()
         defer { unlock() }
         return try body()
+    }
+}
+
+/// Retries `tryAcquire` until it succeeds: 64 tries back to back, then yielding the CPU between tries.
+@usableFromInline
+func spinThenYield(until tryAcquire: () -> Bool) {
+    var spins = 0
+    while !tryAcquire() {
+        spins += 1
+        if spins >= 64 { sched_yield() }
     }
 }
 
@@ -119,15 +123,9 @@ struct ReentrantLock: ~Copyable {
 
     @usableFromInline
     func lockContended(_ me: UInt) {
-        var spins = 0
-        while true {
-            if owner.load(ordering: .relaxed) == 0,
-                owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
-            {
-                return
-            }
-            spins += 1
-            if spins >= 64 { sched_yield() }
+        spinThenYield {
+            owner.load(ordering: .relaxed) == 0
+                && owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
         }
     }
 

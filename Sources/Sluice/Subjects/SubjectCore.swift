@@ -21,8 +21,9 @@ final class SubjectCore<Output, Failure: Error> {
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     @exclusivity(unchecked)
     @usableFromInline var upstreams: [any Subscription] = []
-    @exclusivity(unchecked)
-    @usableFromInline var hasDemand = false
+    /// Upstream subscriptions are asked as they arrive. Written under `lock`; read without it by
+    /// `demandArrived`, which then has nothing to do.
+    @usableFromInline let hasDemand: Atomic<Bool>
     /// Counts the values sent: a value's version. A current-value subscriber that received a value
     /// as its owed current value is not offered that value (or an older one) again.
     @exclusivity(unchecked)
@@ -41,7 +42,7 @@ final class SubjectCore<Output, Failure: Error> {
         self.name = name
         self.current = current
         isCurrentValue = current != nil
-        hasDemand = isCurrentValue
+        hasDemand = Atomic(isCurrentValue)
     }
 
     deinit {
@@ -105,7 +106,7 @@ final class SubjectCore<Output, Failure: Error> {
     func send(subscription: any Subscription) {
         lock.lock()
         upstreams.append(subscription)
-        let askNow = hasDemand
+        let askNow = hasDemand.load(ordering: .relaxed)
         lock.unlock()
         if askNow { subscription.request(.unlimited) }
     }
@@ -121,12 +122,13 @@ final class SubjectCore<Output, Failure: Error> {
     /// A subscriber asked: the first time any does, upstream is asked for everything.
     @usableFromInline
     func demandArrived() {
+        guard !hasDemand.load(ordering: .acquiring) else { return }
         lock.lock()
-        guard !hasDemand else {
+        guard !hasDemand.load(ordering: .relaxed) else {
             lock.unlock()
             return
         }
-        hasDemand = true
+        hasDemand.store(true, ordering: .releasing)
         let toAsk = upstreams
         lock.unlock()
         for upstream in toAsk { upstream.request(.unlimited) }
@@ -205,23 +207,27 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
         if !isDone.exchange(true, ordering: .acquiringAndReleasing) { core.remove(self) }
     }
 
-    /// Under `delivery`: whether a value may be delivered now, spending one demand if so.
+    /// Under `delivery`: whether there is demand, folding in what was requested if none is left.
+    @inlinable
+    func hasDemandLeft() -> Bool {
+        if demand == .none { demand = requested.take() }
+        return demand != .none
+    }
+
+    /// Under `delivery`: whether a sent value may be delivered now.
     ///
-    /// A current-value subscriber that has none is owed the current value. It then looks at
+    /// A current-value subscriber that has no demand is owed the current value. It then looks at
     /// `requested` once more: a `request` on another thread either added its demand before that
     /// look (and this value is delivered) or reads `owesCurrentValue` after it was set (and
     /// delivers the owed value itself), so a value is never left owed to a subscriber with demand.
     @inlinable
-    func spendDemand() -> Bool {
-        if demand == .none { demand = requested.take() }
-        if demand == .none {
-            guard core.isCurrentValue else { return false }
+    func mayDeliver() -> Bool {
+        guard core.isCurrentValue else { return hasDemandLeft() }
+        if !hasDemandLeft() {
             owesCurrentValue.store(true, ordering: .releasing)
-            demand = requested.take()
-            guard demand != .none else { return false }
+            guard hasDemandLeft() else { return false }
         }
-        if core.isCurrentValue { owesCurrentValue.store(false, ordering: .relaxed) }
-        if demand != .unlimited { demand -= 1 }
+        owesCurrentValue.store(false, ordering: .relaxed)
         return true
     }
 }
@@ -245,7 +251,7 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
         defer { delivery.unlock() }
         guard !isDone.load(ordering: .relaxed), receivedVersion != version else { return }
         if let owedFloor, version <= owedFloor { return }
-        guard spendDemand() else { return }
+        guard mayDeliver() else { return }
         deliver(value, version: version)
     }
 
@@ -254,20 +260,18 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     func deliverOwed() {
         delivery.lock()
         defer { delivery.unlock() }
-        guard !isDone.load(ordering: .relaxed), owesCurrentValue.load(ordering: .relaxed) else { return }
-        if demand == .none { demand = requested.take() }
-        guard demand != .none else { return }
+        guard !isDone.load(ordering: .relaxed), owesCurrentValue.load(ordering: .relaxed), hasDemandLeft() else { return }
         owesCurrentValue.store(false, ordering: .relaxed)
         let current = core.currentValue()
         guard receivedVersion != current.version, owedFloor.map({ current.version > $0 }) ?? true else { return }
-        if demand != .unlimited { demand -= 1 }
         owedFloor = current.version
         deliver(current.value, version: current.version)
     }
 
-    /// Under `delivery`, with one demand spent.
+    /// Under `delivery`, with demand left: spends one and delivers.
     @inlinable
     func deliver(_ value: Downstream.Input, version: UInt64) {
+        if demand != .unlimited { demand -= 1 }
         receivedVersion = version
         let more = downstream.receive(value)
         if more != .none { demand += more }
