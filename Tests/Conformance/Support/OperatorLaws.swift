@@ -15,6 +15,11 @@ enum OperatorLaws {
         nothingAfterCompletion(input: input, sourceLocation: sourceLocation, make)
         cancelStopsEverything(input: input, sourceLocation: sourceLocation, make)
         subscriptionReleasedAfterCompletion(input: input, sourceLocation: sourceLocation, make)
+        // Failure is left out: an operator that re-subscribes on failure (`retry`, `catch`) is
+        // still live after it. Each operator's own lifetime test covers failure, with closures.
+        LifetimeLaws.check(input: input, endings: [.cancel, .cancelInsideReceive, .finished], sourceLocation: sourceLocation) {
+            upstream, _ in make(upstream)
+        }
     }
 
     /// Once the operator has delivered its completion, nothing else reaches the subscriber, even

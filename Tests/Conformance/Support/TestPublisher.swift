@@ -27,8 +27,13 @@ final class TestPublisher<Output, Failure: Error>: Publisher {
     private(set) var lastSubscriber: AnySubscriber<Output, Failure>?
     /// How many subscriptions were handed out. The publisher keeps none of them alive.
     private(set) var subscriptionCount = 0
+    /// Whether `lastSubscriber` outlives a cancel (to misbehave with). A lifetime test turns it
+    /// off, so that the publisher lets go of its subscriber on a cancel as a well-behaved one does.
+    private let keepsLastSubscriber: Bool
 
-    init() {}
+    init(keepsLastSubscriber: Bool = true) {
+        self.keepsLastSubscriber = keepsLastSubscriber
+    }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         events.append(.subscribe)
@@ -70,7 +75,10 @@ final class TestPublisher<Output, Failure: Error>: Publisher {
 
     fileprivate func record(_ event: Event) {
         events.append(event)
-        if event == .cancel { subscriber = nil }
+        if event == .cancel {
+            subscriber = nil
+            if !keepsLastSubscriber { lastSubscriber = nil }
+        }
     }
 
     /// The subscription the test publisher hands out.
