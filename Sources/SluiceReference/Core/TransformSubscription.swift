@@ -18,63 +18,67 @@ enum TransformStep<Output, Failure: Error> {
 /// It sits between upstream and downstream: demand and cancellation pass straight upstream,
 /// each value goes through `step`, and the completion through `mapCompletion`. It holds one lock
 /// over one state enum and never calls out while holding it.
+///
+/// Lifetimes: downstream, the operator's closures and the upstream subscription live in the
+/// `.subscribed` state, and only there. Whoever ends the stream (a cancel, a completion, a step
+/// that ends it) takes them out under the lock, so they are dropped when that call returns,
+/// outside the lock. A value in flight on another thread holds its own copies until it returns.
 final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 {
     typealias Failure = UpstreamFailure
     typealias Output = Downstream.Input
+    typealias Step = (Input) -> TransformStep<Output, Downstream.Failure>
+    typealias MapCompletion = (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let step: Step
+        let mapCompletion: MapCompletion
+    }
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Live)
+        case subscribed(Live, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
-    private let downstream: Downstream
-    private let step: (Input) -> TransformStep<Output, Downstream.Failure>
-    private let mapCompletion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    private var state: State
     let description: String
 
-    init(
-        _ name: String,
-        downstream: Downstream,
-        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>,
-        mapCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
-    ) {
+    init(_ name: String, downstream: Downstream, step: @escaping Step, mapCompletion: @escaping MapCompletion) {
         description = name
-        self.downstream = downstream
-        self.step = step
-        self.mapCompletion = mapCompletion
+        state = .awaitingSubscription(Live(downstream: downstream, step: step, mapCompletion: mapCompletion))
     }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let live) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(live, upstream: subscription)
         lock.unlock()
-        downstream.receive(subscription: self)
+        live.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(let live, let upstream) = state else {
             lock.unlock()
             return .none
         }
         lock.unlock()
-        switch step(input) {
+        switch live.step(input) {
         case .emit(let output):
-            return downstream.receive(output)
+            return live.downstream.receive(output)
         case .skip:
             return .max(1)
         case .emitThenFinish(let output):
-            _ = downstream.receive(output)
+            _ = live.downstream.receive(output)
             terminate(upstream, with: .finished)
         case .finish:
             terminate(upstream, with: .finished)
@@ -85,20 +89,14 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        lock.lock()
-        guard case .subscribed = state else {
-            lock.unlock()
-            return
-        }
-        state = .terminated
-        lock.unlock()
-        downstream.receive(completion: mapCompletion(completion))
+        guard let (live, _) = end(unlessAwaiting: true) else { return }
+        live.downstream.receive(completion: live.mapCompletion(completion))
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(_, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -107,29 +105,33 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     }
 
     func cancel() {
-        lock.lock()
-        guard case .subscribed(let upstream) = state else {
-            state = .terminated
-            lock.unlock()
-            return
-        }
-        state = .terminated
-        lock.unlock()
-        upstream.cancel()
+        end()?.upstream?.cancel()
     }
 
     /// Ends the stream from the middle: upstream is cancelled first, then downstream completes,
     /// unless a cancel from downstream got there first.
     private func terminate(_ upstream: any Subscription, with completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.lock()
-        guard case .subscribed = state else {
-            lock.unlock()
-            return
-        }
-        state = .terminated
-        lock.unlock()
+        guard let (live, _) = end(unlessAwaiting: true) else { return }
         upstream.cancel()
-        downstream.receive(completion: completion)
+        live.downstream.receive(completion: completion)
+    }
+
+    /// Moves to `.terminated` and hands what the stream held to the one caller that ended it.
+    /// `unlessAwaiting`: a signal from upstream before its subscription is ignored.
+    private func end(unlessAwaiting: Bool = false) -> (live: Live, upstream: (any Subscription)?)? {
+        lock.lock()
+        defer { lock.unlock() }
+        switch state {
+        case .awaitingSubscription(let live):
+            if unlessAwaiting { return nil }
+            state = .terminated
+            return (live, nil)
+        case .subscribed(let live, let upstream):
+            state = .terminated
+            return (live, upstream)
+        case .terminated:
+            return nil
+        }
     }
 }
 
