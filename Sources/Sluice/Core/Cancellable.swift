@@ -36,6 +36,11 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Initializes the cancellable object with the given cancel-time closure.
     public init(_ cancel: @escaping () -> Void) { action = .closure(cancel) }
 
+    /// A cancellable with nothing left to cancel (what `sink` returns for a stream that ended
+    /// before it returned).
+    @inlinable
+    init() { action = .none }
+
     /// Wraps the given cancellable; cancelling this object cancels it.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) { action = .cancellable(canceller) }

@@ -36,6 +36,14 @@ struct DemandCounter: ~Copyable {
         Subscribers.Demand(rawValue: word.exchange(0, ordering: .acquiringAndReleasing))
     }
 
+    /// Whether demand will remain after `settle(emitted:returned:)`: other threads only ever add,
+    /// so what remains now remains then.
+    @inlinable
+    func remains(emitted: UInt, returned: Subscribers.Demand) -> Bool {
+        let current = word.load(ordering: .relaxed)
+        return current == Self.unlimited || current - emitted > 0 || returned != .none
+    }
+
     /// Removes `emitted` and adds `returned` (the demand downstream returned while receiving them);
     /// returns what remains outstanding. Unlimited stays unlimited.
     @inlinable

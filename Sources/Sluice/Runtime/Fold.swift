@@ -90,6 +90,10 @@ extension _FoldOperator where Failure == any Error {
 }
 
 /// Runs any `_Fold` between an upstream and its subscriber. See the top of this file.
+///
+/// Lifetimes: the fold (the operator's closures) and downstream are used only inside calls through
+/// `gate` (upstream's signals, the fused loop, a request that delivers the parked result); once the
+/// stream has ended, the last of those, or the cancel if none is running, lets go of them.
 @usableFromInline
 final class FoldSubscription<Operator: _FoldOperator, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
@@ -97,20 +101,25 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @usableFromInline typealias Input = Operator.Upstream.Output
     @usableFromInline typealias Failure = Operator.Upstream.Failure
 
-    /// Only upstream's signals touch the fold, and upstream sends them serially.
-    @exclusivity(unchecked) @usableFromInline var fold: Operator.Fold
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `gate`; upstream's signals, which alone touch the fold, are
+    /// serial.
+    @exclusivity(unchecked) @usableFromInline var fold: Releasable<Operator.Fold>
+    @exclusivity(unchecked) @usableFromInline var downstream: Releasable<Downstream>
     /// Set when the stream stops being live (a cancel, or the end); read before every value.
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.
     @exclusivity(unchecked)
     @usableFromInline var handOff = UpstreamHandOff<Downstream.Input>()
+    @usableFromInline let gate = EndGate()
+    /// `release()` specialised, for `cancel()` (see `StageSubscription.releaseEntry`).
+    @usableFromInline let releaseEntry: (FoldSubscription) -> Void
 
     @inlinable
     init(fold: Operator.Fold, downstream: Downstream) {
-        self.fold = fold
-        self.downstream = downstream
+        self.fold = Releasable(fold)
+        self.downstream = Releasable(downstream)
+        releaseEntry = { $0.release() }
     }
 
     @usableFromInline var description: String { Operator._subscriptionName }
@@ -118,43 +127,64 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
-        downstream.receive(subscription: self)
+        if gate.enter() { downstream.with { $0.receive(subscription: self) } }
+        if gate.leave() { releaseEntry(self) }
         if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
     }
 
     /// Folds a fused upstream chain to its end (or to the fold's answer, or to a cancel). Downstream
-    /// gets its subscription first, as over any upstream; the loop is the upstream.
+    /// gets its subscription first, as over any upstream; the loop is the upstream, and one call.
     @inlinable
     func run<Cursor: _FusedCursor>(_ source: Cursor) where Cursor.Output == Input, Cursor.Failure == Failure {
         var cursor = source
         receive(subscription: Subscriptions.empty)
-        // Once the cursor is exhausted only its completion is left, and it may be a failure
-        // (`Fail`, a `Record`, a sequence with `Fail` appended): ask it, never assume `.finished`.
-        while !isDone.load(ordering: .relaxed) {
-            if cursor.isExhausted { return receive(completion: cursor._completion()) }
-            switch cursor.next() {
-            case .value(let value): _ = receive(value)
-            case .skip: break
-            case .finished: return receive(completion: .finished)
-            case .failure(let error): return receive(completion: .failure(error))
+        if gate.enter() {
+            // Once the cursor is exhausted only its completion is left, and it may be a failure
+            // (`Fail`, a `Record`, a sequence with `Fail` appended): ask it, never assume `.finished`.
+            loop: while !isDone.load(ordering: .relaxed) {
+                if cursor.isExhausted {
+                    complete(cursor._completion())
+                    break
+                }
+                switch cursor.next() {
+                case .value(let value): consume(value)
+                case .skip: break
+                case .finished: complete(.finished); break loop
+                case .failure(let error): complete(.failure(error)); break loop
+                }
             }
         }
+        if gate.leave() { releaseEntry(self) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard !isDone.load(ordering: .relaxed) else { return .none }
-        do {
-            if try fold.fold(input) { return .none }
-            conclude(.finished, cancellingUpstream: true)
-        } catch {
-            conclude(.failure(Operator._failure(fromThrown: error)), cancellingUpstream: true)
-        }
+        if gate.enter() { consume(input) }
+        if gate.leave() { releaseEntry(self) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        if gate.enter() { complete(completion) }
+        if gate.leave() { releaseEntry(self) }
+    }
+
+    /// Inside a gate call: folds in one value.
+    @inlinable
+    func consume(_ input: Input) {
+        guard !isDone.load(ordering: .relaxed) else { return }
+        do {
+            if try fold.with({ try $0.fold(input) }) { return }
+            conclude(.finished, cancellingUpstream: true)
+        } catch {
+            conclude(.failure(Operator._failure(fromThrown: error)), cancellingUpstream: true)
+        }
+    }
+
+    /// Inside a gate call: upstream's completion.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Failure>) {
         guard !isDone.load(ordering: .relaxed) else { return }
         switch completion {
         case .finished: conclude(.finished, cancellingUpstream: false)
@@ -162,18 +192,19 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         }
     }
 
-    /// Ends the stream from upstream's side, once: the result goes out now if downstream has asked
-    /// (or if there is none), otherwise it is parked for the first `request`.
+    /// Inside a gate call: ends the stream from upstream's side, once: the result goes out now if
+    /// downstream has asked (or if there is none), otherwise it is parked for the first `request`.
     @inlinable
     func conclude(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool) {
         var value: Downstream.Input?
-        if case .finished = completion { value = fold.result() }
+        if case .finished = completion { value = fold.with { $0.result() } }
         guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value) }) else { return }
         isDone.store(true, ordering: .releasing)
         if cancellingUpstream { ending.upstream?.cancel() }
         guard ending.deliverNow else { return }
-        if let value { _ = downstream.receive(value) }
-        downstream.receive(completion: completion)
+        _ = gate.end()
+        if let value { _ = downstream.with { $0.receive(value) } }
+        downstream.with { $0.receive(completion: completion) }
     }
 
     @inlinable
@@ -181,8 +212,11 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         demand._assertNonZero()
         let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), Operator._forwardsDemand ? $0.live : nil) }
         if let parked {
-            _ = downstream.receive(parked)
-            downstream.receive(completion: .finished)
+            if gate.enter(), gate.end() {
+                _ = downstream.with { $0.receive(parked) }
+                downstream.with { $0.receive(completion: .finished) }
+            }
+            if gate.leave() { releaseEntry(self) }
         }
         live?.request(demand)
     }
@@ -191,5 +225,13 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     func cancel() {
         isDone.store(true, ordering: .releasing)
         lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+        if gate.end(), gate.claimRelease() { releaseEntry(self) }
+    }
+
+    /// Lets go of the fold and downstream: called once, when the gate says so.
+    @inlinable
+    func release() {
+        fold.release()
+        downstream.release()
     }
 }

@@ -5,6 +5,11 @@ import Synchronization
 /// The thread that moves demand from 0 to non-zero owns the drain loop; others only add demand.
 /// The owner is the only one that touches the cursor or calls downstream, so signals are serial.
 ///
+/// Lifetimes: the demand word doubles as the right to touch the cursor and downstream. Whoever
+/// ends the stream lets go of both (the chain's closures live in the cursor): the drain owner when
+/// it finishes or sees a cancel, or `cancel()` itself when it can take the word from 0 (no drain
+/// running). A word taken that way is never given back, so no drain starts after.
+///
 /// `request` arrives through `any Subscription`, which for a generic class always runs the
 /// unspecialised method body. So the drain is entered through `drainEntry`, a closure made in
 /// `init`: `init` is inlined where the subscription is created (in the user's module, with
@@ -12,23 +17,27 @@ import Synchronization
 @usableFromInline
 final class FusedSubscription<Cursor: _FusedCursor, Downstream: Subscriber>: Subscription, CustomStringConvertible
 where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
+    /// Touched only by the drain owner; the cursor is out of here while a drain runs.
     @exclusivity(unchecked)
-    @usableFromInline var cursor: Cursor
-    @usableFromInline let downstream: Downstream
+    @usableFromInline var cursor: Releasable<Cursor>
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let demand = DemandCounter()
     /// Set by `cancel()` and on termination; read before every element.
     @usableFromInline let isDone = Atomic<Bool>(false)
     /// The source's name, or `nil` to describe the chain by its cursor's type (only when asked).
     @usableFromInline let name: StaticString?
-    /// The specialised drain loop (see above).
+    /// The specialised drain loop (see above), and `release()` specialised for `cancel()`.
     @usableFromInline let drainEntry: (FusedSubscription) -> Void
+    @usableFromInline let releaseEntry: (FusedSubscription) -> Void
 
     @inlinable
     init(cursor: Cursor, downstream: Downstream, name: StaticString?) {
-        self.cursor = cursor
-        self.downstream = downstream
+        self.cursor = Releasable(cursor)
+        self.downstream = Releasable(downstream)
         self.name = name
         drainEntry = { $0.drain() }
+        releaseEntry = { $0.release() }
     }
 
     @usableFromInline var description: String { name.map { "\($0)" } ?? String(describing: Cursor.self) }
@@ -42,20 +51,27 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
 
     @inlinable
     func cancel() {
-        isDone.store(true, ordering: .relaxed)
+        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // No drain is running if the word was 0: then this call holds it for good and releases.
+        if demand.add(.max(1)) == 0 { releaseEntry(self) }
     }
 
+    /// The drain owner's loop. Only the owner of the demand word runs it, and the word is never
+    /// handed back once the chain is released, so `cursor` and `downstream` are there. The cursor
+    /// is a local while the loop runs (mutated through the optional in place, a long chain's
+    /// cursor crashed the 6.3.1 optimizer); it goes back before the word can be handed back.
     @inlinable
     func drain() {
+        var cursor = self.cursor.take()
         var outstanding = demand.load()
         while true {
             var emitted: UInt = 0
             var returned = Subscribers.Demand.none
             while emitted < outstanding || outstanding == DemandCounter.unlimited {
-                if isDone.load(ordering: .relaxed) { return }
+                if isDone.load(ordering: .relaxed) { return release() }
                 switch cursor.next() {
                 case .value(let value):
-                    let more = downstream.receive(value)
+                    let more = downstream.with { $0.receive(value) }
                     if outstanding != DemandCounter.unlimited {
                         emitted += 1
                         if more != .none { returned += more }
@@ -69,14 +85,29 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
                 }
                 if cursor.isExhausted { return finish(cursor._completion()) }
             }
+            // Demand only grows under the owner's feet, so if some is left now, the word stays
+            // ours; otherwise the cursor goes back first, and is taken again if demand came in.
+            if demand.remains(emitted: emitted, returned: returned) {
+                outstanding = demand.settle(emitted: emitted, returned: returned)
+                continue
+            }
+            self.cursor = .held(cursor)
             outstanding = demand.settle(emitted: emitted, returned: returned)
             if outstanding == 0 { return }
+            cursor = self.cursor.take()
         }
     }
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        downstream.receive(completion: completion)
+        if !isDone.exchange(true, ordering: .acquiringAndReleasing) { downstream.with { $0.receive(completion: completion) } }
+        release()
+    }
+
+    /// Lets go of the chain and the subscriber: called once, by whoever holds the demand word.
+    @inlinable
+    func release() {
+        cursor.release()
+        downstream.release()
     }
 }

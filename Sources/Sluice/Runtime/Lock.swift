@@ -101,20 +101,28 @@ final class RecursiveLock: @unchecked Sendable {
 /// while the subscriber may still send into the subject it listens to. Taking it when free is one
 /// compare-and-swap; taking it again from the holding thread touches no shared word; when another
 /// thread holds it, it spins briefly and then yields the CPU.
+///
+/// It also hands over the release of what the deliveries use (see "Lifetimes" in `Runtime.swift`):
+/// the caller that ends the stream asks `requestRelease()`, which answers "release now" when nobody
+/// holds the lock, and otherwise marks the holder's word so that the holder's outermost `unlock()`
+/// answers it. Nobody waits for a delivery.
 @frozen @usableFromInline
 struct ReentrantLock: ~Copyable {
-    /// The holder's thread, or 0 when free.
+    /// The holder's thread, or 0 when free; bit 0 set asks the holder to release on unlock
+    /// (a `pthread_t` is an aligned address, so its bit 0 is clear).
     @usableFromInline let owner = Atomic<UInt>(0)
     /// How many times the holder took it beyond the first. Only the holder touches it.
     @usableFromInline let depth = Atomic<UInt>(0)
+
+    @usableFromInline static var releaseRequested: UInt { 1 }
 
     @inlinable init() {}
 
     @inlinable
     func lock() {
         let me = currentThread()
-        if owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged { return }
-        if owner.load(ordering: .relaxed) == me {
+        if owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged { return }
+        if owner.load(ordering: .relaxed) & ~Self.releaseRequested == me {
             depth.store(depth.load(ordering: .relaxed) + 1, ordering: .relaxed)
             return
         }
@@ -125,18 +133,52 @@ struct ReentrantLock: ~Copyable {
     func lockContended(_ me: UInt) {
         spinThenYield {
             owner.load(ordering: .relaxed) == 0
-                && owner.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+                && owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
         }
     }
 
-    @inlinable
-    func unlock() {
+    /// Unlocks; true if a release was asked for while the lock was held (see `requestRelease()`):
+    /// the caller releases now, outside the lock.
+    @inlinable @discardableResult
+    func unlock() -> Bool {
         let nested = depth.load(ordering: .relaxed)
         if nested > 0 {
             depth.store(nested - 1, ordering: .relaxed)
-        } else {
-            atomicMemoryFence(ordering: .releasing)  // see `Lock.unlock()`
-            owner.store(0, ordering: .releasing)
+            return false
+        }
+        let me = currentThread()
+        // An exchange, not a store: it must meet a concurrent `requestRelease()` on this one word.
+        // (It also keeps the ARC optimizer from moving a retain past the unlock; see `Lock.unlock()`.)
+        if owner.compareExchange(expected: me, desired: 0, ordering: .sequentiallyConsistent).exchanged { return false }
+        owner.store(0, ordering: .sequentiallyConsistent)
+        return true
+    }
+
+    /// Called once, by whoever ended the stream (after making that visible to deliveries): true if
+    /// the caller must release now (nobody holds the lock); otherwise the holder's outermost
+    /// `unlock()` will answer true instead (also when the caller is the holder, inside a delivery).
+    @inlinable
+    func requestRelease() -> Bool {
+        let me = currentThread()
+        var current = owner.load(ordering: .sequentiallyConsistent)
+        while true {
+            if current == 0 {
+                // Take and give back the lock, so that the next holder sees the stream's end.
+                guard owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged else {
+                    current = owner.load(ordering: .sequentiallyConsistent)
+                    continue
+                }
+                owner.store(0, ordering: .sequentiallyConsistent)
+                return true
+            }
+            if current & ~Self.releaseRequested == me {
+                owner.store(current | Self.releaseRequested, ordering: .sequentiallyConsistent)
+                return false
+            }
+            let (exchanged, found) = owner.compareExchange(
+                expected: current, desired: current | Self.releaseRequested, ordering: .sequentiallyConsistent)
+            if exchanged { return false }
+            current = found
         }
     }
 

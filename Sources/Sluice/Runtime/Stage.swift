@@ -196,6 +196,10 @@ extension Publisher {
 
 /// Runs a stage between an unfused upstream and its subscriber: one object per stage, no lock per
 /// value (the status word is read with one atomic load).
+///
+/// Lifetimes: the stage (the operators' closures) and downstream are used only by calls from
+/// upstream, each a call through `gate`; once the stream has ended, the last of those, or the
+/// cancel if none is running, lets go of them.
 @usableFromInline
 final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
 where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
@@ -206,19 +210,25 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
 
-    /// Only `receive(_:)` touches the stage, and upstream calls it serially.
+    /// Used only inside calls through `gate` (from upstream, serially).
     @exclusivity(unchecked)
-    @usableFromInline var stage: Stage
-    @usableFromInline let downstream: Downstream
+    @usableFromInline var stage: Releasable<Stage>
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let status = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline let gate = EndGate()
+    /// `release()` specialised: `cancel()` arrives through `any Subscription` and runs the
+    /// unspecialised body, where letting go of a generic value costs a metadata lookup.
+    @usableFromInline let releaseEntry: (StageSubscription) -> Void
 
     @inlinable
     init(stage: Stage, downstream: Downstream) {
-        self.stage = stage
-        self.downstream = downstream
+        self.stage = Releasable(stage)
+        self.downstream = Releasable(downstream)
+        releaseEntry = { $0.release() }
     }
 
     @usableFromInline var description: String { Stage._subscriptionName }
@@ -234,16 +244,25 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         upstream = subscription
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
-        downstream.receive(subscription: self)
+        if gate.enter() { downstream.with { $0.receive(subscription: self) } }
+        if gate.leave() { releaseEntry(self) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .acquiring) == Self.active else { return .none }
-        switch stage.step(input) {
+        var demand = Subscribers.Demand.none
+        if gate.enter(), status.load(ordering: .acquiring) == Self.active { demand = step(input) }
+        if gate.leave() { releaseEntry(self) }
+        return demand
+    }
+
+    /// Inside a gate call: runs the stage on one value.
+    @inlinable
+    func step(_ input: Input) -> Subscribers.Demand {
+        switch stage.with({ $0.step(input) }) {
         case .value(let output):
-            let demand = downstream.receive(output)
-            guard !stage.isComplete else {
+            let demand = downstream.with { $0.receive(output) }
+            guard !stage.with({ $0.isComplete }) else {
                 // Upstream is cancelled now: it is owed no more demand.
                 terminate(.finished)
                 return .none
@@ -251,7 +270,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             return demand
         case .skip:
             // A bounded stage (`prefix`, `output`) can complete on a value that a later stage drops.
-            if stage.isComplete {
+            if stage.with({ $0.isComplete }) {
                 terminate(.finished)
                 return .none
             }
@@ -266,11 +285,14 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
-        guard end() != nil else { return }
-        switch completion {
-        case .finished: downstream.receive(completion: .finished)
-        case .failure(let error): downstream.receive(completion: .failure(stage.mapFailure(error)))
+        if gate.enter(), end() != nil, gate.end() {
+            let mapped: Subscribers.Completion<Downstream.Failure> = switch completion {
+            case .finished: .finished
+            case .failure(let error): .failure(stage.with { $0.mapFailure(error) })
+            }
+            downstream.with { $0.receive(completion: mapped) }
         }
+        if gate.leave() { releaseEntry(self) }
     }
 
     @inlinable
@@ -285,14 +307,16 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func cancel() {
         end()?.cancel()
+        if gate.end(), gate.claimRelease() { releaseEntry(self) }
     }
 
-    /// Ends the stream from the middle: cancel upstream first, then complete downstream.
+    /// Inside a gate call: ends the stream from the middle, cancelling upstream first, then
+    /// completing downstream.
     @inlinable
     func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard let upstream = end() else { return }
         upstream.cancel()
-        downstream.receive(completion: completion)
+        if gate.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
     /// Moves to `done` and hands back the upstream subscription, for the one caller that did it.
@@ -307,5 +331,12 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         status.store(Self.done, ordering: .releasing)
         defer { upstream = nil }
         return upstream
+    }
+
+    /// Lets go of the stage and downstream: called once, when the gate says so.
+    @inlinable
+    func release() {
+        stage.release()
+        downstream.release()
     }
 }

@@ -145,6 +145,11 @@ final class SubjectCore<Output, Failure: Error> {
 /// Its deliveries run under `delivery`, which also guards the `@exclusivity(unchecked)` state below.
 /// `request` and `cancel` touch only atomic words (`requested`, `isDone`, `owesCurrentValue`): a
 /// delivery folds `requested` into `demand` when it runs out.
+///
+/// Lifetimes: the subscriber is used only under `delivery`. Whoever ends the subscription (a
+/// cancel, the completion) asks `delivery.requestRelease()`: it lets go of the subscriber at once if
+/// no delivery runs, and otherwise the running delivery does so when it unlocks, so a cancel from
+/// another thread, or from inside `receive`, never frees what a delivery uses.
 @usableFromInline
 class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible {
     @usableFromInline unowned(unsafe) let core: SubjectCore<Output, Failure>
@@ -171,27 +176,32 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
     @usableFromInline var owedFloor: UInt64?
     /// Delivery specialised for the concrete subscriber: a vtable call would run the unspecialised
     /// override, so `Conduit.init` (inlined where the subscriber attaches) makes these closures.
-    /// `offerEntry` offers a sent value; `owedEntry` delivers the owed current value.
+    /// `offerEntry` offers a sent value; `owedEntry` delivers the owed current value;
+    /// `releaseEntry` lets go of the subscriber (once, when `delivery` says so).
     @usableFromInline let offerEntry: (ConduitBase, Output, UInt64) -> Void
     @usableFromInline let owedEntry: (ConduitBase) -> Void
+    @usableFromInline let releaseEntry: (ConduitBase) -> Void
 
     @usableFromInline
     init(
         core: SubjectCore<Output, Failure>,
         offerEntry: @escaping (ConduitBase, Output, UInt64) -> Void,
-        owedEntry: @escaping (ConduitBase) -> Void
+        owedEntry: @escaping (ConduitBase) -> Void,
+        releaseEntry: @escaping (ConduitBase) -> Void
     ) {
         self.core = core
         coreOwner = core
         owesCurrentValue = Atomic(core.isCurrentValue)
         self.offerEntry = offerEntry
         self.owedEntry = owedEntry
+        self.releaseEntry = releaseEntry
     }
 
     @usableFromInline var description: String { core.name }
 
     /// Delivers the completion (and ends the subscription).
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("ConduitBase.finish is overridden by Conduit") }
+
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
@@ -204,7 +214,9 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
 
     @usableFromInline
     func cancel() {
-        if !isDone.exchange(true, ordering: .acquiringAndReleasing) { core.remove(self) }
+        guard !isDone.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        core.remove(self)
+        if delivery.requestRelease() { releaseEntry(self) }
     }
 
     /// Under `delivery`: whether there is demand, folding in what was requested if none is left.
@@ -234,38 +246,42 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
 
 @usableFromInline
 final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure> {
-    @usableFromInline let downstream: Downstream
+    /// Used only under `delivery`; let go of when `delivery` says so.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
 
     @inlinable
     init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         super.init(
             core: core,
             offerEntry: { conduit, value, version in unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version) },
-            owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() })
+            owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() },
+            releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).downstream.release() })
     }
 
     @inlinable
     func offer(_ value: Downstream.Input, version: UInt64) {
         delivery.lock()
-        defer { delivery.unlock() }
-        guard !isDone.load(ordering: .relaxed), receivedVersion != version else { return }
-        if let owedFloor, version <= owedFloor { return }
-        guard mayDeliver() else { return }
-        deliver(value, version: version)
+        if !isDone.load(ordering: .relaxed), receivedVersion != version, owedFloor.map({ version > $0 }) ?? true, mayDeliver() {
+            deliver(value, version: version)
+        }
+        if delivery.unlock() { downstream.release() }
     }
 
     /// The owed current value, if this subscriber still owes it and has demand.
     @inlinable
     func deliverOwed() {
         delivery.lock()
-        defer { delivery.unlock() }
-        guard !isDone.load(ordering: .relaxed), owesCurrentValue.load(ordering: .relaxed), hasDemandLeft() else { return }
-        owesCurrentValue.store(false, ordering: .relaxed)
-        let current = core.currentValue()
-        guard receivedVersion != current.version, owedFloor.map({ current.version > $0 }) ?? true else { return }
-        owedFloor = current.version
-        deliver(current.value, version: current.version)
+        if !isDone.load(ordering: .relaxed), owesCurrentValue.load(ordering: .relaxed), hasDemandLeft() {
+            owesCurrentValue.store(false, ordering: .relaxed)
+            let current = core.currentValue()
+            if receivedVersion != current.version, owedFloor.map({ current.version > $0 }) ?? true {
+                owedFloor = current.version
+                deliver(current.value, version: current.version)
+            }
+        }
+        if delivery.unlock() { downstream.release() }
     }
 
     /// Under `delivery`, with demand left: spends one and delivers.
@@ -273,15 +289,17 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     func deliver(_ value: Downstream.Input, version: UInt64) {
         if demand != .unlimited { demand -= 1 }
         receivedVersion = version
-        let more = downstream.receive(value)
+        let more = downstream.with { $0.receive(value) }
         if more != .none { demand += more }
     }
 
     @inlinable
     override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         delivery.lock()
-        defer { delivery.unlock() }
-        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        downstream.receive(completion: completion)
+        if !isDone.exchange(true, ordering: .sequentiallyConsistent) {
+            downstream.with { $0.receive(completion: completion) }
+            _ = delivery.requestRelease()
+        }
+        if delivery.unlock() { downstream.release() }
     }
 }

@@ -3,19 +3,23 @@ import Synchronization
 extension Publisher {
     /// Attaches a subscriber with closure-based behaviour; it requests an unlimited number of values.
     ///
-    /// On a fusable chain the whole stream runs here, inline, as one loop (see `Runtime/Runtime.swift`).
+    /// On a fusable chain the whole stream runs here, inline, as one loop (see `Runtime/Runtime.swift`):
+    /// it has ended before this returns, so there is nothing left to cancel. Otherwise the returned
+    /// `AnyCancellable` holds the subscription, not the subscriber: the subscriber, its closures and
+    /// what they captured belong to upstream alone, and go when upstream lets go of them at the end
+    /// of the stream (see `SinkSubscriber`).
     @inlinable @inline(__always)
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         if Self._isFusable {
-            sink._run(_makeCursor(), receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-        } else {
-            subscribe(sink)
+            _drain(_makeCursor(), receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            return AnyCancellable()
         }
-        return AnyCancellable(sink)
+        let link = SinkLink()
+        subscribe(SinkSubscriber(link: link, receiveCompletion: receiveCompletion, receiveValue: receiveValue))
+        return AnyCancellable(link)
     }
 }
 
@@ -27,23 +31,163 @@ extension Publisher where Failure == Never {
     }
 }
 
+/// Runs a fused chain into closures: the stream's whole life, in the caller, where the closures
+/// are known and inline.
+@inlinable @inline(__always)
+public func _drain<Cursor: _FusedCursor>(
+    _ cursor: Cursor,
+    receiveValue: (Cursor.Output) -> Void,
+    receiveCompletion: (Subscribers.Completion<Cursor.Failure>) -> Void
+) {
+    var cursor = cursor
+    while true {
+        switch cursor.next() {
+        case .value(let value):
+            receiveValue(value)
+            if cursor.isExhausted { return receiveCompletion(cursor._completion()) }
+        case .skip:
+            if cursor.isExhausted { return receiveCompletion(cursor._completion()) }
+        case .finished:
+            return receiveCompletion(.finished)
+        case .failure(let error):
+            return receiveCompletion(.failure(error))
+        }
+    }
+}
+
+/// What `sink(...)`'s `AnyCancellable` holds: the subscription, once it has come, and whether the
+/// caller cancelled. It holds nothing of the subscriber, so the caller holding the token does not
+/// keep the closures alive.
+@usableFromInline
+final class SinkLink: Cancellable, @unchecked Sendable {
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var subscription: (any Subscription)?
+    /// Set by `cancel()` and at the end of the stream; read by the subscriber before each value.
+    @usableFromInline let hasEnded = Atomic<Bool>(false)
+    /// Set once a subscription was taken (later ones are cancelled). Guarded by `lock`.
+    @exclusivity(unchecked)
+    @usableFromInline var isAttached = false
+
+    @inlinable init() {}
+
+    /// Takes the first subscription; false for any other, and after a cancel (the caller cancels it).
+    @usableFromInline
+    func attach(_ subscription: any Subscription) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isAttached, !hasEnded.load(ordering: .relaxed) else { return false }
+        isAttached = true
+        self.subscription = subscription
+        return true
+    }
+
+    /// The stream ended from upstream's side: lets go of the subscription. True for the one
+    /// caller that ended it (then deliver the completion).
+    @usableFromInline
+    func detach() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !hasEnded.exchange(true, ordering: .relaxed) else { return false }
+        isAttached = true
+        subscription = nil
+        return true
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        _ = hasEnded.exchange(true, ordering: .relaxed)
+        let current = subscription
+        subscription = nil
+        lock.unlock()
+        current?.cancel()
+    }
+}
+
+/// The subscriber `sink(...)` attaches: Combine's `Sink`, owned by upstream alone.
+///
+/// Its closures are `let`s: upstream lets go of this subscriber when the stream ends (every Sluice
+/// subscription does, once no delivery runs), and that is what releases them. So a value costs one
+/// relaxed load of the link's flag, which keeps out a value that a misbehaving upstream sends after
+/// the cancel.
+@usableFromInline
+final class SinkSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline let link: SinkLink
+    @usableFromInline let receiveValue: (Input) -> Void
+    @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        link: SinkLink,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Input) -> Void
+    ) {
+        self.link = link
+        self.receiveCompletion = receiveCompletion
+        self.receiveValue = receiveValue
+    }
+
+    @usableFromInline var description: String { "Sink" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return subscription.cancel() }
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ value: Input) -> Subscribers.Demand {
+        if !link.hasEnded.load(ordering: .relaxed) { receiveValue(value) }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if link.detach() { receiveCompletion(completion) }
+    }
+}
+
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
+    ///
+    /// As Combine's: it delivers what arrives until it has completed or been cancelled (also
+    /// before a subscription arrives); a cancel before any subscription does nothing. Once its
+    /// stream has ended it lets go of its closures; its `EndGate` leaves that to a value still being
+    /// delivered on another thread. (`sink(...)` does not use this class: see `SinkSubscriber`.)
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
-        /// The closure to execute on receipt of a value.
-        public let receiveValue: (Input) -> Void
-        /// The closure to execute on completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// The closures, until the stream ends.
+        @usableFromInline struct Closures {
+            @usableFromInline var receiveValue: (Input) -> Void
+            @usableFromInline var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+            @inlinable
+            init(receiveValue: @escaping (Input) -> Void, receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+                self.receiveValue = receiveValue
+                self.receiveCompletion = receiveCompletion
+            }
+        }
+
+        /// The closure to execute on receipt of a value (a closure that does nothing once released).
+        public var receiveValue: (Input) -> Void { closures.value?.receiveValue ?? { _ in } }
+        /// The closure to execute on completion (a closure that does nothing once released).
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { closures.value?.receiveCompletion ?? { _ in } }
 
         @usableFromInline static var awaiting: UInt8 { 0 }
         @usableFromInline static var active: UInt8 { 1 }
         @usableFromInline static var done: UInt8 { 2 }
 
-        /// `awaiting` → `active` → `done`; changed under `lock`, read without it.
+        /// `awaiting` → `active` → `done` (or `awaiting` → `done` by a completion); changed under
+        /// `lock`, read without it.
         @usableFromInline let status = Atomic<UInt8>(0)
         @usableFromInline let lock = Lock()
         @exclusivity(unchecked)
         @usableFromInline var subscription: (any Subscription)?
+        /// Used only inside calls through `gate`.
+        @exclusivity(unchecked)
+        @usableFromInline var closures: Releasable<Closures>
+        /// Ends with `status`'s move to `done`.
+        @usableFromInline let gate = EndGate()
 
         /// Initializes a sink with the provided closures.
         @inlinable
@@ -51,8 +195,7 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveCompletion = receiveCompletion
-            self.receiveValue = receiveValue
+            closures = Releasable(Closures(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
         }
 
         public var description: String { "Sink" }
@@ -72,64 +215,42 @@ extension Subscribers {
 
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if status.load(ordering: .acquiring) == Self.active { receiveValue(value) }
+            if gate.enter() { closures.with { $0.receiveValue(value) } }
+            if gate.leave() { closures.release() }
             return .none
         }
 
         public func receive(completion: Subscribers.Completion<Failure>) {
-            if end() { receiveCompletion(completion) }
+            if gate.enter(), end() {
+                _ = gate.end()
+                closures.with { $0.receiveCompletion(completion) }
+            }
+            if gate.leave() { closures.release() }
         }
 
         public func cancel() {
             lock.lock()
+            guard status.load(ordering: .relaxed) == Self.active else {
+                // Combine's sink ignores a cancel before its subscription.
+                lock.unlock()
+                return
+            }
+            status.store(Self.done, ordering: .releasing)
             let current = subscription
             subscription = nil
-            status.store(Self.done, ordering: .releasing)
             lock.unlock()
             current?.cancel()
+            if gate.end(), gate.claimRelease() { closures.release() }
         }
 
-        /// Moves to `done`; true for the one caller that did it while active.
-        @usableFromInline
+        /// Moves to `done` from either live state; true for the one caller that did it.
         func end() -> Bool {
             lock.lock()
             defer { lock.unlock() }
-            guard status.load(ordering: .relaxed) == Self.active else { return false }
+            guard status.load(ordering: .relaxed) != Self.done else { return false }
             status.store(Self.done, ordering: .releasing)
             subscription = nil
             return true
-        }
-
-        /// Runs a fused chain into this sink: the stream's whole life, in the caller.
-        ///
-        /// There is no subscription object: nobody outside could observe one, and a `cancel()`
-        /// from another thread flips `status`, which the loop reads before every element.
-        @inlinable @inline(__always)
-        public func _run<Cursor: _FusedCursor>(
-            _ cursor: Cursor,
-            receiveValue: (Input) -> Void,
-            receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-        ) where Cursor.Output == Input, Cursor.Failure == Failure {
-            status.store(Self.active, ordering: .relaxed)
-            var cursor = cursor
-            while status.load(ordering: .relaxed) == Self.active {
-                let completion: Subscribers.Completion<Failure>
-                switch cursor.next() {
-                case .value(let value):
-                    receiveValue(value)
-                    guard cursor.isExhausted else { continue }
-                    completion = cursor._completion()
-                case .skip:
-                    guard cursor.isExhausted else { continue }
-                    completion = cursor._completion()
-                case .finished:
-                    completion = .finished
-                case .failure(let error):
-                    completion = .failure(error)
-                }
-                if end() { receiveCompletion(completion) }
-                return
-            }
         }
     }
 }

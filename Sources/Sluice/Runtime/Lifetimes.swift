@@ -1,0 +1,115 @@
+import Synchronization
+
+// Lifetimes: the two pieces every subscription uses to let go of what it holds at the end of its
+// stream. `Releasable` holds it and lets hot paths use it without a retain; `EndGate` decides who
+// releases it, and when, so that a cancel from another thread never frees what a running call uses.
+// See "Lifetimes" in `Runtime.swift`.
+
+/// Something a subscription holds until its stream ends (its subscriber, its operator's closures or
+/// state), used in place and let go of once.
+///
+/// Reach it through `with`: the access is a modify access on the class's stored property, which
+/// lets the optimizer call through a class reference or a closure inside without a retain and a
+/// release around the call (a plain read of a `var` must retain what it calls, as the call could
+/// reassign the property). So the owner's stored property must be `@exclusivity(unchecked) var`, and
+/// the owner must make sure, by its gate or its lock, that `with` runs only while the value is held
+/// and never during `release()`.
+///
+/// `released` carries a payload only so that the enum keeps its case in a tag byte of its own,
+/// rather than in bit patterns the value never uses: the owner's deinit runs unspecialised (it is a
+/// generic class's), and there telling the cases apart then reads that byte, where for a long run
+/// of composed stages it would ask each nested type in turn.
+@frozen @usableFromInline
+enum Releasable<Value> {
+    case held(Value)
+    case released(UInt8)
+
+    @inlinable init(_ value: Value) { self = .held(value) }
+
+    /// Runs `body` on the held value, in place. Only while it is held (see above): the payload of
+    /// `held` is at the start of the enum's storage, so no case check is needed.
+    @inlinable @inline(__always)
+    mutating func with<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointer(to: &self) { enumStorage in
+            try body(&UnsafeMutableRawPointer(enumStorage).assumingMemoryBound(to: Value.self).pointee)
+        }
+    }
+
+    /// The value, if it is still held (a copy).
+    @inlinable var value: Value? {
+        if case .held(let value) = self { value } else { nil }
+    }
+
+    /// Moves the held value out, leaving `released` (only while it is held).
+    @inlinable
+    mutating func take() -> Value {
+        guard case .held(let value) = self else { preconditionFailure("Releasable.take() after release") }
+        self = .released(0)
+        return value
+    }
+
+    /// Lets go of the value (run it outside any lock: a deinit may re-enter).
+    @inlinable
+    mutating func release() { self = .released(0) }
+}
+
+/// Lets a subscription (or subscriber) release what it holds — its subscriber, its operator's
+/// closures, its upstream subscription — once its stream has ended *and* no call that uses them is
+/// still running on another thread. See `Runtime.swift` (Lifetimes).
+///
+/// A call that uses what is to be released (a value or a completion going downstream) brackets
+/// itself with `enter()` and `leave()`; whatever ends the stream calls `end()`, and a call that ends
+/// it does so between its own `enter()` and `leave()`. Exactly one caller is told to release: the
+/// `leave()` of the last call in flight once the stream has ended, or, when nothing is in flight, the
+/// caller of `end()` through `claimRelease()`. So a cancel from another thread never frees what a
+/// running call is using, and never waits for it either.
+///
+///     // a value (or a completion) going downstream:
+///     if gate.enter() { deliver() }            // a completion: `if gate.enter(), gate.end() { ... }`
+///     if gate.leave() { release() }
+///     // a cancel:
+///     if gate.end() { upstream.cancel(); if gate.claimRelease() { release() } }
+///
+/// One atomic word: bit 0 says the stream has ended, bit 1 that its holdings were released, and
+/// the bits above count the calls in flight.
+@frozen @usableFromInline
+struct EndGate: ~Copyable {
+    @usableFromInline let word = Atomic<UInt>(0)
+
+    @usableFromInline static var ended: UInt { 1 }
+    @usableFromInline static var released: UInt { 2 }
+    @usableFromInline static var call: UInt { 4 }
+
+    @inlinable init() {}
+
+    /// Starts a call: true if the stream is live, false if it has ended (then make no call). Either
+    /// way, call `leave()` afterwards.
+    @inlinable @inline(__always)
+    func enter() -> Bool {
+        word.wrappingAdd(Self.call, ordering: .acquiring).oldValue & Self.ended == 0
+    }
+
+    /// Ends a call: true if the caller must now release (the stream ended while it ran, and it was
+    /// the last call in flight).
+    @inlinable @inline(__always)
+    func leave() -> Bool {
+        word.wrappingSubtract(Self.call, ordering: .acquiringAndReleasing).newValue == Self.ended && claimRelease()
+    }
+
+    /// Ends the stream: true for the one caller that ended it. Outside a call, follow it with
+    /// `claimRelease()`; inside one, the call's `leave()` settles who releases.
+    @inlinable
+    func end() -> Bool {
+        word.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue & Self.ended == 0
+    }
+
+    /// Whether the stream has ended.
+    @inlinable var hasEnded: Bool { word.load(ordering: .acquiring) & Self.ended != 0 }
+
+    /// True for the one caller that finds the stream ended and nothing in flight (and so must
+    /// release now).
+    @inlinable
+    func claimRelease() -> Bool {
+        word.compareExchange(expected: Self.ended, desired: Self.ended | Self.released, ordering: .acquiringAndReleasing).exchanged
+    }
+}
