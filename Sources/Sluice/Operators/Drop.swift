@@ -63,7 +63,10 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<DropSubscription>
     @usableFromInline let count: Int
     /// Values still to drop; only `receive(_:)` touches it.
     @exclusivity(unchecked)
@@ -80,7 +83,8 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     init(count: Int, downstream: Downstream) {
         self.count = count
         remaining = count
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "Drop" }
@@ -109,7 +113,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
             remaining -= 1
             return .none
         }
-        return downstream.receive(input)
+        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
@@ -124,7 +128,9 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         status.store(Self.done, ordering: .releasing)
         upstream = nil
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 
     @inlinable
@@ -152,5 +158,6 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         upstream = nil
         lock.unlock()
         current?.cancel()
+        lifetime.end(self)
     }
 }

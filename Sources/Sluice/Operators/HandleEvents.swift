@@ -100,6 +100,11 @@ protocol _EventObserver<Input, Failure> {
 ///
 /// Values cost one atomic load of the status (upstream sends serially); the lock guards only the
 /// upstream subscription and the status changes, and is never held while calling out.
+/// `handleEvents`, `print` and `breakpoint`: passes everything through, telling its observer first.
+///
+/// Lifetimes: the observer (the operator's closures) and downstream are used only inside calls
+/// through `gate`; once the stream has ended, the last of those, or the cancel if none is running,
+/// lets go of them.
 @usableFromInline
 final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
@@ -111,20 +116,23 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
 
-    @usableFromInline let observer: Observer
-    @usableFromInline let downstream: Downstream
+    @exclusivity(unchecked)
+    @usableFromInline var observer: Releasable<Observer>
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let status = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
-    /// The upstream subscription's description, kept only when `Observer.name` is `nil`.
     @exclusivity(unchecked)
     @usableFromInline var upstreamName = ""
+    @usableFromInline let lifetime: Lifetime<_PassThroughSubscription>
 
     @inlinable
     init(observer: Observer, downstream: Downstream) {
-        self.observer = observer
-        self.downstream = downstream
+        self.observer = Releasable(observer)
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.release() }
     }
 
     @usableFromInline var description: String {
@@ -144,24 +152,30 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         if Observer.name == nil { upstreamName = String(describing: subscription) }
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
-        observer.receive(subscription: subscription)
-        downstream.receive(subscription: self)
+        lifetime.call(self) {
+            observer.with { $0.receive(subscription: subscription) }
+            downstream.with { $0.receive(subscription: self) }
+        }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .acquiring) == Self.active else { return .none }
-        observer.receive(input)
-        let demand = downstream.receive(input)
-        if demand != .none { observer.request(demand, synchronous: true) }
-        return demand
+        lifetime.call(self) {
+            guard status.load(ordering: .acquiring) == Self.active else { return .none }
+            observer.with { $0.receive(input) }
+            let demand = downstream.with { $0.receive(input) }
+            if demand != .none { observer.with { $0.request(demand, synchronous: true) } }
+            return demand
+        } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard end() != nil else { return }
-        observer.receive(completion: completion)
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard end() != nil, lifetime.end() else { return }
+            observer.with { $0.receive(completion: completion) }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     @inlinable
@@ -171,18 +185,19 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
         lock.unlock()
         guard let current else { return }
-        observer.request(demand, synchronous: false)
+        lifetime.call(self) { observer.with { $0.request(demand, synchronous: false) } }
         current.request(demand)
     }
 
     @inlinable
     func cancel() {
-        guard let current = end() else { return }
-        observer.cancel()
-        current.cancel()
+        let current = end()
+        lifetime.call(self) {
+            if lifetime.end(), current != nil { observer.with { $0.cancel() } }
+        }
+        current?.cancel()
     }
 
-    /// Moves to `done` and hands back the upstream subscription to the one caller that did it.
     @inlinable
     func end() -> (any Subscription)? {
         lock.lock()
@@ -193,9 +208,15 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         defer { upstream = nil }
         return upstream
     }
+
+    /// Lets go of the observer and downstream: called once, when `lifetime` says so.
+    @inlinable
+    func release() {
+        observer.release()
+        downstream.release()
+    }
 }
 
-/// The observer of `handleEvents`: the user's closures.
 @usableFromInline
 struct _HandleEventsObserver<Input, Failure: Error>: _EventObserver {
     @usableFromInline let onSubscription: ((any Subscription) -> Void)?

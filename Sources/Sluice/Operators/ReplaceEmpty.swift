@@ -51,7 +51,10 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let output: Input
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<ReplaceEmptySubscription>
     /// Only upstream's signals touch it, serially.
     @exclusivity(unchecked) @usableFromInline var receivedValue = false
     @usableFromInline let isDone = Atomic<Bool>(false)
@@ -63,7 +66,8 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     init(output: Input, downstream: Downstream) {
         self.output = output
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "ReplaceEmpty" }
@@ -71,7 +75,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     func receive(subscription: any Subscription) {
         guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
     }
 
@@ -79,7 +83,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     func receive(_ input: Input) -> Subscribers.Demand {
         guard !isDone.load(ordering: .relaxed) else { return .none }
         receivedValue = true
-        return downstream.receive(input)
+        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
@@ -90,8 +94,11 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
         guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: replacement) }) else { return }
         isDone.store(true, ordering: .releasing)
         guard ending.deliverNow else { return }
-        if let replacement { _ = downstream.receive(replacement) }
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            if let replacement { _ = downstream.with { $0.receive(replacement) } }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     @inlinable
@@ -99,8 +106,11 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
         demand._assertNonZero()
         let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), $0.live) }
         if let parked {
-            _ = downstream.receive(parked)
-            downstream.receive(completion: .finished)
+            lifetime.call(self) {
+                guard lifetime.end() else { return }
+                _ = downstream.with { $0.receive(parked) }
+                downstream.with { $0.receive(completion: .finished) }
+            }
         }
         live?.request(demand)
     }
@@ -109,5 +119,6 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     func cancel() {
         isDone.store(true, ordering: .releasing)
         lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+        lifetime.end(self)
     }
 }

@@ -62,7 +62,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @usableFromInline static var done: UInt8 { 3 }
 
     @usableFromInline let output: Upstream.Output
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<ReplaceErrorSubscription>
     @usableFromInline let status = Atomic<UInt8>(0)
     /// What downstream has asked for and not yet received.
     @usableFromInline let demand = DemandCounter()
@@ -73,7 +76,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @inlinable
     init(output: Upstream.Output, downstream: Downstream) {
         self.output = output
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "ReplaceError" }
@@ -89,7 +93,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         upstream = subscription
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -100,7 +104,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         precondition(
             demand.load() != 0,
             "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         _ = demand.settle(emitted: 1, returned: more)
         return more
     }
@@ -120,8 +124,17 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         }
         status.store(Self.done, ordering: .releasing)
         lock.unlock()
-        if case .failure = completion { _ = downstream.receive(output) }
-        downstream.receive(completion: .finished)
+        finish(replacing: { if case .failure = completion { true } else { false } }())
+    }
+
+    /// Ends the stream downstream, with the replacement value first if `replacing`.
+    @inlinable
+    func finish(replacing: Bool) {
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            if replacing { _ = downstream.with { $0.receive(output) } }
+            downstream.with { $0.receive(completion: .finished) }
+        }
     }
 
     @inlinable
@@ -137,8 +150,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         case Self.replacing:
             status.store(Self.done, ordering: .releasing)
             lock.unlock()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            finish(replacing: true)
         default:
             lock.unlock()
         }
@@ -152,5 +164,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         self.upstream = nil
         lock.unlock()
         upstream?.cancel()
+        lifetime.end(self)
     }
 }

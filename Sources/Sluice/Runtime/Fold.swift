@@ -92,8 +92,8 @@ extension _FoldOperator where Failure == any Error {
 /// Runs any `_Fold` between an upstream and its subscriber. See the top of this file.
 ///
 /// Lifetimes: the fold (the operator's closures) and downstream are used only inside calls through
-/// `gate` (upstream's signals, the fused loop, a request that delivers the parked result); once the
-/// stream has ended, the last of those, or the cancel if none is running, lets go of them.
+/// `lifetime` (upstream's signals, the fused loop, a request that delivers the parked result); once
+/// the stream has ended, the last of those, or the cancel if none is running, lets go of them.
 @usableFromInline
 final class FoldSubscription<Operator: _FoldOperator, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
@@ -101,8 +101,8 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @usableFromInline typealias Input = Operator.Upstream.Output
     @usableFromInline typealias Failure = Operator.Upstream.Failure
 
-    /// Used only inside calls through `gate`; upstream's signals, which alone touch the fold, are
-    /// serial.
+    /// Used only inside calls through `lifetime`; upstream's signals, which alone touch the fold,
+    /// are serial.
     @exclusivity(unchecked) @usableFromInline var fold: Releasable<Operator.Fold>
     @exclusivity(unchecked) @usableFromInline var downstream: Releasable<Downstream>
     /// Set when the stream stops being live (a cancel, or the end); read before every value.
@@ -111,15 +111,13 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// Guarded by `lock`.
     @exclusivity(unchecked)
     @usableFromInline var handOff = UpstreamHandOff<Downstream.Input>()
-    @usableFromInline let gate = EndGate()
-    /// `release()` specialised, for `cancel()` (see `StageSubscription.releaseEntry`).
-    @usableFromInline let releaseEntry: (FoldSubscription) -> Void
+    @usableFromInline let lifetime: Lifetime<FoldSubscription>
 
     @inlinable
     init(fold: Operator.Fold, downstream: Downstream) {
         self.fold = Releasable(fold)
         self.downstream = Releasable(downstream)
-        releaseEntry = { $0.release() }
+        lifetime = Lifetime { $0.release() }
     }
 
     @usableFromInline var description: String { Operator._subscriptionName }
@@ -127,8 +125,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
-        if gate.enter() { downstream.with { $0.receive(subscription: self) } }
-        if gate.leave() { releaseEntry(self) }
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
     }
 
@@ -138,7 +135,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     func run<Cursor: _FusedCursor>(_ source: Cursor) where Cursor.Output == Input, Cursor.Failure == Failure {
         var cursor = source
         receive(subscription: Subscriptions.empty)
-        if gate.enter() {
+        lifetime.call(self) {
             // Once the cursor is exhausted only its completion is left, and it may be a failure
             // (`Fail`, a `Record`, a sequence with `Fail` appended): ask it, never assume `.finished`.
             loop: while !isDone.load(ordering: .relaxed) {
@@ -154,23 +151,20 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
                 }
             }
         }
-        if gate.leave() { releaseEntry(self) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        if gate.enter() { consume(input) }
-        if gate.leave() { releaseEntry(self) }
+        lifetime.call(self) { consume(input) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        if gate.enter() { complete(completion) }
-        if gate.leave() { releaseEntry(self) }
+        lifetime.call(self) { complete(completion) }
     }
 
-    /// Inside a gate call: folds in one value.
+    /// Inside a `lifetime` call: folds in one value.
     @inlinable
     func consume(_ input: Input) {
         guard !isDone.load(ordering: .relaxed) else { return }
@@ -182,7 +176,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         }
     }
 
-    /// Inside a gate call: upstream's completion.
+    /// Inside a `lifetime` call: upstream's completion.
     @inlinable
     func complete(_ completion: Subscribers.Completion<Failure>) {
         guard !isDone.load(ordering: .relaxed) else { return }
@@ -192,7 +186,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         }
     }
 
-    /// Inside a gate call: ends the stream from upstream's side, once: the result goes out now if
+    /// Inside a `lifetime` call: ends the stream from upstream's side, once: the result goes out now if
     /// downstream has asked (or if there is none), otherwise it is parked for the first `request`.
     @inlinable
     func conclude(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool) {
@@ -202,7 +196,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         isDone.store(true, ordering: .releasing)
         if cancellingUpstream { ending.upstream?.cancel() }
         guard ending.deliverNow else { return }
-        _ = gate.end()
+        _ = lifetime.end()
         if let value { _ = downstream.with { $0.receive(value) } }
         downstream.with { $0.receive(completion: completion) }
     }
@@ -212,11 +206,11 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         demand._assertNonZero()
         let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), Operator._forwardsDemand ? $0.live : nil) }
         if let parked {
-            if gate.enter(), gate.end() {
+            lifetime.call(self) {
+                guard lifetime.end() else { return }
                 _ = downstream.with { $0.receive(parked) }
                 downstream.with { $0.receive(completion: .finished) }
             }
-            if gate.leave() { releaseEntry(self) }
         }
         live?.request(demand)
     }
@@ -225,10 +219,10 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     func cancel() {
         isDone.store(true, ordering: .releasing)
         lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
-        if gate.end(), gate.claimRelease() { releaseEntry(self) }
+        lifetime.end(self)
     }
 
-    /// Lets go of the fold and downstream: called once, when the gate says so.
+    /// Lets go of the fold and downstream: called once, when `lifetime` says so.
     @inlinable
     func release() {
         fold.release()

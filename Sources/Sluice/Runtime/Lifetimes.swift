@@ -1,9 +1,10 @@
 import Synchronization
 
-// Lifetimes: the two pieces every subscription uses to let go of what it holds at the end of its
+// Lifetimes: the pieces every subscription uses to let go of what it holds at the end of its
 // stream. `Releasable` holds it and lets hot paths use it without a retain; `EndGate` decides who
-// releases it, and when, so that a cancel from another thread never frees what a running call uses.
-// See "Lifetimes" in `Runtime.swift`.
+// releases it, and when, so that a cancel from another thread never frees what a running call uses;
+// `Lifetime` puts a gate together with the owner's specialised release. See "Lifetimes" in
+// `Runtime.swift`.
 
 /// Something a subscription holds until its stream ends (its subscriber, its operator's closures or
 /// state), used in place and let go of once.
@@ -112,4 +113,41 @@ struct EndGate: ~Copyable {
     func claimRelease() -> Bool {
         word.compareExchange(expected: Self.ended, desired: Self.ended | Self.released, ordering: .acquiringAndReleasing).exchanged
     }
+}
+
+/// A subscription's gate and its release, together: what most subscriptions keep to let go of
+/// their subscriber, closures and state at the end of the stream.
+///
+/// `release` is made where the subscription is created (in its `@inlinable init`, so specialised
+/// for its concrete types): `cancel()` arrives through `any Subscription` and runs the unspecialised
+/// method body, where letting go of a generic value would cost a metadata lookup.
+@usableFromInline
+struct Lifetime<Owner: AnyObject>: ~Copyable {
+    @usableFromInline let gate = EndGate()
+    @usableFromInline let release: (Owner) -> Void
+
+    @inlinable init(release: @escaping (Owner) -> Void) { self.release = release }
+
+    /// A call that uses what `owner` holds (a value or a completion going downstream): runs `body`
+    /// if the stream is live, and releases afterwards if the stream ended meanwhile. A call that
+    /// ends the stream calls `end()` inside `body`.
+    @inlinable @inline(__always) @discardableResult
+    func call<Result>(_ owner: Owner, _ body: () throws -> Result) rethrows -> Result? {
+        let result = gate.enter() ? try body() : nil
+        if gate.leave() { release(owner) }
+        return result
+    }
+
+    /// Ends the stream; true for the one caller that did.
+    @inlinable @inline(__always)
+    func end() -> Bool { gate.end() }
+
+    /// Ends the stream from outside any call (a cancel): releases now if no call is running.
+    @inlinable
+    func end(_ owner: Owner) {
+        if gate.end(), gate.claimRelease() { release(owner) }
+    }
+
+    /// Whether the stream has ended.
+    @inlinable var hasEnded: Bool { gate.hasEnded }
 }

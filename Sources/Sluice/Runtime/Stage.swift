@@ -198,7 +198,7 @@ extension Publisher {
 /// value (the status word is read with one atomic load).
 ///
 /// Lifetimes: the stage (the operators' closures) and downstream are used only by calls from
-/// upstream, each a call through `gate`; once the stream has ended, the last of those, or the
+/// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
 /// cancel if none is running, lets go of them.
 @usableFromInline
 final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
@@ -210,7 +210,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
 
-    /// Used only inside calls through `gate` (from upstream, serially).
+    /// Used only inside calls through `lifetime` (from upstream, serially).
     @exclusivity(unchecked)
     @usableFromInline var stage: Releasable<Stage>
     @exclusivity(unchecked)
@@ -219,16 +219,13 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
-    @usableFromInline let gate = EndGate()
-    /// `release()` specialised: `cancel()` arrives through `any Subscription` and runs the
-    /// unspecialised body, where letting go of a generic value costs a metadata lookup.
-    @usableFromInline let releaseEntry: (StageSubscription) -> Void
+    @usableFromInline let lifetime: Lifetime<StageSubscription>
 
     @inlinable
     init(stage: Stage, downstream: Downstream) {
         self.stage = Releasable(stage)
         self.downstream = Releasable(downstream)
-        releaseEntry = { $0.release() }
+        lifetime = Lifetime { $0.release() }
     }
 
     @usableFromInline var description: String { Stage._subscriptionName }
@@ -244,19 +241,15 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         upstream = subscription
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
-        if gate.enter() { downstream.with { $0.receive(subscription: self) } }
-        if gate.leave() { releaseEntry(self) }
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        var demand = Subscribers.Demand.none
-        if gate.enter(), status.load(ordering: .acquiring) == Self.active { demand = step(input) }
-        if gate.leave() { releaseEntry(self) }
-        return demand
+        lifetime.call(self) { status.load(ordering: .acquiring) == Self.active ? step(input) : .none } ?? .none
     }
 
-    /// Inside a gate call: runs the stage on one value.
+    /// Inside a `lifetime` call: runs the stage on one value.
     @inlinable
     func step(_ input: Input) -> Subscribers.Demand {
         switch stage.with({ $0.step(input) }) {
@@ -285,14 +278,14 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
-        if gate.enter(), end() != nil, gate.end() {
+        lifetime.call(self) {
+            guard end() != nil, lifetime.end() else { return }
             let mapped: Subscribers.Completion<Downstream.Failure> = switch completion {
             case .finished: .finished
             case .failure(let error): .failure(stage.with { $0.mapFailure(error) })
             }
             downstream.with { $0.receive(completion: mapped) }
         }
-        if gate.leave() { releaseEntry(self) }
     }
 
     @inlinable
@@ -307,16 +300,16 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func cancel() {
         end()?.cancel()
-        if gate.end(), gate.claimRelease() { releaseEntry(self) }
+        lifetime.end(self)
     }
 
-    /// Inside a gate call: ends the stream from the middle, cancelling upstream first, then
+    /// Inside a `lifetime` call: ends the stream from the middle, cancelling upstream first, then
     /// completing downstream.
     @inlinable
     func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard let upstream = end() else { return }
         upstream.cancel()
-        if gate.end() { downstream.with { $0.receive(completion: completion) } }
+        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
     /// Moves to `done` and hands back the upstream subscription, for the one caller that did it.
@@ -333,7 +326,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         return upstream
     }
 
-    /// Lets go of the stage and downstream: called once, when the gate says so.
+    /// Lets go of the stage and downstream: called once, when `lifetime` says so.
     @inlinable
     func release() {
         stage.release()
