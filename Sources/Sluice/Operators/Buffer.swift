@@ -79,10 +79,14 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime` (`whenFull` may hold the user's closure).
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @exclusivity(unchecked)
+    @usableFromInline var whenFull: Releasable<Publishers.BufferingStrategy<Failure>>
+    @usableFromInline let lifetime: Lifetime<_BufferSubscription>
     @usableFromInline let size: Int
     @usableFromInline let keepFull: Bool
-    @usableFromInline let whenFull: Publishers.BufferingStrategy<Failure>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var ring = RingBuffer<Input>()
@@ -109,10 +113,18 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
 
     @inlinable
     init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        self.whenFull = Releasable(whenFull)
+        lifetime = Lifetime { $0.release() }
         self.size = size
         keepFull = prefetch == .keepFull
-        self.whenFull = whenFull
+    }
+
+    /// Lets go of downstream and the strategy: called once, when `lifetime` says so.
+    @inlinable
+    func release() {
+        downstream.release()
+        whenFull.release()
     }
 
     @usableFromInline var description: String { "Buffer" }
@@ -138,12 +150,18 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         } else if size > 0 {
             subscription.request(.max(size))
         }
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         refill(after: drainOwned(adding: .none))
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        lifetime.call(self) { accept(input) } ?? .none
+    }
+
+    /// Inside a `lifetime` call: one value from upstream.
+    @inlinable
+    func accept(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard upstream != nil, pending == nil, !terminated else {
             lock.unlock()
@@ -153,7 +171,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
             if demand != .max { demand -= 1 }
             draining = true
             lock.unlock()
-            let more = downstream.receive(input)
+            let more = downstream.with { $0.receive(input) }
             let delivered = 1 &+ drainOwned(adding: more)
             return keepFull ? .max(delivered) : .none
         }
@@ -167,9 +185,10 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     }
 
     /// The ring is full (the lock is held; this releases it).
+    /// Inside a `lifetime` call, under `lock`.
     @usableFromInline
     func overflow(_ input: Input) {
-        switch whenFull {
+        switch whenFull.with({ $0 }) {
         case .dropNewest:
             lock.unlock()
         case .dropOldest:
@@ -246,9 +265,12 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         let current = upstream
         upstream = nil
         upstreamDone = true
-        ring.removeAll()
+        let dropped = ring  // dropped outside the lock: the values' deinits are user code
+        ring = RingBuffer()
         lock.unlock()
         current?.cancel()
+        lifetime.end(self)
+        _ = dropped
     }
 
     /// Under `.keepFull`, asks upstream to fill the room that `delivered` values leaving the ring made.
@@ -264,8 +286,21 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     /// Runs the drain, which the caller holds: adds `returned` (downstream's answer to a value the
     /// caller delivered), delivers from the ring while there is demand, then the completion if it
     /// is due, and lets go of the drain. Returns how many values it delivered.
+    /// Delivers what it can, as the one drain; a call through `lifetime` of its own.
     @usableFromInline
     func drainOwned(adding returned: Subscribers.Demand) -> Int {
+        lifetime.call(self) { drainWhileLive(adding: returned) } ?? unlockedDrainEnd()
+    }
+
+    /// The stream has ended: the drain just lets go of its flag.
+    @usableFromInline
+    func unlockedDrainEnd() -> Int {
+        lock.withLock { draining = false }
+        return 0
+    }
+
+    @usableFromInline
+    func drainWhileLive(adding returned: Subscribers.Demand) -> Int {
         var delivered = 0
         var more = returned
         lock.lock()
@@ -277,7 +312,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
                 let value = ring.removeFirst()
                 if demand != .max { demand -= 1 }
                 lock.unlock()
-                more = downstream.receive(value)
+                more = downstream.with { $0.receive(value) }
                 delivered += 1
                 lock.lock()
                 continue
@@ -291,7 +326,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
                 draining = false
                 ring.removeAll()
                 lock.unlock()
-                downstream.receive(completion: completion)
+                if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
                 return delivered
             }
             break

@@ -113,11 +113,29 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case done
     }
 
+    /// What the live stream holds: used only inside calls through `lifetime`.
+    @usableFromInline
+    struct Live {
+        @usableFromInline var downstream: Downstream
+        /// The handler, as a value or the error that ends the stream (`tryCatch`'s throw).
+        @usableFromInline let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+        @usableFromInline let mapCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+
+        @inlinable
+        init(
+            downstream: Downstream, recover: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
+            mapCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+        ) {
+            self.downstream = downstream
+            self.recover = recover
+            self.mapCompletion = mapCompletion
+        }
+    }
+
     @usableFromInline let name: String
-    @usableFromInline let downstream: Downstream
-    /// The handler, as a value or the error that ends the stream (`tryCatch`'s throw).
-    @usableFromInline let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
-    @usableFromInline let mapCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+    @exclusivity(unchecked)
+    @usableFromInline var live: Releasable<Live>
+    @usableFromInline let lifetime: Lifetime<_CatchSubscription>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var phase = Phase.upstream(nil)
@@ -132,9 +150,14 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         mapCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         self.name = name
-        self.downstream = downstream
-        self.recover = recover
-        self.mapCompletion = mapCompletion
+        live = Releasable(Live(downstream: downstream, recover: recover, mapCompletion: mapCompletion))
+        lifetime = Lifetime { $0.live.release() }
+    }
+
+    /// Inside a `lifetime` call: ends the stream with `completion`, once.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        if lifetime.end() { live.with { $0.downstream.receive(completion: completion) } }
     }
 
     @usableFromInline var description: String { name }
@@ -148,7 +171,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case (.upstream(nil), .upstream):
             phase = .upstream(subscription)
             lock.unlock()
-            downstream.receive(subscription: self)
+            lifetime.call(self) { live.with { $0.downstream.receive(subscription: self) } }
         case (.switching, .replacement):
             phase = .replacement(subscription)
             let demand = outstanding
@@ -173,7 +196,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         let isUnlimited = outstanding == .unlimited
         if outstanding > 0 { outstanding -= 1 }
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) { live.with { $0.downstream.receive(input) } } ?? .none
         if more != .none && !isUnlimited {
             lock.lock()
             outstanding += more
@@ -193,18 +216,19 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case .finished:
             phase = .done
             lock.unlock()
-            downstream.receive(completion: .finished)
+            lifetime.call(self) { complete(.finished) }
         case .failure(let error):
             // The failed upstream is done: it is let go, not cancelled.
             phase = .switching
             lock.unlock()
-            switchToReplacement(after: error)
+            lifetime.call(self) { switchToReplacement(after: error) }
         }
     }
 
+    /// Inside a `lifetime` call.
     @inlinable
     func switchToReplacement(after error: Upstream.Failure) {
-        let recovered = recover(error)
+        let recovered = live.with { $0.recover(error) }
         // A cancel from inside the handler wins: nothing is subscribed, nothing is delivered.
         lock.lock()
         guard case .switching = phase else {
@@ -218,7 +242,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case .failure(let failure):
             phase = .done
             lock.unlock()
-            downstream.receive(completion: .failure(failure))
+            complete(.failure(failure))
         }
     }
 
@@ -232,7 +256,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
             return
         }
         lock.unlock()
-        downstream.receive(completion: mapCompletion(completion))
+        lifetime.call(self) { complete(live.with { $0.mapCompletion(completion) }) }
     }
 
     // MARK: From downstream
@@ -267,6 +291,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         phase = .done
         lock.unlock()
         current?.cancel()
+        lifetime.end(self)
     }
 }
 

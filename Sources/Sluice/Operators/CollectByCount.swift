@@ -50,7 +50,10 @@ where Downstream.Input == [Element] {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let count: Int
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<CollectByCountSubscription>
     /// Fewer than `count` elements between signals. Upstream sends serially; a cancel leaves it
     /// alone (it dies with the subscription).
     @exclusivity(unchecked) @usableFromInline var buffer: [Element] = []
@@ -63,7 +66,8 @@ where Downstream.Input == [Element] {
     @inlinable
     init(count: Int, downstream: Downstream) {
         self.count = count
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "CollectByCount" }
@@ -71,7 +75,7 @@ where Downstream.Input == [Element] {
     @inlinable
     func receive(subscription: any Subscription) {
         guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -83,7 +87,7 @@ where Downstream.Input == [Element] {
         full.reserveCapacity(count)
         swap(&full, &buffer)
         // Downstream answers in arrays; upstream counts elements.
-        let more = downstream.receive(full)
+        let more = lifetime.call(self) { downstream.with { $0.receive(full) } } ?? .none
         return more == .none || isDone.load(ordering: .relaxed) ? .none : more * count
     }
 
@@ -91,13 +95,14 @@ where Downstream.Input == [Element] {
     func receive(completion: Subscribers.Completion<Failure>) {
         guard !isDone.load(ordering: .relaxed), lock.withLock(guarding: &handOff, { $0.end(parking: nil) }) != nil else { return }
         isDone.store(true, ordering: .releasing)
-        if case .finished = completion, !buffer.isEmpty {
+        let rest = buffer
+        buffer = []
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
             // The last, shorter array: upstream sent these against demand for an array not yet full.
-            let rest = buffer
-            buffer = []
-            _ = downstream.receive(rest)
+            if case .finished = completion, !rest.isEmpty { _ = downstream.with { $0.receive(rest) } }
+            downstream.with { $0.receive(completion: completion) }
         }
-        downstream.receive(completion: completion)
     }
 
     @inlinable
@@ -110,5 +115,6 @@ where Downstream.Input == [Element] {
     func cancel() {
         isDone.store(true, ordering: .releasing)
         lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+        lifetime.end(self)
     }
 }

@@ -198,7 +198,10 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline static var inSuffix: UInt8 { 3 }
     @usableFromInline static var done: UInt8 { 4 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<ConcatenateSubscription>
     @usableFromInline let lock = Lock()
     @usableFromInline let stage = Atomic<UInt8>(0)
     /// The subscription of the part that runs; nil while it is awaited.
@@ -213,7 +216,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @inlinable
     init(suffix: Suffix, downstream: Downstream) {
         self.suffix = suffix
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "Concatenate" }
@@ -233,7 +237,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         guard isSuffix else {
             lock.unlock()
             // Downstream's first request goes straight to the prefix.
-            downstream.receive(subscription: self)
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
             return
         }
         // The suffix is asked for what the prefix left owed; after that demand passes straight on.
@@ -253,7 +257,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         }
         owed -= 1
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         guard more > 0 else { return .none }
         lock.lock()
         switch stage.load(ordering: .relaxed) {
@@ -278,7 +282,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @inlinable
     func receiveFromSuffix(_ input: Downstream.Input) -> Subscribers.Demand {
         guard stage.load(ordering: .acquiring) == Self.inSuffix else { return .none }
-        return downstream.receive(input)
+        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
@@ -299,7 +303,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         suffix = nil
         stage.store(Self.done, ordering: .releasing)
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 
     // MARK: Downstream
@@ -322,8 +328,11 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         stage.store(Self.done, ordering: .releasing)
         let current = running
         running = nil
+        let oldSuffix = suffix
         suffix = nil
         lock.unlock()
         current?.cancel()
+        lifetime.end(self)
+        _ = oldSuffix
     }
 }

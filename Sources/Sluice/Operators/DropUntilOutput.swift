@@ -66,7 +66,10 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @usableFromInline static var passing: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<DropUntilOutputSubscription>
     @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
@@ -82,7 +85,11 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @exclusivity(unchecked)
     @usableFromInline var hasTrigger = false
 
-    @inlinable init(downstream: Downstream) { self.downstream = downstream }
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
+    }
 
     @usableFromInline var description: String { "DropUntilOutput" }
 
@@ -107,7 +114,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard phase.load(ordering: .acquiring) == Self.passing else { return .none }
-        return downstream.receive(input)
+        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
@@ -124,7 +131,9 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
         lock.unlock()
         // Combine cancels a trigger that has not fired before downstream hears the completion.
         other?.cancel()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 
     // MARK: Trigger
@@ -166,7 +175,9 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
         trigger = nil
         lock.unlock()
         current?.cancel()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 
     // MARK: Downstream
@@ -201,5 +212,6 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
         lock.unlock()
         current?.cancel()
         other?.cancel()
+        lifetime.end(self)
     }
 }

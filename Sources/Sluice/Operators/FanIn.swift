@@ -242,7 +242,10 @@ where Downstream.Input == Slots.Output {
     @usableFromInline static var terminated: UInt8 { 2 }
     @usableFromInline static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime` (`start` and `run`).
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_FanInCore>
     @usableFromInline let lock = Lock()
     /// Starts out emitting: nothing goes downstream before its `receive(subscription:)` returns.
     @exclusivity(unchecked) @usableFromInline var phase: UInt8 = 1
@@ -266,7 +269,10 @@ where Downstream.Input == Slots.Output {
     @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
 
     @inlinable
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream) {
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
+    }
 
     @usableFromInline var description: String { Slots.pairs ? "Zip" : "CombineLatest" }
 
@@ -274,7 +280,7 @@ where Downstream.Input == Slots.Output {
     /// arrived meanwhile.
     @inlinable
     func start() {
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         lock.lock()
         let step = nextStep()
         lock.unlock()
@@ -399,6 +405,7 @@ where Downstream.Input == Slots.Output {
         lock.unlock()
         releaseValues()
         running.cancel()
+        lifetime.end(self)
     }
 
     // MARK: Delivery
@@ -407,11 +414,17 @@ where Downstream.Input == Slots.Output {
     /// to the upstream whose value started the delivery.
     @inlinable
     func run(_ first: _FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
+        lifetime.call(self) { runLive(first) } ?? .none
+    }
+
+    /// `run`, inside a `lifetime` call.
+    @inlinable
+    func runLive(_ first: _FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
         var step = first
         while true {
             switch step {
             case .deliver(let tuple):
-                let more = downstream.receive(tuple)
+                let more = downstream.with { $0.receive(tuple) }
                 lock.lock()
                 var others = _FanInUpstreams()
                 if more != .none, phase == Self.emitting { others = add(more) }
@@ -421,12 +434,12 @@ where Downstream.Input == Slots.Output {
             case .fail(let error, let running):
                 releaseValues()
                 running.cancel()
-                downstream.receive(completion: .failure(error))
+                if lifetime.end() { downstream.with { $0.receive(completion: .failure(error)) } }
                 return .none
             case .finish(let running):
                 releaseValues()
                 running.cancel()
-                downstream.receive(completion: .finished)
+                if lifetime.end() { downstream.with { $0.receive(completion: .finished) } }
                 return .none
             case .done(let owed):
                 return owed

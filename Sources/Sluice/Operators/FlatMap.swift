@@ -145,9 +145,13 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
     @inlinable func receive(subscription: any Subscription) { parent.upstreamSubscribed(subscription) }
 
-    @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.upstreamSent(input) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        parent.lifetime.call(parent) { parent.upstreamSent(input) } ?? .none
+    }
 
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.upstreamCompleted(completion) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        parent.lifetime.call(parent) { parent.upstreamCompleted(completion) }
+    }
 }
 
 /// The subscriber of one inner publisher, by its number.
@@ -170,9 +174,13 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
     @inlinable func receive(subscription: any Subscription) { parent.innerSubscribed(subscription, index: index) }
 
-    @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.innerSent(input, index: index) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        parent.lifetime.call(parent) { parent.innerSent(input, index: index) } ?? .none
+    }
 
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.innerCompleted(completion, index: index) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        parent.lifetime.call(parent) { parent.innerCompleted(completion, index: index) }
+    }
 }
 
 /// The fan-in of `flatMap`: one `Lock` over the fields below, never held while calling out.
@@ -194,8 +202,12 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @usableFromInline static var upstreamFinished: UInt8 { 2 }
     @usableFromInline static var terminated: UInt8 { 3 }
 
-    @usableFromInline let downstream: Downstream
-    @usableFromInline let transform: (Upstream.Output) -> NewPublisher
+    /// Used only inside calls through `lifetime`: the sides' signals and the drains.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @exclusivity(unchecked)
+    @usableFromInline var transform: Releasable<(Upstream.Output) -> NewPublisher>
+    @usableFromInline let lifetime: Lifetime<_FlatMapSubscription>
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
@@ -215,8 +227,22 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @inlinable
     init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
         self.maxPublishers = maxPublishers
-        self.transform = transform
-        self.downstream = downstream
+        self.transform = Releasable(transform)
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.release() }
+    }
+
+    /// Lets go of downstream and the closure: called once, when `lifetime` says so.
+    @inlinable
+    func release() {
+        downstream.release()
+        transform.release()
+    }
+
+    /// Inside a `lifetime` call: the stream's completion, once.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
     @usableFromInline var description: String { "FlatMap" }
@@ -251,7 +277,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @inlinable
     func upstreamSent(_ input: Upstream.Output) -> Subscribers.Demand {
         guard !isDone.load(ordering: .relaxed) else { return .none }
-        let publisher = transform(input)
+        let publisher = transform.with { $0(input) }
         if NewPublisher._isFusable && NewPublisher._Cursor._yieldsAtMostOneValue {
             var cursor = publisher._makeCursor()
             let (value, completion) = cursor._takeAtMostOne()
@@ -296,7 +322,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             delivering = true
             if demand != .unlimited { demand -= 1 }
             lock.unlock()
-            let more = downstream.receive(value)
+            let more = downstream.with { $0.receive(value) }
             lock.lock()
             if more != .none { demand += more }
             guard case .finished = completion else {
@@ -325,7 +351,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             guard !delivering, isExhausted else { return lock.unlock() }
             terminate()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            complete(.finished)
         case .failure(let error):
             fail(error)
         }
@@ -364,7 +390,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         let isUnlimited = demand == .unlimited
         if !isUnlimited { demand -= 1 }
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = downstream.with { $0.receive(input) }
         lock.lock()
         if more != .none { demand += more }
         let isLive = drain(askingInners: false)
@@ -399,7 +425,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         if !delivering && isExhausted {
             terminate()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            complete(.finished)
             return
         }
         let upstreamToAsk = maxPublishers != .unlimited && phase == Self.running ? upstream : nil
@@ -426,7 +452,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         lock.unlock()
         for inner in toUnlimit { inner.request(.unlimited) }
         lock.lock()
-        _ = drain(askingInners: true)
+        if lifetime.call(self, { drain(askingInners: true) }) == nil {
+            delivering = false
+            lock.unlock()
+        }
     }
 
     @inlinable
@@ -444,6 +473,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         // Combine cancels the inner publishers first, then upstream.
         for inner in toCancel { inner.cancel() }
         upstream?.cancel()
+        lifetime.end(self)
     }
 
     // MARK: Endings and delivery
@@ -467,7 +497,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         if !deliverNow { pendingFailure = error }
         lock.unlock()
         for inner in toCancel { inner.cancel() }
-        if deliverNow { downstream.receive(completion: .failure(error)) }
+        if deliverNow { complete(.failure(error)) }
     }
 
     /// Delivers queued values while downstream has demand, then a failure that arrived
@@ -482,7 +512,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                 pendingFailure = nil
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .failure(failure))
+                complete(.failure(failure))
                 return false
             }
             if phase == Self.terminated {
@@ -498,7 +528,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                     if askingInners, let slot = inners[index] { inner = slot }
                 }
                 lock.unlock()
-                let more = downstream.receive(value)
+                let more = downstream.with { $0.receive(value) }
                 inner?.request(.max(1))
                 lock.lock()
                 if more != .none { demand += more }
@@ -508,7 +538,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                 terminate()
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .finished)
+                complete(.finished)
                 return false
             }
             delivering = false

@@ -631,10 +631,14 @@ struct _MergeInlet<Downstream: Subscriber>: Subscriber {
     func receive(subscription: any Subscription) { fanIn.attach(subscription, at: index) }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand { fanIn.offer(input, from: index) }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        fanIn.lifetime.call(fanIn) { fanIn.offer(input, from: index) } ?? .none
+    }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { fanIn.end(completion, from: index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        fanIn.lifetime.call(fanIn) { fanIn.end(completion, from: index) }
+    }
 }
 
 /// One upstream's place in the fan-in: its subscription while live, and the values of it that wait
@@ -686,7 +690,10 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
     @usableFromInline static var failing: UInt8 { 2 }
     @usableFromInline static var done: UInt8 { 3 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`: the inlets' signals and the drains.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_MergeFanIn>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var lanes: ContiguousArray<_MergeLane<Value>>
@@ -706,7 +713,8 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
 
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
         lanes = ContiguousArray(repeating: _MergeLane(), count: upstreamCount)
         unfinished = upstreamCount
     }
@@ -749,7 +757,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
         delivering = true
         if owed != .max { owed -= 1 }
         lock.unlock()
-        let more = downstream.receive(value)
+        let more = downstream.with { $0.receive(value) }
         lock.lock()
         if more != .none { owed = more._adding(to: owed) }
         // The upstream may send its next value, unless it was asked for everything already or the
@@ -783,7 +791,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
                 lock.unlock()
                 // Combine cancels every upstream, the failed one included.
                 for upstream in live { upstream.cancel() }
-                downstream.receive(completion: completion)
+                if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
             }
             return
         }
@@ -807,6 +815,11 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
     /// A merge of no upstreams finishes as soon as it is subscribed.
     @usableFromInline
     func finishEmpty() {
+        lifetime.call(self) { finishEmptyLive() }
+    }
+
+    @usableFromInline
+    func finishEmptyLive() {
         lock.lock()
         guard phase == Self.running, !delivering else {
             lock.unlock()
@@ -822,6 +835,12 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
+        lifetime.call(self) { requestLive(demand) }
+    }
+
+    /// `request`, inside a `lifetime` call (it may drain).
+    @inlinable
+    func requestLive(_ demand: Subscribers.Demand) {
         lock.lock()
         guard phase == Self.running || phase == Self.finishing, !isUnlimited else {
             lock.unlock()
@@ -864,6 +883,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
         let live = cutLanes()
         lock.unlock()
         for upstream in live { upstream.cancel() }
+        lifetime.end(self)
     }
 
     // MARK: Delivery
@@ -881,8 +901,8 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
         return live
     }
 
-    /// Runs with the `delivering` turn and the lock held; returns with the lock released and the
-    /// turn given back. Sends waiting values, lowest lane first, while there is demand, then a
+    /// Runs inside a `lifetime` call, with the `delivering` turn and the lock held; returns with the
+    /// lock released and the turn given back. Sends waiting values, lowest lane first, while there is demand, then a
     /// completion that waits for them.
     @usableFromInline
     func drainHoldingLock() {
@@ -898,7 +918,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
                 let error = failure!
                 failure = nil
                 lock.unlock()
-                downstream.receive(completion: .failure(error))
+                if lifetime.end() { downstream.with { $0.receive(completion: .failure(error)) } }
                 return
             }
             if waitingCount > 0 && owed > 0 {
@@ -908,7 +928,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
                 waitingCount -= 1
                 if owed != .max { owed -= 1 }
                 lock.unlock()
-                let more = downstream.receive(value)
+                let more = downstream.with { $0.receive(value) }
                 lock.lock()
                 if more != .none { owed = more._adding(to: owed) }
                 // The value was answered with `.none` when it came: its upstream may send the next.
@@ -923,7 +943,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
                 phase = Self.done
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .finished)
+                if lifetime.end() { downstream.with { $0.receive(completion: .finished) } }
                 return
             }
             delivering = false

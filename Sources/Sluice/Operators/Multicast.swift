@@ -91,14 +91,21 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, C
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_MulticastInner>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var subscription: (any Subscription)?
     /// 0: waiting for the subject's subscription; 1: live; 2: completed or cancelled.
     @usableFromInline let phase = Atomic<UInt8>(0)
 
-    @inlinable init(downstream: Downstream) { self.downstream = downstream }
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
+    }
 
     @usableFromInline var description: String { "Multicast" }
 
@@ -113,13 +120,13 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, C
         self.subscription = subscription
         phase.store(1, ordering: .releasing)
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard phase.load(ordering: .acquiring) == 1 else { return .none }
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         if more != .none { request(more) }
         return .none
     }
@@ -130,7 +137,9 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, C
         lock.lock()
         subscription = nil
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 
     @inlinable
@@ -150,5 +159,6 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, C
         subscription = nil
         lock.unlock()
         current?.cancel()
+        lifetime.end(self)
     }
 }

@@ -55,7 +55,10 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<PrefixUntilOutputSubscription>
     @usableFromInline let isRunning = Atomic<Bool>(true)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
@@ -71,7 +74,11 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @exclusivity(unchecked)
     @usableFromInline var hasTrigger = false
 
-    @inlinable init(downstream: Downstream) { self.downstream = downstream }
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
+    }
 
     @usableFromInline var description: String { "PrefixUntilOutput" }
 
@@ -89,13 +96,13 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
         upstream = subscription
         isHandedDownstream = true
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard isRunning.load(ordering: .acquiring) else { return .none }
-        return downstream.receive(input)
+        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
@@ -151,9 +158,10 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// Cancels upstream first, then the trigger, in Combine's order.
     @inlinable
     func cancel() {
-        guard let (current, other, _) = end() else { return }
+        guard let (current, other, _) = end() else { return lifetime.end(self) }
         current?.cancel()
         other?.cancel()
+        lifetime.end(self)
     }
 
     /// Stops the stream and hands back both links (and whether downstream still lacks its
@@ -176,7 +184,9 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// is handed this subscription, now inert, before the completion.
     @usableFromInline
     func deliver(_ completion: Subscribers.Completion<Failure>, needsSubscription: Bool) {
-        if needsSubscription { downstream.receive(subscription: self) }
-        downstream.receive(completion: completion)
+        if needsSubscription { lifetime.call(self) { downstream.with { $0.receive(subscription: self) } } }
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 }

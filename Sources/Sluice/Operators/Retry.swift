@@ -89,14 +89,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
     }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_RetrySubscription>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var state: State
 
     @inlinable
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
         state = State(upstream: upstream, retriesLeft: retries)
     }
 
@@ -141,7 +145,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let demand = state.outstanding
         lock.unlock()
         if isFirst {
-            downstream.receive(subscription: self)
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         } else if demand != .none {
             subscription.request(demand)
         }
@@ -157,7 +161,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let isUnlimited = state.outstanding == .unlimited
         if state.outstanding > 0 { state.outstanding -= 1 }
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         if more != .none && !isUnlimited {
             lock.lock()
             state.outstanding += more
@@ -185,7 +189,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         _ = state.finish()
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        }
     }
 
     // MARK: From downstream
@@ -215,6 +221,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let current = state.finish()
         lock.unlock()
         current?.cancel()
+        lifetime.end(self)
     }
 }
 

@@ -91,9 +91,13 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable func receive(subscription: any Subscription) { parent.upstreamSubscribed(subscription) }
 
-    @inlinable func receive(_ input: P) -> Subscribers.Demand { parent.upstreamSent(input) }
+    @inlinable func receive(_ input: P) -> Subscribers.Demand {
+        parent.lifetime.call(parent) { parent.upstreamSent(input) } ?? .none
+    }
 
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.upstreamCompleted(completion) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        parent.lifetime.call(parent) { parent.upstreamCompleted(completion) }
+    }
 }
 
 /// The subscriber of one inner publisher; its generation tells a replaced publisher's signals apart.
@@ -116,9 +120,13 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable func receive(subscription: any Subscription) { parent.innerSubscribed(subscription, generation: generation) }
 
-    @inlinable func receive(_ input: Input) -> Subscribers.Demand { parent.innerSent(input, generation: generation) }
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand {
+        parent.lifetime.call(parent) { parent.innerSent(input, generation: generation) } ?? .none
+    }
 
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) { parent.innerCompleted(completion, generation: generation) }
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
+        parent.lifetime.call(parent) { parent.innerCompleted(completion, generation: generation) }
+    }
 }
 
 /// Follows the latest inner publisher: one `Lock` over the fields below, never held while calling out.
@@ -147,7 +155,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// An `Empty` that never completes.
     @usableFromInline static var unendingInner: UInt8 { 4 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`: the sides' signals and the drains.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_SwitchToLatestSubscription>
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
 
@@ -166,7 +177,14 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     init(downstream: Downstream) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
+    }
+
+    /// Inside a `lifetime` call: the stream's completion, once.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
     @usableFromInline var description: String { "SwitchToLatest" }
@@ -265,7 +283,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             guard !delivering, isExhausted else { return lock.unlock() }
             terminate()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            complete(.finished)
         case .failure(let error):
             let current = innerPhase == Self.subscribedInner ? inner : nil
             fail(error, cancelling: current)
@@ -307,7 +325,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
         delivering = true
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = downstream.with { $0.receive(input) }
         lock.lock()
         var answer = Subscribers.Demand.none
         if more != .none && phase != Self.terminated {
@@ -332,7 +350,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             guard !delivering, isExhausted else { return lock.unlock() }
             terminate()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            complete(.finished)
         case .failure(let error):
             innerFailed(error, generation: generation)
         }
@@ -359,7 +377,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             current.request(demand)
         } else if innerPhase == Self.parkedInner && !delivering {
             delivering = true
-            drain()
+            if lifetime.call(self, { drain() }) == nil {
+                delivering = false
+                lock.unlock()
+            }
         } else {
             lock.unlock()
         }
@@ -371,12 +392,15 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         guard phase != Self.terminated else { return lock.unlock() }
         let upstream = self.upstream
         let current = innerPhase == Self.subscribedInner ? inner : nil
+        let dropped = parked
         terminate()
         pendingFailure = nil
         lock.unlock()
         // Combine cancels the inner publisher first, then upstream.
         current?.cancel()
         upstream?.cancel()
+        lifetime.end(self)
+        _ = dropped  // let go of outside the lock: it holds the inner publisher's closures
     }
 
     // MARK: Endings and delivery (entered with the lock held; each releases it)
@@ -389,7 +413,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if !deliverNow { pendingFailure = error }
         lock.unlock()
         other?.cancel()
-        if deliverNow { downstream.receive(completion: .failure(error)) }
+        if deliverNow { complete(.failure(error)) }
     }
 
     /// Run by the one caller that set `delivering`, until there is nothing it may do: passes owed
@@ -402,7 +426,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 pendingFailure = nil
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .failure(failure))
+                complete(.failure(failure))
                 return
             }
             if phase == Self.terminated {
@@ -425,7 +449,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             if !queue.isEmpty {
                 let value = queue.removeFirst()
                 lock.unlock()
-                let more = downstream.receive(value)
+                let more = downstream.with { $0.receive(value) }
                 lock.lock()
                 if more != .none && phase != Self.terminated {
                     demand += more
@@ -444,7 +468,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 if let value, phase != Self.terminated, current == generation {
                     if demand != .unlimited { demand -= 1 }
                     lock.unlock()
-                    let more = downstream.receive(value)
+                    let more = downstream.with { $0.receive(value) }
                     lock.lock()
                     if more != .none && phase != Self.terminated {
                         demand += more
@@ -461,7 +485,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 terminate()
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .finished)
+                complete(.finished)
                 return
             }
             delivering = false

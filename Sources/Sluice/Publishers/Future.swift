@@ -95,7 +95,10 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     @usableFromInline static var done: UInt8 { 8 }
 
     @usableFromInline let state = Atomic<UInt8>(0)
-    @usableFromInline let downstream: Downstream
+    /// Used and let go of by the one caller that sets `done` (the delivery, or the cancel): no
+    /// other call touches it, so no gate is needed.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
     /// Written once by `settle`, before `settled` is published with release ordering; read only
     /// after `settled` has been seen with acquire ordering.
     @exclusivity(unchecked)
@@ -108,7 +111,7 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     @inlinable
     init(future: Future<Output, Failure>, downstream: Downstream) {
         self.future = future
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
     }
 
     @usableFromInline var description: String { "Future" }
@@ -136,6 +139,7 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
         let future = self.future
         self.future = nil
         future?.remove(self)
+        downstream.release()
     }
 
     /// Sets a flag, then delivers if this call made the result deliverable.
@@ -153,13 +157,15 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
                 continue
             }
             future = nil
+            self.result = nil
             switch result {
             case .success(let value):
-                _ = downstream.receive(value)
-                downstream.receive(completion: .finished)
+                _ = downstream.with { $0.receive(value) }
+                downstream.with { $0.receive(completion: .finished) }
             case .failure(let error):
-                downstream.receive(completion: .failure(error))
+                downstream.with { $0.receive(completion: .failure(error)) }
             }
+            downstream.release()
             return
         }
     }

@@ -41,7 +41,10 @@ import Testing
 
     @Test func deferredReleasesItsSubscriber() {
         LifetimeLaws.checkSource { captured in Deferred { captured.touch(); return Just(1) } }
-        LifetimeLaws.checkSource { captured in Deferred { captured.touch(); return PassthroughSubject<Int, Never>() } }
+        let subject = PassthroughSubject<Int, Never>()
+        LifetimeLaws.checkSource(end: { _ in subject.send(completion: .finished) }) { captured in
+            Deferred { captured.touch(); return subject }
+        }
     }
 
     @Test func futureReleasesItsSubscribersWhenItsPromiseIsFulfilledOrTheyCancel() {
