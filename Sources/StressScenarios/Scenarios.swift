@@ -63,6 +63,11 @@ public let allScenarios: [StressScenario] = [
         run: flatMapInnerSubjects
     ),
     StressScenario(
+        name: "lifetimes.subscribeSendCancel",
+        summary: "4 threads subscribe keeping subscribers through subject.map { captured }, send, and cancel (inside receive or after); nothing stays alive, resident memory stays flat at full scale",
+        run: lifetimesSubscribeSendCancel
+    ),
+    StressScenario(
         name: "switchToLatest.racingSwitches",
         summary: "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
         run: switchToLatestRacingSwitches

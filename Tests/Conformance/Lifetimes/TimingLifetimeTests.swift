@@ -11,7 +11,9 @@ import Testing
         _ make: @escaping (TestPublisher<Int, TestError>, Captured, VirtualTimeScheduler) -> P
     ) {
         let scheduler = VirtualTimeScheduler()
-        LifetimeLaws.check(settle: { scheduler.advance(by: .seconds(10)) }, sourceLocation: sourceLocation) { upstream, captured in
+        LifetimeLaws.check(
+            subscribed: { scheduler.advance() }, settle: { scheduler.advance(by: .seconds(10)) }, sourceLocation: sourceLocation
+        ) { upstream, captured in
             make(upstream, captured, scheduler)
         }
     }

@@ -61,11 +61,13 @@ enum LifetimeLaws {
     }
 
     /// Checks the law for an operator over one upstream. `make` builds the operator over the
-    /// test publisher, with `captured` captured by every closure it takes. `settle` runs after the
-    /// ending (advance a virtual-time scheduler, say) for operators that end on a schedule.
+    /// test publisher, with `captured` captured by every closure it takes. `subscribed` runs right
+    /// after the subscribe, and `settle` after the ending (advance a virtual-time scheduler, say),
+    /// for operators that subscribe or end on a schedule.
     static func check<P: Publisher>(
         input: [Int] = [1, 2, 3],
         endings: [Ending] = Ending.allCases,
+        subscribed: () -> Void = {},
         settle: () -> Void = {},
         sourceLocation: SourceLocation = #_sourceLocation,
         _ make: (TestPublisher<Int, TestError>, Captured) -> P
@@ -81,6 +83,7 @@ enum LifetimeLaws {
                 weakSubscriber = subscriber
                 make(upstream, captured).subscribe(subscriber)
             }
+            subscribed()
             switch ending {
             case .cancel:
                 if let first = input.first { upstream.send(first) }
