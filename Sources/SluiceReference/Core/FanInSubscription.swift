@@ -25,13 +25,32 @@ enum FanInRule {
 /// Only one thread delivers at a time (state `.emitting`); a signal that arrives meanwhile is stored
 /// and the emitting thread picks it up before it leaves. The subscription starts out emitting, so
 /// that nothing reaches downstream before its `receive(subscription:)`.
+///
+/// Lifetimes: downstream and `combine` live in the state while the stream is live; `terminate()`
+/// takes them out together with the upstream subscriptions and the waiting values, and the caller
+/// drops them after the lock is released. The thread that is delivering holds its own copy of
+/// downstream until its call returns.
 final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let combine: ([Any]) -> Downstream.Input
+    }
+
     private enum State {
-        case idle
+        case idle(Live)
         /// A thread is delivering. `lane` is the upstream whose value started it (nil when a request
         /// or the start did); `owed` is the demand to hand back to that upstream when it returns.
-        case emitting(lane: Int?, owed: Subscribers.Demand)
+        case emitting(Live, lane: Int?, owed: Subscribers.Demand)
         case terminated
+    }
+
+    /// What `terminate()` took out of the stream, for the caller to use and drop outside the lock.
+    private struct Ended {
+        let live: Live?
+        let upstreams: [any Subscription]
+        /// The values that were waiting (dropped with the rest).
+        let values: (lanes: [Lane], tuples: Queue<Downstream.Input>)
     }
 
     private struct Lane {
@@ -45,9 +64,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     private let lock = Lock()
     private let rule: FanInRule
-    private let combine: ([Any]) -> Downstream.Input
-    private let downstream: Downstream
-    private var state = State.emitting(lane: nil, owed: .none)
+    private var state: State
     private var lanes: [Lane]
     /// What downstream asked for and has not received.
     private var demand = Subscribers.Demand.none
@@ -60,8 +77,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     init(rule: FanInRule, lanes count: Int, downstream: Downstream, combine: @escaping ([Any]) -> Downstream.Input) {
         self.rule = rule
-        self.combine = combine
-        self.downstream = downstream
+        state = .emitting(Live(downstream: downstream, combine: combine), lane: nil, owed: .none)
         lanes = Array(repeating: Lane(), count: count)
     }
 
@@ -80,6 +96,8 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Hands downstream its subscription (after every upstream has been subscribed), then lets
     /// through whatever arrived in the meantime.
     func start() {
+        // The state is `.emitting` until `emit()` below: nothing can have ended the stream yet.
+        guard let downstream = lock.withLock({ live?.downstream }) else { return }
         downstream.receive(subscription: self)
         _ = emit()
     }
@@ -116,7 +134,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
             lanes[lane].values.append(value)
         case .combineLatest:
             lanes[lane].values.replaceAll(with: value)
-            if lanes.allSatisfy({ !$0.values.isEmpty }) {
+            if let combine = live?.combine, lanes.allSatisfy({ !$0.values.isEmpty }) {
                 let tuple = combine(lanes.map { $0.values.first! })
                 // A tuple beyond the demand is kept only until a newer one replaces it.
                 if tuples.count > 0, demand < tuples.count {
@@ -126,11 +144,11 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
                 }
             }
         }
-        guard case .idle = state, demand > 0, hasTuple else {
+        guard case .idle(let live) = state, demand > 0, hasTuple else {
             lock.unlock()
             return .none
         }
-        state = .emitting(lane: lane, owed: .none)
+        state = .emitting(live, lane: lane, owed: .none)
         lock.unlock()
         return emit()
     }
@@ -150,22 +168,22 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
                 lock.unlock()
                 return
             }
-            let upstreams = terminate()
+            let ended = terminate()
             lock.unlock()
-            upstreams.forEach { $0.cancel() }
-            downstream.receive(completion: completion)
+            ended.upstreams.forEach { $0.cancel() }
+            ended.live?.downstream.receive(completion: completion)
         case .finished:
             let released = lanes[lane].subscription
             lanes[lane].subscription = nil
             guard case .idle = state, isFinished else {
                 lock.unlock()
-                _ = released
+                withExtendedLifetime(released) {}
                 return
             }
-            let upstreams = terminate()
+            let ended = terminate()
             lock.unlock()
-            upstreams.forEach { $0.cancel() }
-            downstream.receive(completion: .finished)
+            ended.upstreams.forEach { $0.cancel() }
+            ended.live?.downstream.receive(completion: .finished)
         }
     }
 
@@ -180,8 +198,8 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         }
         let others = add(demand)
         var drains = false
-        if case .idle = state, hasTuple {
-            state = .emitting(lane: nil, owed: .none)
+        if case .idle(let live) = state, hasTuple {
+            state = .emitting(live, lane: nil, owed: .none)
             drains = true
         }
         lock.unlock()
@@ -195,9 +213,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
             lock.unlock()
             return
         }
-        let upstreams = terminate()
+        let ended = terminate()
         lock.unlock()
-        upstreams.forEach { $0.cancel() }
+        ended.upstreams.forEach { $0.cancel() }
     }
 
     // MARK: Delivery
@@ -211,24 +229,24 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         var returned: (upstreams: [any Subscription], demand: Subscribers.Demand) = ([], .none)
         while true {
             lock.lock()
-            guard case .emitting(_, let owed) = state else {
+            guard case .emitting(let live, _, let owed) = state else {
                 lock.unlock()
                 return .none
             }
             if let failure = pendingFailure {
                 pendingFailure = nil
-                let upstreams = terminate()
+                let ended = terminate()
                 lock.unlock()
-                upstreams.forEach { $0.cancel() }
-                downstream.receive(completion: .failure(failure))
+                ended.upstreams.forEach { $0.cancel() }
+                ended.live?.downstream.receive(completion: .failure(failure))
                 return .none
             }
             if demand > 0, hasTuple {
-                let tuple = takeTuple()
+                let tuple = takeTuple(live.combine)
                 demand -= 1
                 lock.unlock()
                 returned.upstreams.forEach { $0.request(returned.demand) }
-                let more = downstream.receive(tuple)
+                let more = live.downstream.receive(tuple)
                 returned = ([], more)
                 if more > 0 {
                     lock.lock()
@@ -238,13 +256,13 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
                 continue
             }
             if isFinished {
-                let upstreams = terminate()
+                let ended = terminate()
                 lock.unlock()
-                upstreams.forEach { $0.cancel() }
-                downstream.receive(completion: .finished)
+                ended.upstreams.forEach { $0.cancel() }
+                ended.live?.downstream.receive(completion: .finished)
                 return .none
             }
-            state = .idle
+            state = .idle(live)
             lock.unlock()
             returned.upstreams.forEach { $0.request(returned.demand) }
             return owed
@@ -256,6 +274,13 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     private var isTerminated: Bool {
         if case .terminated = state { return true }
         return false
+    }
+
+    private var live: Live? {
+        switch state {
+        case .idle(let live), .emitting(let live, _, _): live
+        case .terminated: nil
+        }
     }
 
     private var hasTuple: Bool {
@@ -274,7 +299,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         }
     }
 
-    private func takeTuple() -> Downstream.Input {
+    private func takeTuple(_ combine: ([Any]) -> Downstream.Input) -> Downstream.Input {
         switch rule {
         case .zip: combine(lanes.indices.map { lanes[$0].values.removeFirst() })
         case .combineLatest: tuples.removeFirst()
@@ -287,24 +312,26 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         demand += more
         forwarded += more
         var skipped: Int?
-        if case .emitting(let lane?, let owed) = state {
-            state = .emitting(lane: lane, owed: owed + more)
+        if case .emitting(let live, let lane?, let owed) = state {
+            state = .emitting(live, lane: lane, owed: owed + more)
             skipped = lane
         }
         return lanes.indices.compactMap { $0 == skipped ? nil : lanes[$0].subscription }
     }
 
-    /// Ends the stream and returns the upstreams to cancel (every one not finished, and a failed one).
-    private func terminate() -> [any Subscription] {
+    /// Ends the stream and hands over what it held: downstream and `combine`, the upstreams to
+    /// cancel (every one not finished, and a failed one) and the waiting values, all to be dropped
+    /// by the caller after it releases the lock.
+    private func terminate() -> Ended {
+        let ended = Ended(live: live, upstreams: lanes.compactMap(\.subscription), values: (lanes, tuples))
         state = .terminated
         pendingFailure = nil
-        let upstreams = lanes.compactMap(\.subscription)
         for index in lanes.indices {
             lanes[index].subscription = nil
             lanes[index].values = Queue()
         }
         tuples = Queue()
-        return upstreams
+        return ended
     }
 }
 

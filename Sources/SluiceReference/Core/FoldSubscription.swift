@@ -16,27 +16,37 @@ enum FoldStep<Failure: Error> {
 /// As in Combine, it asks upstream for `.unlimited` as soon as it is subscribed, and holds the
 /// result until downstream has asked for something. A `nil` result means "no value": downstream
 /// just finishes, demand or not.
+///
+/// Lifetimes: downstream and the operator's closures live in the state. Once upstream is done the
+/// closures have served (the result is known), so a result waiting for demand keeps only
+/// downstream; whoever ends the stream takes what is left out under the lock, and it is dropped
+/// after the lock is released.
 final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 {
     typealias Failure = UpstreamFailure
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let fold: (Input) -> FoldStep<Downstream.Failure>
+        let result: () -> Downstream.Input?
+        let mapFailure: (UpstreamFailure) -> Downstream.Failure
+    }
+
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Live)
+        case subscribed(Live, upstream: any Subscription)
         /// Upstream is done; the result is being delivered.
-        case finishing
-        case awaitingDemand(Downstream.Input)
+        case finishing(Live)
+        /// The result waits for downstream's first request.
+        case awaitingDemand(Downstream, Downstream.Input)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     private var downstreamHasAsked = false
-    private let downstream: Downstream
-    private let fold: (Input) -> FoldStep<Downstream.Failure>
-    private let result: () -> Downstream.Input?
-    private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     let description: String
 
     init(
@@ -47,42 +57,39 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
     ) {
         description = name
-        self.downstream = downstream
-        self.fold = fold
-        self.result = result
-        self.mapFailure = mapFailure
+        state = .awaitingSubscription(Live(downstream: downstream, fold: fold, result: result, mapFailure: mapFailure))
     }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let live) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(live, upstream: subscription)
         lock.unlock()
-        downstream.receive(subscription: self)
+        live.downstream.receive(subscription: self)
         subscription.request(.unlimited)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(let live, let upstream) = state else {
             lock.unlock()
             return .none
         }
         lock.unlock()
-        switch fold(input) {
+        switch live.fold(input) {
         case .continue:
             break
         case .finishEarly:
-            if claimUpstream() {
+            if claimUpstream() != nil {
                 upstream.cancel()
-                deliver(result())
+                deliver(live.result())
             }
         case .fail(let error):
-            if claimUpstream() {
+            if claimUpstream() != nil {
                 upstream.cancel()
                 fail(error)
             }
@@ -91,12 +98,12 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard claimUpstream() else { return }
+        guard let live = claimUpstream() else { return }
         switch completion {
         case .finished:
-            deliver(result())
+            deliver(live.result())
         case .failure(let error):
-            fail(mapFailure(error))
+            fail(live.mapFailure(error))
         }
     }
 
@@ -104,7 +111,7 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         demand.assertNonZero()
         lock.lock()
         downstreamHasAsked = true
-        guard case .awaitingDemand(let value) = state else {
+        guard case .awaitingDemand(let downstream, let value) = state else {
             lock.unlock()
             return
         }
@@ -115,58 +122,60 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        if case .subscribed(let upstream) = current {
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
     }
 
-    /// Moves out of `.subscribed`, so that exactly one path ends the stream. Returns false when
-    /// another path (a cancel, say) got there first.
-    private func claimUpstream() -> Bool {
+    /// Moves out of `.subscribed`, so that exactly one path ends the stream, and returns what the
+    /// stream holds. Returns nil when another path (a cancel, say) got there first.
+    private func claimUpstream() -> Live? {
         lock.lock()
-        defer { lock.unlock() }
-        guard case .subscribed = state else { return false }
-        state = .finishing
-        return true
+        // `previous` keeps the upstream subscription until the lock is released.
+        let previous = state
+        guard case .subscribed(let live, _) = previous else {
+            lock.unlock()
+            return nil
+        }
+        state = .finishing(live)
+        lock.unlock()
+        return live
     }
 
     private func fail(_ error: Downstream.Failure) {
         lock.lock()
-        guard case .finishing = state else {
+        guard case .finishing(let live) = state else {
             lock.unlock()
             return
         }
         state = .terminated
         lock.unlock()
-        downstream.receive(completion: .failure(error))
+        live.downstream.receive(completion: .failure(error))
     }
 
     /// Sends the result and `.finished` now if downstream has asked, otherwise when it does.
     private func deliver(_ value: Downstream.Input?) {
         lock.lock()
-        guard case .finishing = state else {
+        guard case .finishing(let live) = state else {
             lock.unlock()
             return
         }
         guard let value else {
             state = .terminated
             lock.unlock()
-            downstream.receive(completion: .finished)
+            live.downstream.receive(completion: .finished)
             return
         }
         guard downstreamHasAsked else {
-            state = .awaitingDemand(value)
+            state = .awaitingDemand(live.downstream, value)
             lock.unlock()
             return
         }
         state = .terminated
         lock.unlock()
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        _ = live.downstream.receive(value)
+        live.downstream.receive(completion: .finished)
     }
 }
 

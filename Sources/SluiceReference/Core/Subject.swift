@@ -25,6 +25,10 @@ extension Publisher {
 /// The subscriber behind `subscribe(_:)` with a subject and `AnySubscriber(subject)`: hands
 /// itself to the subject as the upstream subscription and forwards values and the completion
 /// until cancelled.
+///
+/// The subject and the upstream subscription live in the state and only there: a cancel or the
+/// completion lets go of both, so a relay that is kept (as an `AnyCancellable`) does not keep the
+/// subject.
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
@@ -67,7 +71,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed(let subject, _) = state else {
+        // `previous` keeps the subject and the upstream subscription until the lock is released.
+        let previous = state
+        guard case .subscribed(let subject, _) = previous else {
             lock.unlock()
             return
         }
@@ -77,12 +83,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
     }
 
     func cancel() {
-        lock.lock()
         // `previous` keeps the subject alive until the lock is released: if this was its last
         // reference, its deinit cancels this relay again.
-        let previous = state
-        state = .terminated
-        lock.unlock()
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
         if case .subscribed(_, let upstream) = previous { upstream.cancel() }
     }
 }

@@ -71,14 +71,19 @@ extension Publishers {
 }
 
 /// Passes everything through untouched; it only watches the downstream's cancel.
+///
+/// Downstream holds this subscriber (through its subscription), so it lets go of downstream when
+/// the stream completes and when downstream cancels; the subscriber count is kept apart, since a
+/// cancel after the completion still counts.
 private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
     let parent: Publishers.Autoconnect<Upstream>
-    let downstream: Downstream
     private let lock = Lock()
+    /// `nil` once the stream has completed or been cancelled.
+    private var downstream: Downstream?
     private var counted = true
 
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
@@ -89,21 +94,25 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     var description: String { "Autoconnect" }
 
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: AutoconnectSubscription(owner: self, upstream: subscription))
+        lock.withLock { downstream }?.receive(subscription: AutoconnectSubscription(owner: self, upstream: subscription))
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(_ input: Input) -> Subscribers.Demand { lock.withLock { downstream }?.receive(input) ?? .none }
 
-    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        // Taken out under the lock, told and dropped after it.
+        lock.withLock { downstream.take() }?.receive(completion: completion)
+    }
 
     /// Every cancel goes upstream; only the first one counts against the subscribers.
     func cancelled(_ upstream: any Subscription) {
         upstream.cancel()
-        let first = lock.withLock {
+        let (first, released) = lock.withLock {
             defer { counted = false }
-            return counted
+            return (counted, downstream.take())
         }
         if first { parent.subscriberCancelled() }
+        withExtendedLifetime(released) {}
     }
 }
 

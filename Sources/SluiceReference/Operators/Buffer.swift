@@ -68,6 +68,10 @@ extension Publishers {
 /// downstream hears one thing at a time even when upstream sends on one thread while downstream
 /// requests on another. Whoever finds the drain already running leaves its work in the state for
 /// the drainer to pick up.
+///
+/// Lifetimes: downstream and the overflow strategy (its error closure) are in `live` until
+/// downstream has its completion or cancels; that call takes them out under the lock, with the
+/// queue, and drops them after.
 private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -94,19 +98,25 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
     private var demand = Subscribers.Demand.none
     private var ending: Ending?
     private var isDraining = false
-    /// Downstream has its completion or has cancelled: nothing more reaches it.
-    private var isTerminated = false
-    private let downstream: Downstream
+
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let whenFull: Publishers.BufferingStrategy<Failure>
+    }
+
+    /// `nil` once downstream has its completion or has cancelled: nothing more reaches it.
+    private var live: Live?
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
-    private let whenFull: Publishers.BufferingStrategy<Failure>
 
     init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
-        self.downstream = downstream
+        live = Live(downstream: downstream, whenFull: whenFull)
         self.size = size
         self.prefetch = prefetch
-        self.whenFull = whenFull
     }
+
+    private var isTerminated: Bool { live == nil }
 
     var description: String { "Buffer" }
 
@@ -114,7 +124,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = upstream, !isTerminated else {
+        guard case .awaitingSubscription = upstream, let downstream = live?.downstream else {
             lock.unlock()
             subscription.cancel()
             return
@@ -135,7 +145,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let subscription) = upstream, ending == nil, !isTerminated else {
+        guard case .subscribed(let subscription) = upstream, ending == nil, let live else {
             lock.unlock()
             return .none
         }
@@ -144,7 +154,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
             demand -= 1
             isDraining = true
             lock.unlock()
-            let more = downstream.receive(input)
+            let more = live.downstream.receive(input)
             lock.withLock { demand += more }
             let delivered = 1 + drain(holdingDrain: true)
             return prefetch == .keepFull ? .max(delivered) : .none
@@ -154,7 +164,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
             lock.unlock()
             return .none
         }
-        switch whenFull {
+        switch live.whenFull {
         case .dropNewest:
             lock.unlock()
         case .dropOldest:
@@ -173,7 +183,9 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = upstream, ending == nil, !isTerminated else {
+        // `previous` keeps upstream's subscription until the lock is released.
+        let previous = upstream
+        guard case .subscribed = previous, ending == nil, !isTerminated else {
             lock.unlock()
             return
         }
@@ -208,11 +220,13 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
     func cancel() {
         lock.lock()
         let previous = upstream
+        // Kept until the lock is released: downstream, the strategy and the queued values.
+        let released = (live.take(), queue)
         upstream = .done
-        isTerminated = true
         queue.removeAll()
         lock.unlock()
         if case .subscribed(let subscription) = previous { subscription.cancel() }
+        withExtendedLifetime(released) {}
     }
 
     /// With `.keepFull`, asks upstream again for the room that `delivered` values leaving made.
@@ -244,7 +258,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         }
         var delivered = 0
         while true {
-            if isTerminated {
+            guard let downstream = live?.downstream else {
                 isDraining = false
                 lock.unlock()
                 return delivered
@@ -270,11 +284,13 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
                 lock.unlock()
                 return delivered
             }
-            isTerminated = true
+            // Kept until the lock is released: downstream, the strategy and the queued values.
+            let released = (live.take(), queue)
             isDraining = false
             queue.removeAll()
             lock.unlock()
             downstream.receive(completion: due)
+            withExtendedLifetime(released) {}
             return delivered
         }
     }

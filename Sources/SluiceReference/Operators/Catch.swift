@@ -85,6 +85,10 @@ extension Publishers {
 /// event from a source that is no longer current (the old upstream after its failure, a
 /// replacement after a cancel) is recognised and ignored. The operator keeps count of the
 /// demand downstream has outstanding, because the replacement starts with exactly that.
+///
+/// Lifetimes: downstream and the closures are in `live` until the stream ends; the call that ends
+/// it (a completion, a cancel) takes them out with the state (`end()`) and drops them after the
+/// lock is released.
 private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, CustomStringConvertible
     where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input
@@ -101,13 +105,19 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
         case terminated
     }
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+        let mapReplacementCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+    }
+
     private let lock = Lock()
     private var state = State.awaitingSubscription
     /// Requested by downstream and not yet delivered, plus the demand it returned for each value.
     private var demand = Subscribers.Demand.none
-    private let downstream: Downstream
-    private let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
-    private let mapReplacementCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+    /// `nil` once the stream has ended.
+    private var live: Live?
     let description: String
 
     init(
@@ -117,9 +127,7 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
         mapReplacementCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         description = name
-        self.downstream = downstream
-        self.recover = recover
-        self.mapReplacementCompletion = mapReplacementCompletion
+        live = Live(downstream: downstream, recover: recover, mapReplacementCompletion: mapReplacementCompletion)
     }
 
     /// The subscriber to attach to the original upstream.
@@ -146,13 +154,20 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
 
     func cancel() {
         lock.lock()
-        let previous = state
-        state = .terminated
+        let (previous, ended) = end()
         lock.unlock()
         switch previous {
         case .upstream(let source), .replacement(let source): source.cancel()
         case .awaitingSubscription, .awaitingReplacement, .terminated: break
         }
+        withExtendedLifetime(ended) {}
+    }
+
+    /// Moves to `.terminated` and hands over what the stream held (the state before, downstream
+    /// and the closures), for the caller to use and drop after it releases the lock. Called with
+    /// the lock held.
+    private func end() -> (previous: State, live: Live?) {
+        (exchange(&state, with: .terminated), live.take())
     }
 
     // MARK: Original upstream
@@ -165,8 +180,9 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
             return
         }
         state = .upstream(subscription)
+        let downstream = live?.downstream
         lock.unlock()
-        downstream.receive(subscription: self)
+        downstream?.receive(subscription: self)
     }
 
     fileprivate func upstreamReceive(_ input: Downstream.Input) -> Subscribers.Demand {
@@ -187,14 +203,18 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
         }
         switch completion {
         case .finished:
-            state = .terminated
+            let (previous, ended) = end()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            ended?.downstream.receive(completion: .finished)
+            withExtendedLifetime(previous) {}
         case .failure(let error):
-            // The failed upstream is done: nothing to cancel. Drop it and switch.
+            // The failed upstream is done: nothing to cancel. Drop it (after the lock) and switch.
+            let failed = state
             state = .awaitingReplacement
+            let recover = live?.recover
             lock.unlock()
-            let recovery = recover(error)
+            withExtendedLifetime(failed) {}
+            guard let recovery = recover?(error) else { return }
             // A cancel from inside the handler gets there first: no subscribe, no completion.
             lock.lock()
             guard case .awaitingReplacement = state else {
@@ -206,9 +226,9 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
                 lock.unlock()
                 replacement.subscribe(ReplacementSide(owner: self))
             case .failure(let error):
-                state = .terminated
+                let (_, ended) = end()
                 lock.unlock()
-                downstream.receive(completion: .failure(error))
+                ended?.downstream.receive(completion: .failure(error))
             }
         }
     }
@@ -246,19 +266,22 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
             lock.unlock()
             return
         }
-        state = .terminated
+        let (previous, ended) = end()
         lock.unlock()
-        downstream.receive(completion: mapReplacementCompletion(completion))
+        if let ended { ended.downstream.receive(completion: ended.mapReplacementCompletion(completion)) }
+        withExtendedLifetime(previous) {}
     }
 
     // MARK: Shared
 
     /// Passes one value on and keeps the outstanding demand up to date.
     private func deliver(_ input: Downstream.Input) -> Subscribers.Demand {
-        lock.withLock {
+        let downstream = lock.withLock {
             // A source that sends more than was asked for must not drive the count below zero.
             if demand > 0 { demand -= 1 }
+            return live?.downstream
         }
+        guard let downstream else { return .none }
         let more = downstream.receive(input)
         lock.withLock { demand += more }
         return more

@@ -36,46 +36,47 @@ extension Publishers {
 
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
+/// Fills arrays of `count` elements. Downstream lives in the state until the stream ends; the
+/// call that ends it takes it out (with the unfinished array) under the lock and drops it after.
 private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible where Downstream.Input == [Input]
 {
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     /// The elements of the array being filled: always fewer than `count` between calls.
     private var buffer: [Input] = []
     private let count: Int
-    private let downstream: Downstream
 
     init(count: Int, downstream: Downstream) {
         self.count = count
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
     }
 
     var description: String { "CollectByCount" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
+        guard case .subscribed(let downstream, _) = state else {
             lock.unlock()
             return .none
         }
@@ -98,7 +99,9 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let downstream, _) = previous else {
             lock.unlock()
             return
         }
@@ -120,7 +123,7 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(_, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -130,12 +133,15 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
 
     func cancel() {
         lock.lock()
-        let current = state
+        // `previous` and `dropped` keep what the stream held until the lock is released.
+        let previous = state
+        let dropped = buffer
         state = .terminated
         buffer = []
         lock.unlock()
-        if case .subscribed(let upstream) = current {
+        if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
+        withExtendedLifetime(dropped) {}
     }
 }

@@ -58,6 +58,10 @@ extension Publishers {
 /// The window timer is a repeating schedule, replaced when a full array ends a window early and
 /// cancelled when the stream ends. It carries its generation so that a replaced timer whose action
 /// was already under way does nothing.
+///
+/// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
+/// runs, but not downstream: a cancel lets go of downstream (and the collected values) at once and
+/// cancels the timer; the drain that delivers the completion takes downstream out.
 private final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
@@ -65,15 +69,15 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     typealias Failure = Upstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case active(any Subscription)
+        case awaitingSubscription(Downstream)
+        case active(Downstream, upstream: any Subscription)
         /// Upstream completed: the arrays still in `ready` go first, then the completion.
-        case completing(Subscribers.Completion<Failure>)
+        case completing(Downstream, Subscribers.Completion<Failure>)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     /// The current window's elements.
     private var buffer: [Input] = []
     /// Closed windows, oldest first, waiting for demand.
@@ -87,7 +91,6 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     /// The maximum array size (`.byTimeOrCount`), or nil (`.byTime`).
     private let count: Int?
     private let options: Context.SchedulerOptions?
-    private let downstream: Downstream
 
     init(publisher: Publishers.CollectByTime<Upstream, Context>, downstream: Downstream) {
         switch publisher.strategy {
@@ -101,7 +104,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             self.count = max(count, 1)
         }
         options = publisher.options
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
         buffer.reserveCapacity(count ?? 0)
     }
 
@@ -111,12 +114,12 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .active(subscription)
+        state = .active(downstream, upstream: subscription)
         lock.unlock()
         restartTimer()
         downstream.receive(subscription: self)
@@ -143,23 +146,29 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .active = state else {
+        // `previous` and `dropped` keep the upstream subscription and the dropped values until
+        // the lock is released.
+        let previous = state
+        guard case .active(let downstream, _) = previous else {
             lock.unlock()
             return
         }
+        var dropped: (buffer: [Input], ready: [[Input]]) = ([], [])
         switch completion {
         case .finished:
             if !buffer.isEmpty { ready.append(takeBuffer()) }
         case .failure:
+            dropped = (buffer, ready)
             buffer = []
             ready = []
         }
-        state = .completing(completion)
+        state = .completing(downstream, completion)
         let stale = timer
         timer = nil
         timerGeneration += 1
         lock.unlock()
         stale?.cancel()
+        withExtendedLifetime(dropped) {}
         scheduler.schedule(options: options) { self.drain() }
     }
 
@@ -170,7 +179,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         lock.lock()
         let upstream: (any Subscription)?
         switch state {
-        case .active(let live): upstream = live
+        case .active(_, let current): upstream = current
         case .completing: upstream = nil
         case .awaitingSubscription, .terminated:
             lock.unlock()
@@ -185,8 +194,11 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     func cancel() {
         lock.lock()
+        // `previous` and `dropped` keep downstream and the collected values until the lock is released.
+        let previous = state
+        let dropped = (buffer, ready)
         let upstream: (any Subscription)?
-        if case .active(let live) = state { upstream = live } else { upstream = nil }
+        if case .active(_, let current) = previous { upstream = current } else { upstream = nil }
         state = .terminated
         buffer = []
         ready = []
@@ -196,6 +208,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         lock.unlock()
         stale?.cancel()
         upstream?.cancel()
+        withExtendedLifetime(dropped) {}
     }
 
     // MARK: On the scheduler
@@ -216,14 +229,17 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     private func drain() {
         while true {
             lock.lock()
+            let downstream: Downstream
             switch state {
-            case .active: break
-            case .completing(let completion) where ready.isEmpty:
+            case .active(let live, _):
+                downstream = live
+            case .completing(let live, let completion) where ready.isEmpty:
                 state = .terminated
                 lock.unlock()
-                downstream.receive(completion: completion)
+                live.receive(completion: completion)
                 return
-            case .completing: break
+            case .completing(let live, _):
+                downstream = live
             case .awaitingSubscription, .terminated:
                 lock.unlock()
                 return
@@ -238,19 +254,19 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             let more = downstream.receive(group)
             guard more > 0 else { continue }
             lock.lock()
-            let live: (any Subscription)?
+            let upstream: (any Subscription)?
             switch state {
-            case .active(let current):
+            case .active(_, let current):
                 demand += more
-                live = current
+                upstream = current
             case .completing:
                 demand += more
-                live = nil
+                upstream = nil
             case .awaitingSubscription, .terminated:
-                live = nil
+                upstream = nil
             }
             lock.unlock()
-            if let count, let live { live.request(more * count) }
+            if let count, let upstream { upstream.request(more * count) }
         }
     }
 

@@ -98,6 +98,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 /// While the prefix runs, the subscription counts the demand downstream has asked for and not
 /// received, so that it can ask the suffix for exactly that. Once the suffix runs, demand passes
 /// straight through.
+///
+/// Lifetimes: `downstream` is `nil` once the stream has ended; the call that ends it (the
+/// completion, or a cancel) takes it out together with the state, and drops both after the lock.
 private final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     private enum State {
@@ -113,7 +116,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     private let lock = Lock()
     private var state: State
-    private let downstream: Downstream
+    private var downstream: Downstream?
 
     init(suffix: Suffix, downstream: Downstream) {
         state = .awaitingPrefix(suffix: suffix)
@@ -129,8 +132,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         switch (side, state) {
         case (.prefix, .awaitingPrefix(let suffix)):
             state = .prefix(subscription, demand: .none, suffix: suffix)
+            let downstream = self.downstream
             lock.unlock()
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
         case (.suffix, .awaitingSuffix(let demand)):
             state = .suffix(subscription)
             lock.unlock()
@@ -143,10 +147,11 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     func receive(_ input: Downstream.Input, from side: ConcatenateSideName) -> Subscribers.Demand {
         lock.lock()
+        let downstream = self.downstream
         switch (side, state) {
         case (.prefix, .prefix(let upstream, let demand, let suffix)):
             // A value nobody asked for is not delivered: the count must stay exact for the suffix.
-            guard demand > 0 else {
+            guard demand > 0, let downstream else {
                 lock.unlock()
                 return .none
             }
@@ -156,7 +161,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             return more > 0 ? add(more) : .none
         case (.suffix, .suffix):
             lock.unlock()
-            return downstream.receive(input)
+            return downstream?.receive(input) ?? .none
         default:
             lock.unlock()
             return .none
@@ -172,9 +177,10 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             suffix.subscribe(ConcatenateSide(parent: self, side: .suffix))
         case (.prefix, .prefix, .failure),
              (.suffix, .suffix, _):
-            state = .terminated
+            let (previous, ended) = end()
             lock.unlock()
-            downstream.receive(completion: completion)
+            ended?.receive(completion: completion)
+            withExtendedLifetime(previous) {}
         default:
             lock.unlock()
         }
@@ -226,8 +232,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     /// Cancels whichever upstream runs, and lets go of the suffix if it never ran.
     func cancel() {
         lock.lock()
-        let current = state
-        state = .terminated
+        let (current, ended) = end()
         lock.unlock()
         switch current {
         case .prefix(let upstream, _, _), .suffix(let upstream):
@@ -235,5 +240,12 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         case .awaitingPrefix, .awaitingSuffix, .terminated:
             break
         }
+        withExtendedLifetime(ended) {}
+    }
+
+    /// Moves to `.terminated` and hands over what the stream held (the state before, downstream),
+    /// for the caller to use and drop after it releases the lock. Called with the lock held.
+    private func end() -> (previous: State, downstream: Downstream?) {
+        (exchange(&state, with: .terminated), downstream.take())
     }
 }

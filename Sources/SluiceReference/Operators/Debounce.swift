@@ -50,6 +50,10 @@ extension Publishers {
 /// started for, so a timer that fires after a newer value arrived (a scheduler that could not cancel
 /// it in time) delivers nothing. The timer is Combine's kind: a repeating action with the due time as
 /// its interval, cancelled when a newer value replaces it, when it has fired, and at the end.
+///
+/// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
+/// runs, but not downstream: a cancel lets go of downstream (and the pending value) at once and
+/// cancels the timer; the completion's action takes downstream out when it delivers.
 private final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -57,16 +61,16 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         /// Upstream completed; the completion is scheduled and nothing more is delivered but it.
-        case completing
+        case completing(Downstream)
         /// Completed or cancelled.
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     /// Requested by downstream and not yet delivered.
     private var demand = Subscribers.Demand.none
     /// The value waiting for its timer, with its sequence number.
@@ -76,13 +80,12 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     /// The timer of the pending value, once the scheduler has returned it.
     private var timer: (any Cancellable)?
 
-    private let downstream: Downstream
     private let dueTime: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
         self.dueTime = dueTime
         self.scheduler = scheduler
         self.options = options
@@ -94,12 +97,12 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
         // Values are dropped, not held back, when downstream has no demand: upstream never waits.
@@ -145,25 +148,30 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` and `dropped` keep the upstream subscription and the pending value until the
+        // lock is released.
+        let previous = state
+        guard case .subscribed(let downstream, _) = previous else {
             lock.unlock()
             return
         }
-        state = .completing
+        state = .completing(downstream)
+        let dropped = pending
         pending = nil
         let stopped = timer
         timer = nil
         lock.unlock()
         stopped?.cancel()
+        withExtendedLifetime(dropped) {}
         scheduler.schedule(options: nil) {
             self.lock.lock()
-            guard case .completing = self.state else {
+            guard case .completing(let downstream) = self.state else {
                 self.lock.unlock()
                 return
             }
             self.state = .terminated
             self.lock.unlock()
-            self.downstream.receive(completion: completion)
+            downstream.receive(completion: completion)
         }
     }
 
@@ -171,7 +179,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     private func timerFired(_ number: UInt64) {
         lock.lock()
-        guard case .subscribed = state, let current = pending, current.number == number else {
+        guard case .subscribed(let downstream, _) = state, let current = pending, current.number == number else {
             lock.unlock()
             return
         }
@@ -201,13 +209,16 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     func cancel() {
         lock.lock()
+        // `previous` and `dropped` keep downstream and the pending value until the lock is released.
         let previous = state
+        let dropped = pending
         state = .terminated
         pending = nil
         let stopped = timer
         timer = nil
         lock.unlock()
         stopped?.cancel()
-        if case .subscribed(let upstream) = previous { upstream.cancel() }
+        if case .subscribed(_, let upstream) = previous { upstream.cancel() }
+        withExtendedLifetime(dropped) {}
     }
 }

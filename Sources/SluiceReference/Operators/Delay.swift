@@ -56,6 +56,10 @@ extension Publishers {
 }
 
 /// The subscriber to upstream and the subscription downstream of `delay`.
+///
+/// Lifetimes: downstream lives in the state. A scheduled delivery holds this subscription until
+/// it runs, but not downstream: a cancel lets go of downstream at once (the delivery then finds
+/// nothing to deliver to), and the completion's delivery takes it out when it runs.
 private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -63,19 +67,18 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         /// Upstream completed; its completion is scheduled. The subscription is kept because the
         /// demand returned for values still on their way goes upstream, as in Combine.
-        case completing(any Subscription)
+        case completing(Downstream, upstream: any Subscription)
         /// Completed or cancelled.
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
 
-    private let downstream: Downstream
     private let interval: Context.SchedulerTimeType.Stride
     private let tolerance: Context.SchedulerTimeType.Stride
     private let scheduler: Context
@@ -85,7 +88,7 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         downstream: Downstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
         scheduler: Context, options: Context.SchedulerOptions?
     ) {
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
         self.interval = interval
         self.tolerance = tolerance
         self.scheduler = scheduler
@@ -98,12 +101,12 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         // Only the events are delayed, not the subscription.
         downstream.receive(subscription: self)
@@ -122,11 +125,11 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(let downstream, let upstream) = state else {
             lock.unlock()
             return
         }
-        state = .completing(upstream)
+        state = .completing(downstream, upstream: upstream)
         lock.unlock()
         scheduleAfterInterval { self.deliver(completion) }
     }
@@ -139,8 +142,10 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
 
     private func deliver(_ input: Input) {
         lock.lock()
+        let downstream: Downstream
         switch state {
-        case .subscribed, .completing: break
+        case .subscribed(let live, _), .completing(let live, _):
+            downstream = live
         case .awaitingSubscription, .terminated:
             lock.unlock()
             return
@@ -150,7 +155,7 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         guard more > 0 else { return }
         lock.lock()
         switch state {
-        case .subscribed(let upstream), .completing(let upstream):
+        case .subscribed(_, let upstream), .completing(_, let upstream):
             lock.unlock()
             upstream.request(more)
         case .awaitingSubscription, .terminated:
@@ -160,7 +165,9 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
 
     private func deliver(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .completing = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .completing(let downstream, _) = previous else {
             lock.unlock()
             return
         }
@@ -175,7 +182,7 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         demand.assertNonZero()
         lock.lock()
         switch state {
-        case .subscribed(let upstream), .completing(let upstream):
+        case .subscribed(_, let upstream), .completing(_, let upstream):
             lock.unlock()
             upstream.request(demand)
         case .awaitingSubscription, .terminated:
@@ -184,11 +191,8 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
     }
 
     func cancel() {
-        lock.lock()
-        let previous = state
-        state = .terminated
-        lock.unlock()
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
         // A completed upstream has nothing to cancel.
-        if case .subscribed(let upstream) = previous { upstream.cancel() }
+        if case .subscribed(_, let upstream) = previous { upstream.cancel() }
     }
 }

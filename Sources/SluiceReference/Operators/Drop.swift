@@ -42,38 +42,40 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 /// Drops the first `count` values. Demand is passed straight upstream once upstream has
 /// subscribed; the `count` values to drop are asked for on top of the first request.
+///
+/// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
+/// out under the lock and drops it after.
 private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     private enum State {
         /// Downstream has the subscription, upstream has not sent its own yet.
-        case awaitingSubscription(pending: Subscribers.Demand)
+        case awaitingSubscription(Downstream, pending: Subscribers.Demand)
         /// `remaining` values are still to be dropped.
-        case subscribed(any Subscription, remaining: Int)
+        case subscribed(Downstream, any Subscription, remaining: Int)
         case terminated
     }
 
     private let lock = Lock()
-    private var state: State = .awaitingSubscription(pending: .none)
+    private var state: State
     private let count: Int
-    private let downstream: Downstream
 
     init(count: Int, downstream: Downstream) {
         self.count = count
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream, pending: .none)
     }
 
     var description: String { "Drop" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription(let pending) = state else {
+        guard case .awaitingSubscription(let downstream, let pending) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription, remaining: count)
+        state = .subscribed(downstream, subscription, remaining: count)
         lock.unlock()
         let first = pending + count
         if first > 0 { subscription.request(first) }
@@ -81,13 +83,13 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let upstream, let remaining) = state else {
+        guard case .subscribed(let downstream, let upstream, let remaining) = state else {
             lock.unlock()
             return .none
         }
         if remaining > 0 {
             // This value was asked for on top of downstream's demand: nothing to replace it with.
-            state = .subscribed(upstream, remaining: remaining - 1)
+            state = .subscribed(downstream, upstream, remaining: remaining - 1)
             lock.unlock()
             return .none
         }
@@ -96,26 +98,25 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
         // Downstream already holds a subscription, so even a completion that arrives before
         // upstream's subscription can be delivered.
-        if case .terminated = state {
-            lock.unlock()
-            return
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        switch previous {
+        case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _, _):
+            downstream.receive(completion: completion)
+        case .terminated:
+            break
         }
-        state = .terminated
-        lock.unlock()
-        downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
         switch state {
-        case .awaitingSubscription(let pending):
-            state = .awaitingSubscription(pending: pending + demand)
+        case .awaitingSubscription(let downstream, let pending):
+            state = .awaitingSubscription(downstream, pending: pending + demand)
             lock.unlock()
-        case .subscribed(let upstream, _):
+        case .subscribed(_, let upstream, _):
             lock.unlock()
             upstream.request(demand)
         case .terminated:
@@ -124,11 +125,8 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
     }
 
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        if case .subscribed(let upstream, _) = current {
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .subscribed(_, let upstream, _) = previous {
             upstream.cancel()
         }
     }

@@ -73,6 +73,9 @@ struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber {
 
 /// Drops upstream values until the trigger fires. One lock over one state that covers both
 /// upstream and the trigger.
+///
+/// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
+/// out under the lock and drops it after.
 private final class DropUntilOutputSubscription<Downstream: Subscriber>:
     Subscriber, Subscription, TriggerReceiver, CustomStringConvertible
 {
@@ -95,15 +98,14 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
     }
 
     private enum State {
-        case running(UpstreamLink, TriggerLink)
+        case running(Downstream, UpstreamLink, TriggerLink)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.running(.awaitingSubscription(pending: .none), .awaitingSubscription)
-    private let downstream: Downstream
+    private var state: State
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream) { state = .running(downstream, .awaitingSubscription(pending: .none), .awaitingSubscription) }
 
     var description: String { "DropUntilOutput" }
 
@@ -111,19 +113,19 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .running(.awaitingSubscription(let pending), let trigger) = state else {
+        guard case .running(let downstream, .awaitingSubscription(let pending), let trigger) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .running(.subscribed(subscription), trigger)
+        state = .running(downstream, .subscribed(subscription), trigger)
         lock.unlock()
         if pending > 0 { subscription.request(pending) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .running(.subscribed, let trigger) = state else {
+        guard case .running(let downstream, .subscribed, let trigger) = state else {
             lock.unlock()
             return .none
         }
@@ -134,7 +136,9 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .running(_, let trigger) = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .running(let downstream, _, let trigger) = previous else {
             lock.unlock()
             return
         }
@@ -148,26 +152,31 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     func receiveTrigger(subscription: any Subscription) {
         lock.lock()
-        guard case .running(let upstream, .awaitingSubscription) = state else {
+        guard case .running(let downstream, let upstream, .awaitingSubscription) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .running(upstream, .subscribed(subscription))
+        state = .running(downstream, upstream, .subscribed(subscription))
         lock.unlock()
         subscription.request(.max(1))
     }
 
     func receiveTriggerValue() {
-        lock.withLock {
-            guard case .running(let upstream, .subscribed) = state else { return }
-            state = .running(upstream, .fired)
+        // `previous` keeps the trigger's subscription until the lock is released.
+        let previous = lock.withLock {
+            let previous = state
+            if case .running(let downstream, let upstream, .subscribed) = previous { state = .running(downstream, upstream, .fired) }
+            return previous
         }
+        withExtendedLifetime(previous) {}
     }
 
     func receiveTrigger(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .running(let upstream, let trigger) = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .running(let downstream, let upstream, let trigger) = previous else {
             lock.unlock()
             return
         }
@@ -188,10 +197,10 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         demand.assertNonZero()
         lock.lock()
         switch state {
-        case .running(.awaitingSubscription(let pending), let trigger):
-            state = .running(.awaitingSubscription(pending: pending + demand), trigger)
+        case .running(let downstream, .awaitingSubscription(let pending), let trigger):
+            state = .running(downstream, .awaitingSubscription(pending: pending + demand), trigger)
             lock.unlock()
-        case .running(.subscribed(let upstream), _):
+        case .running(_, .subscribed(let upstream), _):
             lock.unlock()
             upstream.request(demand)
         case .terminated:
@@ -201,11 +210,8 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     /// Cancels upstream first, then the trigger, in Combine's order.
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        guard case .running(let upstream, let trigger) = current else { return }
+        let current = lock.withLock { exchange(&state, with: .terminated) }
+        guard case .running(_, let upstream, let trigger) = current else { return }
         if case .subscribed(let upstream) = upstream { upstream.cancel() }
         if case .subscribed(let other) = trigger { other.cancel() }
     }

@@ -113,6 +113,11 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 /// arrives meanwhile (from another thread, or re-entrantly) is appended to `buffer` and
 /// delivered by that thread, as is a failure (`pendingCompletion`). The buffer also holds values
 /// that arrived while downstream had no demand.
+///
+/// Lifetimes: downstream and `transform` are in `live` until the stream ends. Whoever delivers the
+/// completion, or cancels, takes them out under the lock (`endLive()`) and drops them after it;
+/// a failure that waits for the delivering thread leaves them to that thread. The inner and
+/// upstream subscriptions are taken out and cancelled (or dropped) at the end as well.
 private final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, CustomStringConvertible
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
@@ -143,14 +148,19 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     /// A failure that arrived while another thread was delivering; that thread passes it on.
     private var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let transform: (Upstream.Output) -> NewPublisher
+    }
+
+    /// `nil` once the stream has ended (or its failure is being delivered).
+    private var live: Live?
     private let maxPublishers: Subscribers.Demand
-    private let transform: (Upstream.Output) -> NewPublisher
-    private let downstream: Downstream
 
     init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
         self.maxPublishers = maxPublishers
-        self.transform = transform
-        self.downstream = downstream
+        live = Live(downstream: downstream, transform: transform)
     }
 
     var description: String { "FlatMap" }
@@ -188,7 +198,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
     func receiveOuter(_ input: Upstream.Output) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = outer else {
+        guard case .subscribed = outer, let transform = live?.transform else {
             lock.unlock()
             return .none
         }
@@ -210,7 +220,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
     func receiveOuter(completion: Subscribers.Completion<Upstream.Failure>) {
         lock.lock()
-        switch outer {
+        // `previous` keeps the upstream subscription until the lock is released.
+        let previous = outer
+        switch previous {
         case .awaitingSubscription, .subscribed: break
         case .finished, .terminated:
             lock.unlock()
@@ -246,7 +258,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             lock.unlock()
             return .none
         }
-        guard !delivering, demand > 0 else {
+        guard !delivering, demand > 0, let downstream = live?.downstream else {
             // Its inner publisher is asked for the next value when this one is delivered.
             buffer.append((index, input))
             lock.unlock()
@@ -275,9 +287,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             var upstream: (any Subscription)?
             if maxPublishers != .unlimited, case .subscribed(let subscription) = outer { upstream = subscription }
             if isExhausted && !delivering {
-                outer = .terminated
+                let ended = endLive()
                 lock.unlock()
-                downstream.receive(completion: .finished)
+                ended?.downstream.receive(completion: .finished)
                 return
             }
             lock.unlock()
@@ -318,7 +330,8 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         var upstream: (any Subscription)?
         if case .subscribed(let subscription) = outer { upstream = subscription }
         let toCancel = innerSubscriptions
-        outer = .terminated
+        let ended = endLive()
+        let dropped = buffer
         inners = [:]
         buffer = []
         pendingCompletion = nil
@@ -326,9 +339,17 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         // Combine cancels the inner publishers first, then upstream.
         for inner in toCancel { inner.cancel() }
         upstream?.cancel()
+        withExtendedLifetime((ended, dropped)) {}
     }
 
     // MARK: Endings and delivery (each is entered with the lock held and releases it)
+
+    /// Moves to `.terminated` and hands over downstream and `transform`, for the caller to use and
+    /// drop after it releases the lock. Called with the lock held.
+    private func endLive() -> Live? {
+        outer = .terminated
+        return live.take()
+    }
 
     /// Finishes downstream if upstream and every inner publisher are done and nothing is being delivered.
     private func finishIfExhausted() {
@@ -336,22 +357,27 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             lock.unlock()
             return
         }
-        outer = .terminated
+        let ended = endLive()
         lock.unlock()
-        downstream.receive(completion: .finished)
+        ended?.downstream.receive(completion: .finished)
     }
 
     /// Ends the stream with a failure: the inner publishers still running are cancelled first.
+    /// If another thread is delivering, it delivers the failure (and lets go of downstream).
     private func fail(_ error: Downstream.Failure) {
         let toCancel = innerSubscriptions
+        // Kept until the lock is released: the upstream subscription and the waiting values.
+        let dropped = (outer, buffer)
         outer = .terminated
         inners = [:]
         buffer = []
         let deliverNow = !delivering
+        let ended = deliverNow ? live.take() : nil
         if !deliverNow { pendingCompletion = .failure(error) }
         lock.unlock()
         for inner in toCancel { inner.cancel() }
-        if deliverNow { downstream.receive(completion: .failure(error)) }
+        ended?.downstream.receive(completion: .failure(error))
+        withExtendedLifetime(dropped) {}
     }
 
     /// Delivers buffered values while downstream has demand, then a pending completion, or the
@@ -363,8 +389,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             if let completion = pendingCompletion {
                 pendingCompletion = nil
                 delivering = false
+                let ended = live.take()
                 lock.unlock()
-                downstream.receive(completion: completion)
+                ended?.downstream.receive(completion: completion)
                 return false
             }
             if isTerminated {
@@ -372,7 +399,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                 lock.unlock()
                 return false
             }
-            if !buffer.isEmpty, demand > 0 {
+            if !buffer.isEmpty, demand > 0, let downstream = live?.downstream {
                 let (index, value) = buffer.removeFirst()
                 demand -= 1
                 var inner: (any Subscription)?
@@ -385,10 +412,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                 continue
             }
             if isExhausted {
-                outer = .terminated
+                let ended = endLive()
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .finished)
+                ended?.downstream.receive(completion: .finished)
                 return false
             }
             delivering = false

@@ -96,23 +96,28 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let hooks: EventHooks<Input, Failure>
+    }
+
+    /// Downstream and the hooks live in the state until the stream ends; the call that ends it
+    /// takes them out under the lock, runs its hook and drops them after.
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Live)
+        case subscribed(Live, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     private var upstreamDescription = ""
     private let name: String?
-    private let downstream: Downstream
-    private let hooks: EventHooks<Input, Failure>
 
     init(name: String?, downstream: Downstream, hooks: EventHooks<Input, Failure>) {
         self.name = name
-        self.downstream = downstream
-        self.hooks = hooks
+        state = .awaitingSubscription(Live(downstream: downstream, hooks: hooks))
     }
 
     var description: String {
@@ -122,67 +127,63 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let live) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(live, upstream: subscription)
         upstreamDescription = String(describing: subscription)
         lock.unlock()
-        hooks.receiveSubscription?(subscription)
-        downstream.receive(subscription: self)
+        live.hooks.receiveSubscription?(subscription)
+        live.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
+        guard case .subscribed(let live, _) = state else {
             lock.unlock()
             return .none
         }
         lock.unlock()
-        hooks.receiveOutput?(input)
-        let demand = downstream.receive(input)
+        live.hooks.receiveOutput?(input)
+        let demand = live.downstream.receive(input)
         if demand != .none {
-            hooks.receiveReturnedDemand?(demand)
+            live.hooks.receiveReturnedDemand?(demand)
         }
         return demand
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let live, _) = previous else {
             lock.unlock()
             return
         }
         state = .terminated
         lock.unlock()
-        hooks.receiveCompletion?(completion)
-        downstream.receive(completion: completion)
+        live.hooks.receiveCompletion?(completion)
+        live.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(let live, let upstream) = state else {
             lock.unlock()
             return
         }
         lock.unlock()
-        hooks.receiveRequest?(demand)
+        live.hooks.receiveRequest?(demand)
         upstream.request(demand)
     }
 
     func cancel() {
-        lock.lock()
-        guard case .subscribed(let upstream) = state else {
-            state = .terminated
-            lock.unlock()
-            return
-        }
-        state = .terminated
-        lock.unlock()
-        hooks.receiveCancel?()
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        guard case .subscribed(let live, let upstream) = previous else { return }
+        live.hooks.receiveCancel?()
         upstream.cancel()
     }
 }

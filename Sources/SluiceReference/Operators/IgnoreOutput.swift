@@ -34,34 +34,34 @@ extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 // Combine hands the upstream's own subscription to downstream. This class forwards requests and
 // the cancel the same way while the stream is live, and goes quiet once it has ended, so that
-// nothing reaches either side after a completion or a cancel.
+// nothing reaches either side after a completion or a cancel. Downstream lives in the state until
+// then; the call that ends the stream takes it out under the lock and drops it after.
 private final class IgnoreOutputSubscription<Input, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible where Downstream.Input == Never
 {
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
-    private let downstream: Downstream
+    private var state: State
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream) { state = .awaitingSubscription(downstream) }
 
     var description: String { "IgnoreOutput" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
         subscription.request(.unlimited)
@@ -71,7 +71,9 @@ private final class IgnoreOutputSubscription<Input, Downstream: Subscriber>:
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let downstream, _) = previous else {
             lock.unlock()
             return
         }
@@ -83,7 +85,7 @@ private final class IgnoreOutputSubscription<Input, Downstream: Subscriber>:
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(_, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -92,11 +94,8 @@ private final class IgnoreOutputSubscription<Input, Downstream: Subscriber>:
     }
 
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        if case .subscribed(let upstream) = current {
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
     }

@@ -40,26 +40,28 @@ extension Publishers {
 ///
 /// The demand downstream returns for an interval is passed upstream as a `request`, not as the
 /// return value of `receive(_:)`, as Combine does (its tests see `.requested` for it).
+///
+/// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
+/// out under the lock and drops it after.
 private final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
+        case awaitingSubscription(Downstream)
         /// `last` is the instant of the subscription or of the last value.
-        case active(any Subscription, last: Context.SchedulerTimeType)
+        case active(Downstream, upstream: any Subscription, last: Context.SchedulerTimeType)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     private let scheduler: Context
-    private let downstream: Downstream
 
     init(scheduler: Context, downstream: Downstream) {
         self.scheduler = scheduler
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
     }
 
     var description: String { "MeasureInterval" }
@@ -67,12 +69,12 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     func receive(subscription: any Subscription) {
         let now = scheduler.now
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .active(subscription, last: now)
+        state = .active(downstream, upstream: subscription, last: now)
         lock.unlock()
         downstream.receive(subscription: self)
     }
@@ -80,11 +82,11 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
         lock.lock()
-        guard case .active(let upstream, let last) = state else {
+        guard case .active(let downstream, let upstream, let last) = state else {
             lock.unlock()
             return .none
         }
-        state = .active(upstream, last: now)
+        state = .active(downstream, upstream: upstream, last: now)
         lock.unlock()
         let more = downstream.receive(last.distance(to: now))
         if more > 0 { request(more) }
@@ -93,7 +95,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .active = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .active(let downstream, _, _) = previous else {
             lock.unlock()
             return
         }
@@ -105,7 +109,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .active(let upstream, _) = state else {
+        guard case .active(_, let upstream, _) = state else {
             lock.unlock()
             return
         }
@@ -114,14 +118,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     }
 
     func cancel() {
-        lock.lock()
-        guard case .active(let upstream, _) = state else {
-            state = .terminated
-            lock.unlock()
-            return
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .active(_, let upstream, _) = previous {
+            upstream.cancel()
         }
-        state = .terminated
-        lock.unlock()
-        upstream.cancel()
     }
 }

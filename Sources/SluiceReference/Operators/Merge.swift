@@ -576,6 +576,10 @@ private struct MergeSide<Downstream: Subscriber>: Subscriber {
 /// from inside `receive`) waits in its upstream's queue, and the delivering thread drains the
 /// queues before it lets go. The same queues hold values that arrive while downstream has no
 /// demand.
+///
+/// Lifetimes: downstream lives in the phase while the stream is live; whoever ends the stream (a
+/// cancel, or the call that delivers the completion) moves the phase to `.terminated` and drops
+/// downstream after releasing the lock. A delivery in flight holds its own copy.
 private final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -587,17 +591,16 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     private enum Phase {
-        case running
+        case running(Downstream)
         /// Every upstream has finished; `.finished` follows the last waiting value.
-        case finishing
+        case finishing(Downstream)
         /// An upstream failed while another call was delivering; that call delivers the failure.
-        case failing(Failure)
+        case failing(Downstream, Failure)
         case terminated
     }
 
     private let lock = Lock()
-    private let downstream: Downstream
-    private var phase = Phase.running
+    private var phase: Phase
     private var upstreams: [UpstreamState]
     private var waiting: [[Input]]
     private var finishedCount = 0
@@ -607,7 +610,7 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
     private var delivering = false
 
     init(downstream: Downstream, count: Int) {
-        self.downstream = downstream
+        phase = .running(downstream)
         upstreams = Array(repeating: .awaitingSubscription, count: count)
         waiting = Array(repeating: [], count: count)
     }
@@ -632,7 +635,7 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
 
     func receive(_ input: Input, from index: Int) -> Subscribers.Demand {
         lock.lock()
-        guard case .running = phase, case .active = upstreams[index] else {
+        guard case .running(let downstream) = phase, case .active = upstreams[index] else {
             lock.unlock()
             return .none
         }
@@ -657,7 +660,7 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
 
     func receive(_ completion: Subscribers.Completion<Failure>, from index: Int) {
         lock.lock()
-        guard case .running = phase, case .active = upstreams[index] else {
+        guard case .running(let downstream) = phase, case .active = upstreams[index] else {
             lock.unlock()
             return
         }
@@ -669,7 +672,7 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
                 lock.unlock()
                 return
             }
-            phase = .finishing
+            phase = .finishing(downstream)
             guard !delivering else {
                 lock.unlock()
                 return
@@ -679,23 +682,25 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
         case .failure(let error):
             // Combine cancels every upstream, the failed one included.
             let live = takeLiveUpstreams()
+            let dropped = waiting
             waiting = []
             let deliverNow = !delivering
-            phase = deliverNow ? .terminated : .failing(error)
+            phase = deliverNow ? .terminated : .failing(downstream, error)
             lock.unlock()
             for upstream in live { upstream.cancel() }
             if deliverNow { downstream.receive(completion: completion) }
+            withExtendedLifetime(dropped) {}
         }
     }
 
     /// A `MergeMany` of no publishers: finished as soon as it is subscribed.
     func noUpstreams() {
         lock.lock()
-        guard case .running = phase, !delivering else {
+        guard case .running(let downstream) = phase, !delivering else {
             lock.unlock()
             return
         }
-        phase = .finishing
+        phase = .finishing(downstream)
         delivering = true
         drainLocked()
     }
@@ -735,11 +740,15 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
 
     func cancel() {
         lock.lock()
+        // `previous` and `dropped` keep downstream and the waiting values until the lock is released.
+        let previous = phase
         let live = takeLiveUpstreams()
+        let dropped = waiting
         waiting = []
         phase = .terminated
         lock.unlock()
         for upstream in live { upstream.cancel() }
+        withExtendedLifetime((previous, dropped)) {}
     }
 
     // MARK: Delivery
@@ -748,19 +757,20 @@ private final class MergeSubscription<Downstream: Subscriber>: Subscription, Cus
     /// waiting values while there is demand, in upstream order, then a pending completion.
     private func drainLocked() {
         while true {
+            let downstream: Downstream
             switch phase {
             case .terminated:
                 delivering = false
                 lock.unlock()
                 return
-            case .failing(let error):
+            case .failing(let failed, let error):
                 phase = .terminated
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .failure(error))
+                failed.receive(completion: .failure(error))
                 return
-            case .running, .finishing:
-                break
+            case .running(let live), .finishing(let live):
+                downstream = live
             }
             if demand > 0, let index = waiting.firstIndex(where: { !$0.isEmpty }) {
                 let value = waiting[index].removeFirst()

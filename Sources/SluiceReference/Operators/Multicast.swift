@@ -64,39 +64,41 @@ extension Publishers {
 
 /// Stands between the subject and one downstream subscriber: the subscriber sees a subscription
 /// named "Multicast"; the demand it returns from `receive(_:)` is asked of the subject.
+///
+/// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
+/// out under the lock and drops it after.
 private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, subject: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
-    private let downstream: Downstream
+    private var state: State
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream) { state = .awaitingSubscription(downstream) }
 
     var description: String { "Multicast" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, subject: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
+        guard case .subscribed(let downstream, _) = state else {
             lock.unlock()
             return .none
         }
@@ -105,7 +107,7 @@ private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, S
         guard more > 0 else { return .none }
         // Asked of the subject, not returned to it: a subject ignores returned demand.
         lock.lock()
-        guard case .subscribed(let subject) = state else {
+        guard case .subscribed(_, let subject) = state else {
             lock.unlock()
             return .none
         }
@@ -116,7 +118,9 @@ private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, S
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let downstream, _) = previous else {
             lock.unlock()
             return
         }
@@ -128,7 +132,7 @@ private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, S
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(let subject) = state else {
+        guard case .subscribed(_, let subject) = state else {
             lock.unlock()
             return
         }
@@ -137,10 +141,7 @@ private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, S
     }
 
     func cancel() {
-        lock.lock()
-        let previous = state
-        state = .terminated
-        lock.unlock()
-        if case .subscribed(let subject) = previous { subject.cancel() }
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .subscribed(_, let subject) = previous { subject.cancel() }
     }
 }

@@ -39,6 +39,9 @@ extension Publishers {
 
 /// Passes upstream through until the trigger fires. One lock over one state that covers both
 /// upstream and the trigger.
+///
+/// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
+/// out under the lock and drops it after.
 private final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
     Subscriber, Subscription, TriggerReceiver, CustomStringConvertible
 {
@@ -63,15 +66,14 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     }
 
     private enum State {
-        case running(UpstreamLink, TriggerLink)
+        case running(Downstream, UpstreamLink, TriggerLink)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.running(.awaitingSubscription, .awaitingSubscription)
-    private let downstream: Downstream
+    private var state: State
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream) { state = .running(downstream, .awaitingSubscription, .awaitingSubscription) }
 
     var description: String { "PrefixUntilOutput" }
 
@@ -79,19 +81,19 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .running(.awaitingSubscription, let trigger) = state else {
+        guard case .running(let downstream, .awaitingSubscription, let trigger) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .running(.subscribed(subscription), trigger)
+        state = .running(downstream, .subscribed(subscription), trigger)
         lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .running(.subscribed, _) = state else {
+        guard case .running(let downstream, .subscribed, _) = state else {
             lock.unlock()
             return .none
         }
@@ -101,7 +103,9 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .running(let upstream, let trigger) = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .running(let downstream, let upstream, let trigger) = previous else {
             lock.unlock()
             return
         }
@@ -109,19 +113,19 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         lock.unlock()
         // Combine cancels the trigger before downstream hears the completion.
         if case .subscribed(let other) = trigger { other.cancel() }
-        end(with: completion, downstreamHasSubscription: upstream.hasSubscription)
+        end(downstream, with: completion, downstreamHasSubscription: upstream.hasSubscription)
     }
 
     // MARK: Trigger
 
     func receiveTrigger(subscription: any Subscription) {
         lock.lock()
-        guard case .running(let upstream, .awaitingSubscription) = state else {
+        guard case .running(let downstream, let upstream, .awaitingSubscription) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .running(upstream, .subscribed(subscription))
+        state = .running(downstream, upstream, .subscribed(subscription))
         lock.unlock()
         subscription.request(.max(1))
     }
@@ -130,22 +134,27 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     /// trigger itself is let go without a cancel: it was asked for one element and sent it.
     func receiveTriggerValue() {
         lock.lock()
-        guard case .running(let upstream, .subscribed) = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .running(let downstream, let upstream, .subscribed) = previous else {
             lock.unlock()
             return
         }
         state = .terminated
         lock.unlock()
         if case .subscribed(let upstream) = upstream { upstream.cancel() }
-        end(with: .finished, downstreamHasSubscription: upstream.hasSubscription)
+        end(downstream, with: .finished, downstreamHasSubscription: upstream.hasSubscription)
     }
 
     func receiveTrigger(completion: Subscribers.Completion<TriggerFailure>) {
         // Without an element the trigger will never fire: the stream goes on until upstream ends.
-        lock.withLock {
-            guard case .running(let upstream, _) = state else { return }
-            state = .running(upstream, .silent)
+        // `previous` keeps the trigger's subscription until the lock is released.
+        let previous = lock.withLock {
+            let previous = state
+            if case .running(let downstream, let upstream, _) = previous { state = .running(downstream, upstream, .silent) }
+            return previous
         }
+        withExtendedLifetime(previous) {}
     }
 
     // MARK: Downstream
@@ -153,7 +162,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .running(.subscribed(let upstream), _) = state else {
+        guard case .running(_, .subscribed(let upstream), _) = state else {
             lock.unlock()
             return
         }
@@ -163,11 +172,8 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
 
     /// Cancels upstream first, then the trigger, in Combine's order.
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        guard case .running(let upstream, let trigger) = current else { return }
+        let current = lock.withLock { exchange(&state, with: .terminated) }
+        guard case .running(_, let upstream, let trigger) = current else { return }
         if case .subscribed(let upstream) = upstream { upstream.cancel() }
         if case .subscribed(let other) = trigger { other.cancel() }
     }
@@ -175,7 +181,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     /// A subscriber must see a subscription before a completion. When the stream ends before
     /// upstream has subscribed (the trigger fired first), this subscription, now inert, is
     /// handed over first.
-    private func end(with completion: Subscribers.Completion<Failure>, downstreamHasSubscription: Bool) {
+    private func end(_ downstream: Downstream, with completion: Subscribers.Completion<Failure>, downstreamHasSubscription: Bool) {
         if !downstreamHasSubscription { downstream.receive(subscription: self) }
         downstream.receive(completion: completion)
     }

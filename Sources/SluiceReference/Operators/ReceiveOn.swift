@@ -42,6 +42,10 @@ extension Publishers {
 /// upstream. Once upstream has completed the stream is `completing`: the completion is on its way
 /// and a cancel has nothing left to stop, but values scheduled before it are still delivered and
 /// the demand they return still goes upstream (as Combine does).
+///
+/// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
+/// runs, but not downstream: a cancel lets go of downstream at once, and the completion's action
+/// takes it out when it delivers.
 private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -49,21 +53,20 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         /// Upstream completed; its completion is scheduled.
-        case completing(any Subscription)
+        case completing(Downstream, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
-    private let downstream: Downstream
+    private var state: State
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
         self.scheduler = scheduler
         self.options = options
     }
@@ -74,12 +77,12 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
     }
@@ -97,11 +100,11 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(let downstream, let upstream) = state else {
             lock.unlock()
             return
         }
-        state = .completing(upstream)
+        state = .completing(downstream, upstream: upstream)
         lock.unlock()
         scheduler.schedule(options: options) { self.deliver(completion) }
     }
@@ -109,15 +112,17 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
     // MARK: On the scheduler
 
     private func deliver(_ input: Input) {
-        guard liveUpstream() != nil else { return }
+        guard let (downstream, _) = live() else { return }
         let demand = downstream.receive(input)
-        guard demand != .none, let upstream = liveUpstream() else { return }
+        guard demand != .none, let (_, upstream) = live() else { return }
         upstream.request(demand)
     }
 
     private func deliver(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .completing = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .completing(let downstream, _) = previous else {
             lock.unlock()
             return
         }
@@ -126,12 +131,12 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
         downstream.receive(completion: completion)
     }
 
-    /// The upstream subscription while values may still be delivered.
-    private func liveUpstream() -> (any Subscription)? {
+    /// Downstream and the upstream subscription while values may still be delivered.
+    private func live() -> (downstream: Downstream, upstream: any Subscription)? {
         lock.lock()
         defer { lock.unlock() }
         switch state {
-        case .subscribed(let upstream), .completing(let upstream): return upstream
+        case .subscribed(let downstream, let upstream), .completing(let downstream, let upstream): return (downstream, upstream)
         case .awaitingSubscription, .terminated: return nil
         }
     }
@@ -140,13 +145,15 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        liveUpstream()?.request(demand)
+        live()?.upstream.request(demand)
     }
 
     func cancel() {
         lock.lock()
-        switch state {
-        case .subscribed(let upstream):
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        switch previous {
+        case .subscribed(_, let upstream):
             state = .terminated
             lock.unlock()
             upstream.cancel()

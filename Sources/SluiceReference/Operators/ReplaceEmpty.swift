@@ -39,64 +39,73 @@ extension Publishers {
 
 extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
 
+/// Passes values through and, if upstream finishes without one, sends `output` first.
+///
+/// Lifetimes: downstream and the replacement value live in the state until the stream ends; the
+/// call that ends it takes them out under the lock and drops them after.
 private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let output: Input
+    }
+
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Live)
+        case subscribed(Live, upstream: any Subscription)
         /// Upstream finished empty before downstream asked for anything.
-        case awaitingDemand
+        case awaitingDemand(Live)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     private var receivedValue = false
     private var downstreamHasAsked = false
-    private let output: Input
-    private let downstream: Downstream
 
     init(output: Input, downstream: Downstream) {
-        self.output = output
-        self.downstream = downstream
+        state = .awaitingSubscription(Live(downstream: downstream, output: output))
     }
 
     var description: String { "ReplaceEmpty" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let live) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(live, upstream: subscription)
         lock.unlock()
-        downstream.receive(subscription: self)
+        live.downstream.receive(subscription: self)
         subscription.request(.unlimited)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
+        guard case .subscribed(let live, _) = state else {
             lock.unlock()
             return .none
         }
         receivedValue = true
         lock.unlock()
-        return downstream.receive(input)
+        return live.downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let live, _) = previous else {
             lock.unlock()
             return
         }
         if case .finished = completion, !receivedValue, !downstreamHasAsked {
-            state = .awaitingDemand
+            state = .awaitingDemand(live)
             lock.unlock()
             return
         }
@@ -104,9 +113,9 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
         let replace = !receivedValue
         lock.unlock()
         if case .finished = completion, replace {
-            _ = downstream.receive(output)
+            _ = live.downstream.receive(live.output)
         }
-        downstream.receive(completion: completion)
+        live.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -114,25 +123,22 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
         lock.lock()
         downstreamHasAsked = true
         switch state {
-        case .subscribed(let upstream):
+        case .subscribed(_, let upstream):
             lock.unlock()
             upstream.request(demand)
-        case .awaitingDemand:
+        case .awaitingDemand(let live):
             state = .terminated
             lock.unlock()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            _ = live.downstream.receive(live.output)
+            live.downstream.receive(completion: .finished)
         case .awaitingSubscription, .terminated:
             lock.unlock()
         }
     }
 
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        if case .subscribed(let upstream) = current {
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
     }

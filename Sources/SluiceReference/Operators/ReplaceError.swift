@@ -35,6 +35,9 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 /// Sits between upstream and downstream like a one-to-one operator, but counts downstream's
 /// outstanding demand: the replacement value may only be sent while some is left, and is held
 /// until there is when the failure arrives too early.
+///
+/// Lifetimes: downstream and the replacement value live in the state until the stream ends; the
+/// call that ends it takes them out under the lock and drops them after.
 private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never
@@ -42,43 +45,46 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let output: Upstream.Output
+    }
+
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Live)
+        case subscribed(Live, upstream: any Subscription)
         /// Upstream failed while downstream had no demand: the replacement waits for a request.
-        case awaitingDemand
+        case awaitingDemand(Live)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     /// What downstream has asked for and not yet received.
     private var demand = Subscribers.Demand.none
-    private let output: Upstream.Output
-    private let downstream: Downstream
 
     init(output: Upstream.Output, downstream: Downstream) {
-        self.output = output
-        self.downstream = downstream
+        state = .awaitingSubscription(Live(downstream: downstream, output: output))
     }
 
     var description: String { "ReplaceError" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let live) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(live, upstream: subscription)
         lock.unlock()
-        downstream.receive(subscription: self)
+        live.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
+        guard case .subscribed(let live, _) = state else {
             lock.unlock()
             return .none
         }
@@ -87,7 +93,7 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
         precondition(demand > 0, "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
         demand -= 1
         lock.unlock()
-        let more = downstream.receive(input)
+        let more = live.downstream.receive(input)
         lock.lock()
         demand += more
         lock.unlock()
@@ -96,21 +102,23 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let live, _) = previous else {
             lock.unlock()
             return
         }
         if case .failure = completion, demand == .none {
-            state = .awaitingDemand
+            state = .awaitingDemand(live)
             lock.unlock()
             return
         }
         state = .terminated
         lock.unlock()
         if case .failure = completion {
-            _ = downstream.receive(output)
+            _ = live.downstream.receive(live.output)
         }
-        downstream.receive(completion: .finished)
+        live.downstream.receive(completion: .finished)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -118,25 +126,22 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
         lock.lock()
         self.demand += demand
         switch state {
-        case .subscribed(let upstream):
+        case .subscribed(_, let upstream):
             lock.unlock()
             upstream.request(demand)
-        case .awaitingDemand:
+        case .awaitingDemand(let live):
             state = .terminated
             lock.unlock()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            _ = live.downstream.receive(live.output)
+            live.downstream.receive(completion: .finished)
         case .awaitingSubscription, .terminated:
             lock.unlock()
         }
     }
 
     func cancel() {
-        lock.lock()
-        let current = state
-        state = .terminated
-        lock.unlock()
-        if case .subscribed(let upstream) = current {
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
     }

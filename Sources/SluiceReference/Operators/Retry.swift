@@ -43,6 +43,10 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// An attempt that fails synchronously, inside `subscribe`, does not subscribe the next one
 /// from that deep in the stack: it leaves a note, and the loop in `subscribeAttempts` that is
 /// already running starts the next attempt. So the stack stays flat however many attempts fail.
+///
+/// Lifetimes: downstream and the upstream publisher are in `live` until the stream ends; the call
+/// that ends it (the last completion, a cancel) takes them out with the state and drops them after
+/// the lock is released.
 private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
     where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure
 {
@@ -65,13 +69,20 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
     /// The loop of `subscribeAttempts` is running; a failure only leaves a note for it.
     private var isSubscribing = false
     private var attemptPending = false
-    private let upstream: Upstream
-    private let downstream: Downstream
+
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        /// The publisher each attempt subscribes to.
+        let upstream: Upstream
+    }
+
+    /// `nil` once the stream has ended.
+    private var live: Live?
 
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-        self.upstream = upstream
         retriesLeft = retries
-        self.downstream = downstream
+        live = Live(downstream: downstream, upstream: upstream)
     }
 
     var description: String { "Retry" }
@@ -87,7 +98,7 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
     /// Subscribes upstream once per pending attempt. Runs with `isSubscribing` set.
     private func subscribeAttempts() {
         lock.lock()
-        while attemptPending, !isTerminated {
+        while attemptPending, let upstream = live?.upstream {
             attemptPending = false
             let current = attempt
             lock.unlock()
@@ -123,12 +134,19 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
 
     func cancel() {
         lock.lock()
-        let previous = state
-        state = .terminated
+        let (previous, ended) = end()
         lock.unlock()
         if case .subscribed(let source) = previous {
             source.cancel()
         }
+        withExtendedLifetime(ended) {}
+    }
+
+    /// Moves to `.terminated` and hands over what the stream held (the state before, downstream
+    /// and the upstream publisher), for the caller to use and drop after it releases the lock.
+    /// Called with the lock held.
+    private func end() -> (previous: State, live: Live?) {
+        (exchange(&state, with: .terminated), live.take())
     }
 
     // MARK: Upstream, one attempt at a time
@@ -144,9 +162,10 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
         let isFirst = !downstreamHasSubscription
         downstreamHasSubscription = true
         let outstanding = demand
+        let downstream = live?.downstream
         lock.unlock()
         if isFirst {
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
         } else if outstanding > 0 {
             subscription.request(outstanding)
         }
@@ -154,7 +173,7 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
 
     fileprivate func receive(_ input: Downstream.Input, attempt number: Int) -> Subscribers.Demand {
         lock.lock()
-        guard number == attempt, case .subscribed = state else {
+        guard number == attempt, case .subscribed = state, let downstream = live?.downstream else {
             lock.unlock()
             return .none
         }
@@ -172,6 +191,8 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
             lock.unlock()
             return
         }
+        // Kept until the lock is released: the finished attempt's subscription.
+        let finished = state
         if case .failure = completion, retriesLeft != 0 {
             // The failed attempt is done: nothing to cancel. Start the next one.
             retriesLeft = retriesLeft.map { $0 - 1 }
@@ -184,12 +205,14 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
             }
             isSubscribing = true
             lock.unlock()
+            withExtendedLifetime(finished) {}
             subscribeAttempts()
             return
         }
-        state = .terminated
+        let (_, ended) = end()
         lock.unlock()
-        downstream.receive(completion: completion)
+        ended?.downstream.receive(completion: completion)
+        withExtendedLifetime(finished) {}
     }
 
     /// The subscriber one attempt's upstream talks to.

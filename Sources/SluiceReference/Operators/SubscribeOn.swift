@@ -43,6 +43,9 @@ extension Publishers {
 /// subscribe ran there). Every request and the cancel are scheduled, one action each, to reach
 /// upstream in the order they were made: a request made before a cancel still arrives, then the
 /// cancel. Values and the completion pass straight through until the stream ends or is cancelled.
+///
+/// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
+/// out under the lock and drops it after. A scheduled cancel holds only the upstream subscription.
 private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -50,19 +53,18 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
-    private let downstream: Downstream
+    private var state: State
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
         self.scheduler = scheduler
         self.options = options
     }
@@ -73,19 +75,19 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state else {
+        guard case .subscribed(let downstream, _) = state else {
             lock.unlock()
             return .none
         }
@@ -95,7 +97,9 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .subscribed(let downstream, _) = previous else {
             lock.unlock()
             return
         }
@@ -109,7 +113,7 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(let upstream) = state else {
+        guard case .subscribed(_, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -118,14 +122,8 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     }
 
     func cancel() {
-        lock.lock()
-        guard case .subscribed(let upstream) = state else {
-            state = .terminated
-            lock.unlock()
-            return
-        }
-        state = .terminated
-        lock.unlock()
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        guard case .subscribed(_, let upstream) = previous else { return }
         scheduler.schedule(options: options) { upstream.cancel() }
     }
 }

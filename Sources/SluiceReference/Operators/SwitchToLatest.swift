@@ -104,6 +104,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// Deliveries are serial: the thread that sets `delivering` calls downstream; a value accepted
 /// meanwhile (from an old inner publisher on another thread, or a new one re-entrantly) waits
 /// in `buffer` and is delivered by that thread, as is a completion (`pendingCompletion`).
+///
+/// Lifetimes: `downstream` is `nil` once the stream has ended. Whoever delivers the completion, or
+/// cancels, takes it out under the lock (`endDownstream()`) and drops it after; a completion that
+/// waits for the delivering thread leaves it to that thread.
 private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     private enum Outer {
@@ -131,7 +135,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     private var buffer: [Downstream.Input] = []
     private var delivering = false
     private var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
-    private let downstream: Downstream
+    private var downstream: Downstream?
 
     init(downstream: Downstream) {
         self.downstream = downstream
@@ -185,7 +189,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     func receiveOuter(completion: Subscribers.Completion<Downstream.Failure>) {
         lock.lock()
-        switch outer {
+        // `previous` keeps the upstream subscription until the lock is released.
+        let previous = outer
+        switch previous {
         case .awaitingSubscription, .subscribed: break
         case .finished, .terminated:
             lock.unlock()
@@ -198,9 +204,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 lock.unlock()
                 return
             }
-            outer = .terminated
+            let ended = endDownstream()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            ended?.receive(completion: .finished)
         case .failure(let error):
             let toCancel = innerSubscription
             inner = .none
@@ -231,7 +237,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return .none
         }
         demand -= 1
-        guard !delivering else {
+        guard !delivering, let downstream else {
             buffer.append(input)
             lock.unlock()
             return .none
@@ -252,7 +258,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             lock.unlock()
             return
         }
-        switch inner {
+        // `previous` keeps the inner subscription until the lock is released.
+        let previous = inner
+        switch previous {
         case .none:
             lock.unlock()
             return
@@ -265,9 +273,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 lock.unlock()
                 return
             }
-            outer = .terminated
+            let ended = endDownstream()
             lock.unlock()
-            downstream.receive(completion: .finished)
+            ended?.receive(completion: .finished)
         case .failure(let error):
             var upstream: (any Subscription)?
             if case .subscribed(let subscription) = outer { upstream = subscription }
@@ -295,7 +303,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         var upstream: (any Subscription)?
         if case .subscribed(let subscription) = outer { upstream = subscription }
         let current = innerSubscription
-        outer = .terminated
+        let ended = endDownstream()
+        let dropped = buffer
         inner = .none
         buffer = []
         pendingCompletion = nil
@@ -303,19 +312,32 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         // Combine cancels the inner publisher first, then upstream.
         current?.cancel()
         upstream?.cancel()
+        withExtendedLifetime((ended, dropped)) {}
     }
 
     // MARK: Endings and delivery (each is entered with the lock held and releases it)
 
+    /// Moves to `.terminated` and hands over downstream, for the caller to use and drop after it
+    /// releases the lock. Called with the lock held.
+    private func endDownstream() -> Downstream? {
+        outer = .terminated
+        return downstream.take()
+    }
+
     /// Ends the stream with `completion` after cancelling `other` (the side that did not fail).
+    /// If another thread is delivering, it delivers the completion (and lets go of downstream).
     private func end(with completion: Subscribers.Completion<Downstream.Failure>, cancelling other: (any Subscription)?) {
+        // Kept until the lock is released: the upstream subscription and the waiting values.
+        let dropped = (outer, buffer)
         outer = .terminated
         buffer = []
         let deliverNow = !delivering
+        let ended = deliverNow ? downstream.take() : nil
         if !deliverNow { pendingCompletion = completion }
         lock.unlock()
         other?.cancel()
-        if deliverNow { downstream.receive(completion: completion) }
+        ended?.receive(completion: completion)
+        withExtendedLifetime(dropped) {}
     }
 
     /// Adds what downstream returned for a value of inner publisher `generation`. Returns the
@@ -341,8 +363,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             if let completion = pendingCompletion {
                 pendingCompletion = nil
                 delivering = false
+                let ended = downstream.take()
                 lock.unlock()
-                downstream.receive(completion: completion)
+                ended?.receive(completion: completion)
                 return
             }
             if isTerminated {
@@ -362,7 +385,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                     continue
                 }
             }
-            if !buffer.isEmpty {
+            if !buffer.isEmpty, let downstream {
                 let value = buffer.removeFirst()
                 lock.unlock()
                 let more = downstream.receive(value)
@@ -373,10 +396,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 continue
             }
             if isExhausted {
-                outer = .terminated
+                let ended = endDownstream()
                 delivering = false
                 lock.unlock()
-                downstream.receive(completion: .finished)
+                ended?.receive(completion: .finished)
                 return
             }
             delivering = false

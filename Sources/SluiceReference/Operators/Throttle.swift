@@ -52,6 +52,10 @@ extension Publishers {
 ///
 /// At most one delivery is scheduled at a time. It carries the value chosen so far and, if upstream
 /// completed while it waited, the completion, which follows the value.
+///
+/// Lifetimes: downstream lives in the state. The scheduled delivery holds this subscription until
+/// it runs, but not downstream: a cancel lets go of downstream (and the chosen value) at once, and
+/// the delivery that carries the completion takes downstream out when it delivers.
 private final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -59,16 +63,16 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription
-        case subscribed(any Subscription)
+        case awaitingSubscription(Downstream)
+        case subscribed(Downstream, upstream: any Subscription)
         /// Upstream completed; the completion waits in `completion` for the scheduled delivery.
-        case completing
+        case completing(Downstream)
         /// Completed or cancelled.
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     /// Requested by downstream and not yet delivered.
     private var demand = Subscribers.Demand.none
     /// When the last value was delivered; nil before the first.
@@ -80,13 +84,12 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     /// Upstream's completion, once it has arrived.
     private var completion: Subscribers.Completion<Failure>?
 
-    private let downstream: Downstream
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let latest: Bool
 
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-        self.downstream = downstream
+        state = .awaitingSubscription(downstream)
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
@@ -98,12 +101,12 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let downstream) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subscription)
+        state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
         subscription.request(.unlimited)
@@ -140,11 +143,13 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = state else {
+        // `previous` keeps the upstream subscription until the lock is released.
+        let previous = state
+        guard case .subscribed(let downstream, _) = previous else {
             lock.unlock()
             return
         }
-        state = .completing
+        state = .completing(downstream)
         self.completion = completion
         let waiting = deliveryScheduled
         deliveryScheduled = true
@@ -163,9 +168,14 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         // A completion that arrived before this delivery ran is carried by it; one that arrives
         // while it runs (from inside downstream's `receive`) has scheduled a delivery of its own.
         let carried: Subscribers.Completion<Failure>?
+        let downstream: Downstream
         switch state {
-        case .subscribed: carried = nil
-        case .completing: carried = completion
+        case .subscribed(let live, _):
+            carried = nil
+            downstream = live
+        case .completing(let live):
+            carried = completion
+            downstream = live
         case .awaitingSubscription, .terminated:
             lock.unlock()
             return
@@ -217,11 +227,14 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     func cancel() {
         lock.lock()
+        // `previous` and `dropped` keep downstream and the chosen value until the lock is released.
         let previous = state
+        let dropped = chosen
         state = .terminated
         chosen = nil
         completion = nil
         lock.unlock()
-        if case .subscribed(let upstream) = previous { upstream.cancel() }
+        if case .subscribed(_, let upstream) = previous { upstream.cancel() }
+        withExtendedLifetime(dropped) {}
     }
 }

@@ -63,23 +63,33 @@ extension Publishers {
 /// replaced or the stream ends. Each timer carries the generation it was started in: a timer that
 /// fires after being replaced (a cancel racing its action) sees a newer generation and does nothing.
 /// The scheduled closures hold the subscription strongly, as Combine's do, until they have run.
+///
+/// Lifetimes: downstream and `customError` live in the state, not in the scheduled closures: a
+/// cancel lets go of them at once (and cancels the timer), and the completion's action or the
+/// timeout takes them out when it delivers.
 private final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        let customError: (() -> Upstream.Failure)?
+    }
+
     private enum State {
-        case awaitingSubscription
-        case active(any Subscription)
+        case awaitingSubscription(Live)
+        case active(Live, upstream: any Subscription)
         /// Upstream completed; its completion waits on the scheduler. A cancel meanwhile still
         /// reaches upstream, as in Combine.
-        case completing(any Subscription)
+        case completing(Live, upstream: any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state = State.awaitingSubscription
+    private var state: State
     private var timer: (any Cancellable)?
     private var timerGeneration: UInt64 = 0
     private var hasRequested = false
@@ -87,15 +97,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
-    private let customError: (() -> Upstream.Failure)?
-    private let downstream: Downstream
 
     init(publisher: Publishers.Timeout<Upstream, Context>, downstream: Downstream) {
         interval = publisher.interval
         scheduler = publisher.scheduler
         options = publisher.options
-        customError = publisher.customError
-        self.downstream = downstream
+        state = .awaitingSubscription(Live(downstream: downstream, customError: publisher.customError))
     }
 
     var description: String { "Timeout" }
@@ -104,15 +111,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state else {
+        guard case .awaitingSubscription(let live) = state else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .active(subscription)
+        state = .active(live, upstream: subscription)
         lock.unlock()
         restartTimer()
-        downstream.receive(subscription: self)
+        live.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -129,11 +136,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .active(let upstream) = state else {
+        guard case .active(let live, let upstream) = state else {
             lock.unlock()
             return
         }
-        state = .completing(upstream)
+        state = .completing(live, upstream: upstream)
         let stale = timer
         timer = nil
         timerGeneration += 1
@@ -147,7 +154,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .active(let upstream) = state else {
+        guard case .active(_, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -162,9 +169,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func cancel() {
         lock.lock()
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
         let upstream: (any Subscription)?
-        switch state {
-        case .active(let live), .completing(let live): upstream = live
+        switch previous {
+        case .active(_, let current), .completing(_, let current): upstream = current
         case .awaitingSubscription, .terminated: upstream = nil
         }
         state = .terminated
@@ -180,8 +189,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     private func deliver(_ input: Input) {
         lock.lock()
+        let downstream: Downstream
         switch state {
-        case .active, .completing: break
+        case .active(let live, _), .completing(let live, _):
+            downstream = live.downstream
         case .awaitingSubscription, .terminated:
             lock.unlock()
             return
@@ -190,7 +201,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let more = downstream.receive(input)
         guard more > 0 else { return }
         lock.lock()
-        guard case .active(let upstream) = state else {
+        guard case .active(_, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -200,18 +211,20 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     private func finish(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .completing = state else {
+        // `previous` keeps what the state held until the lock is released.
+        let previous = state
+        guard case .completing(let live, _) = previous else {
             lock.unlock()
             return
         }
         state = .terminated
         lock.unlock()
-        downstream.receive(completion: completion)
+        live.downstream.receive(completion: completion)
     }
 
     private func timedOut(generation: UInt64) {
         lock.lock()
-        guard generation == timerGeneration, case .active(let upstream) = state else {
+        guard generation == timerGeneration, case .active(let live, let upstream) = state else {
             lock.unlock()
             return
         }
@@ -222,7 +235,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         expired?.cancel()
         upstream.cancel()
-        downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+        live.downstream.receive(completion: live.customError.map { .failure($0()) } ?? .finished)
     }
 
     /// Replaces the running timer by one that fires `interval` from now.

@@ -145,11 +145,14 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
             lock.unlock()
             return
         }
+        // `previous` keeps the subscriber until the lock is released: its deinit may run any code.
+        let previous = state
         state = .terminated
         let future = self.future
         self.future = nil
         lock.unlock()
         future?.remove(self)
+        withExtendedLifetime(previous) {}
     }
 
     private var isTerminated: Bool {
@@ -181,10 +184,13 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
         }
     }
 
-    /// Called with the lock held; releases it.
+    /// Called with the lock held; releases it. The caller holds downstream; the future is
+    /// dropped after the lock.
     private func terminate() {
         state = .terminated
-        future = nil
+        let future = self.future
+        self.future = nil
         lock.unlock()
+        withExtendedLifetime(future) {}
     }
 }

@@ -52,6 +52,8 @@ private final class JustSubscription<Downstream: Subscriber>: Subscription, Cust
     }
 
     func cancel() {
-        lock.withLock { state = .terminated }
+        // Dropped here, after the lock: the subscriber's deinit may run any code.
+        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        withExtendedLifetime(previous) {}
     }
 }

@@ -32,22 +32,30 @@ extension Swift.Sequence {
 
 /// Emits elements while there is demand. A `request` made from inside `receive` only adds demand:
 /// the loop already running picks it up, so recursion stays bounded.
+///
+/// Lifetimes: downstream and the iterator (with whatever the sequence captured) are in `live`
+/// until the stream finishes or is cancelled; that call takes them out under the lock and drops
+/// them after.
 private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream: Subscriber>:
     Subscription, CustomStringConvertible where Downstream.Input == Iterator.Element
 {
+    /// What a live stream holds.
+    private struct Live {
+        let downstream: Downstream
+        var iterator: Iterator
+    }
+
     private let lock = Lock()
-    private var iterator: Iterator
+    /// `nil` once the stream has finished or been cancelled.
+    private var live: Live?
     /// The element to send next; `nil` once the sequence is exhausted.
     private var next: Iterator.Element?
     private var demand = Subscribers.Demand.none
     private var isEmitting = false
-    private var isTerminated = false
-    private let downstream: Downstream
 
     init(iterator: Iterator, next: Iterator.Element, downstream: Downstream) {
-        self.iterator = iterator
+        live = Live(downstream: downstream, iterator: iterator)
         self.next = next
-        self.downstream = downstream
     }
 
     var description: String { "Sequence" }
@@ -55,7 +63,7 @@ private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream:
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard !isTerminated else {
+        guard live != nil else {
             lock.unlock()
             return
         }
@@ -65,18 +73,19 @@ private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream:
             return
         }
         isEmitting = true
-        while !isTerminated, self.demand > 0, let value = next {
+        while let downstream = live?.downstream, self.demand > 0, let value = next {
             self.demand -= 1
-            next = iterator.next()
+            next = live?.iterator.next()
             let isLast = next == nil
             lock.unlock()
             let more = downstream.receive(value)
             lock.lock()
-            if isTerminated { break }
+            if live == nil { break }
             if isLast {
-                isTerminated = true
+                let ended = live.take()
                 lock.unlock()
                 downstream.receive(completion: .finished)
+                withExtendedLifetime(ended) {}
                 return
             }
             self.demand += more
@@ -86,6 +95,8 @@ private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream:
     }
 
     func cancel() {
-        lock.withLock { isTerminated = true }
+        // Taken out under the lock, dropped after it: the subscriber's deinit may run any code.
+        let released = lock.withLock { (live.take(), next.take()) }
+        withExtendedLifetime(released) {}
     }
 }

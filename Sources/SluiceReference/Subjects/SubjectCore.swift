@@ -5,6 +5,10 @@
 /// values: a `PassthroughSubject` when any subscriber has first asked for anything (until then
 /// they are kept but not asked), a `CurrentValueSubject` at once, as Combine does. When the
 /// subject goes away, they are cancelled.
+///
+/// Lifetimes: a subscriber is let go of when it cancels, when the subject completes, and when the
+/// subject goes away (its conduits hold it weakly, so a subject nobody keeps is gone at once, and
+/// then nothing can reach its subscribers any more).
 final class SubjectCore<Output, Failure: Error> {
     private let lock = Lock()
     private var conduits: [SubjectConduit<Output, Failure>] = []
@@ -26,6 +30,7 @@ final class SubjectCore<Output, Failure: Error> {
 
     deinit {
         for upstream in upstreams { upstream.cancel() }
+        for conduit in conduits { conduit.letGo() }
     }
 
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -68,11 +73,15 @@ final class SubjectCore<Output, Failure: Error> {
             return
         }
         self.completion = completion
+        // Taken out under the lock and dropped after it: a completed subject keeps neither its
+        // subscribers nor the upstream subscriptions it was handed (they are not cancelled).
         let receivers = conduits
+        let released = upstreams
         conduits = []
         upstreams = []
         lock.unlock()
         for conduit in receivers { conduit.finish(completion) }
+        withExtendedLifetime(released) {}
     }
 
     func send(subscription: any Subscription) {
@@ -96,6 +105,7 @@ final class SubjectCore<Output, Failure: Error> {
         for upstream in toAsk { upstream.request(.unlimited) }
     }
 
+    /// Forgets a cancelled subscriber's conduit (the caller holds it, so nothing is freed under the lock).
     fileprivate func remove(_ conduit: SubjectConduit<Output, Failure>) {
         lock.withLock { conduits.removeAll { $0 === conduit } }
     }
@@ -104,6 +114,9 @@ final class SubjectCore<Output, Failure: Error> {
 /// One subscriber's subscription to a subject: its own demand under its own lock, and delivery
 /// under a recursive lock so that values reach the subscriber one at a time, yet a subscriber
 /// may send into the subject from inside `receive`.
+///
+/// The subscriber is let go of when it cancels and when the subject completes (`downstream`
+/// becomes `nil`); a delivery in flight holds its own copy until it returns.
 private final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
     private let lock = Lock()
     /// Taken around every call into the subscriber (and by `attach` around the subscription).
@@ -161,10 +174,7 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
     func finish(_ completion: Subscribers.Completion<Failure>) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
-        let target = lock.withLock {
-            defer { downstream = nil }
-            return downstream
-        }
+        let target = lock.withLock { downstream.take() }
         target?.receive(completion: completion)
     }
 
@@ -207,7 +217,14 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Custom
     }
 
     func cancel() {
-        lock.withLock { downstream = nil }
+        letGo()
         core?.remove(self)
+    }
+
+    /// Lets go of the subscriber: nothing reaches it any more. It is taken out under the lock and
+    /// dropped after it, since its deinit may run any code.
+    func letGo() {
+        let released = lock.withLock { downstream.take() }
+        withExtendedLifetime(released) {}
     }
 }

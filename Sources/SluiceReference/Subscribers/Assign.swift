@@ -10,28 +10,35 @@ extension Publisher where Failure == Never {
 extension Subscribers {
     /// A simple subscriber that assigns received elements to a property indicated by a key path.
     ///
-    /// It holds the object strongly until the stream completes or is cancelled.
+    /// It holds the object strongly until the stream completes or is cancelled, and lets go of it
+    /// (and of the subscription) then.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
         public typealias Failure = Never
 
         private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
+            case awaitingSubscription(Root)
+            case subscribed(Root, any Subscription)
             case terminated
         }
 
         private let lock = Lock()
-        private var state = State.awaitingSubscription
-        private var target: Root?
+        private var state: State
 
         /// The object that contains the property to assign; `nil` once the subscription ends.
-        public var object: Root? { lock.withLock { target } }
+        public var object: Root? {
+            lock.withLock {
+                switch state {
+                case .awaitingSubscription(let object), .subscribed(let object, _): object
+                case .terminated: nil
+                }
+            }
+        }
         /// The key path that indicates the property to assign.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         /// Creates a subscriber to assign the value of a property indicated by a key path.
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-            target = object
+            state = .awaitingSubscription(object)
             self.keyPath = keyPath
         }
 
@@ -39,41 +46,36 @@ extension Subscribers {
 
         public func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = state else {
+            guard case .awaitingSubscription(let object) = state else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            state = .subscribed(subscription)
+            state = .subscribed(object, subscription)
             lock.unlock()
             subscription.request(.unlimited)
         }
 
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
-            guard case .subscribed = state, let target else {
+            guard case .subscribed(let object, _) = state else {
                 lock.unlock()
                 return .none
             }
             lock.unlock()
-            target[keyPath: keyPath] = value
+            object[keyPath: keyPath] = value
             return .none
         }
 
         public func receive(completion: Subscribers.Completion<Never>) {
-            lock.withLock {
-                state = .terminated
-                target = nil
-            }
+            // Dropped here, after the lock: the object and the subscription.
+            let previous = lock.withLock { exchange(&state, with: .terminated) }
+            withExtendedLifetime(previous) {}
         }
 
         public func cancel() {
-            lock.lock()
-            let current = state
-            state = .terminated
-            target = nil
-            lock.unlock()
-            if case .subscribed(let subscription) = current {
+            let previous = lock.withLock { exchange(&state, with: .terminated) }
+            if case .subscribed(_, let subscription) = previous {
                 subscription.cancel()
             }
         }

@@ -19,72 +19,88 @@ extension Publisher where Failure == Never {
 
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
+    ///
+    /// It lets go of its closures and of the subscription when the stream completes and when it
+    /// is cancelled, so that whatever the closures capture is freed then, even while the caller
+    /// still holds the sink (or its `AnyCancellable`).
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
+        private struct Closures {
+            let receiveValue: (Input) -> Void
+            let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        }
+
         private enum State {
-            case awaitingSubscription
-            case subscribed(any Subscription)
+            case awaitingSubscription(Closures)
+            case subscribed(Closures, any Subscription)
             case terminated
         }
 
-        /// The closure to execute on receipt of a value.
-        public let receiveValue: (Input) -> Void
-        /// The closure to execute on completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-
         private let lock = Lock()
-        private var state = State.awaitingSubscription
+        private var state: State
+
+        /// The closure to execute on receipt of a value; one that does nothing once the stream has ended.
+        public var receiveValue: (Input) -> Void { closures?.receiveValue ?? { _ in } }
+        /// The closure to execute on completion; one that does nothing once the stream has ended.
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { closures?.receiveCompletion ?? { _ in } }
 
         /// Initializes a sink with the provided closures.
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveCompletion = receiveCompletion
-            self.receiveValue = receiveValue
+            state = .awaitingSubscription(Closures(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
         }
 
         public var description: String { "Sink" }
 
+        private var closures: Closures? {
+            lock.withLock {
+                switch state {
+                case .awaitingSubscription(let closures), .subscribed(let closures, _): closures
+                case .terminated: nil
+                }
+            }
+        }
+
         public func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = state else {
+            guard case .awaitingSubscription(let closures) = state else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            state = .subscribed(subscription)
+            state = .subscribed(closures, subscription)
             lock.unlock()
             subscription.request(.unlimited)
         }
 
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
-            guard case .subscribed = state else {
+            guard case .subscribed(let closures, _) = state else {
                 lock.unlock()
                 return .none
             }
             lock.unlock()
-            receiveValue(value)
+            closures.receiveValue(value)
             return .none
         }
 
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard case .subscribed = state else {
+            // `previous` keeps the closures and the subscription until the lock is released.
+            let previous = state
+            guard case .subscribed(let closures, _) = previous else {
                 lock.unlock()
                 return
             }
             state = .terminated
             lock.unlock()
-            receiveCompletion(completion)
+            closures.receiveCompletion(completion)
         }
 
         public func cancel() {
-            lock.lock()
-            let current = state
-            state = .terminated
-            lock.unlock()
-            if case .subscribed(let subscription) = current {
+            let previous = lock.withLock { exchange(&state, with: .terminated) }
+            if case .subscribed(_, let subscription) = previous {
                 subscription.cancel()
             }
         }
