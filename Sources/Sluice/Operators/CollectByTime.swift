@@ -150,6 +150,11 @@ struct _TimeWindows<Element, Failure: Error> {
 
 /// Upstream appends to the open window under the lock (the one place the upstream's thread and the
 /// scheduler's meet per value); everything downstream hears is delivered on the scheduler.
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
+/// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of it.
+/// Upstream goes when it completes or is cancelled, the window timer is cancelled then; a timer or
+/// drain action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class _CollectByTimeSubscription<Element, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
@@ -161,7 +166,10 @@ where Downstream.Input == [Element] {
     /// `count` for `.byTimeOrCount`; nil for `.byTime`.
     @usableFromInline let limit: Int?
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_CollectByTimeSubscription>
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var windows: _TimeWindows<Element, Failure>
 
@@ -174,8 +182,9 @@ where Downstream.Input == [Element] {
         self.interval = interval
         self.limit = limit
         self.options = options
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         windows = _TimeWindows(reserve: limit ?? 0)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "CollectByTime" }
@@ -193,7 +202,7 @@ where Downstream.Input == [Element] {
         windows.upstream = subscription
         lock.unlock()
         startWindow()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         if limit == nil { subscription.request(.unlimited) }
     }
 
@@ -233,6 +242,8 @@ where Downstream.Input == [Element] {
         }
         windows.phase = .ending
         windows.ending = completion
+        // Upstream is done: nothing more goes to it (demand in `ending` is counted, not passed on).
+        windows.upstream = nil
         let stale = windows.nextEpoch()
         lock.unlock()
         stale?.cancel()
@@ -264,6 +275,7 @@ where Downstream.Input == [Element] {
         lock.unlock()
         stale?.cancel()
         live?.cancel()
+        lifetime.end(self)
     }
 
     // MARK: On the scheduler
@@ -288,7 +300,7 @@ where Downstream.Input == [Element] {
             lock.lock()
             if let window = windows.takeDeliverable() {
                 lock.unlock()
-                let more = downstream.receive(window)
+                let more = lifetime.call(self) { downstream.with { $0.receive(window) } } ?? .none
                 guard more != .none else { continue }
                 lock.lock()
                 let running = windows.phase == .active || windows.phase == .ending
@@ -304,9 +316,12 @@ where Downstream.Input == [Element] {
             }
             windows.phase = .done
             windows.ending = nil
-            windows.upstream = nil
             lock.unlock()
-            return downstream.receive(completion: completion)
+            lifetime.call(self) {
+                guard lifetime.end() else { return }
+                downstream.with { $0.receive(completion: completion) }
+            }
+            return
         }
     }
 

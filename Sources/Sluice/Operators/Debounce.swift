@@ -53,6 +53,11 @@ extension Publishers {
 /// the generation it was armed for and delivers only if nothing newer came in, which also makes a
 /// timer the scheduler failed to cancel harmless. Timers are Combine's kind: a repeating action
 /// with the due time as interval, cancelled when replaced, once it has fired, and at the end.
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
+/// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of
+/// downstream. The value waiting for its timer, the timer and upstream go at the end too; a timer
+/// action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class _DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible
@@ -68,7 +73,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         case done
     }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_DebounceSubscription>
     @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
@@ -84,10 +92,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         dueTime = publisher.dueTime
         scheduler = publisher.scheduler
         options = publisher.options
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "Debounce" }
@@ -103,7 +112,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         phase = .active
         upstream = subscription
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         subscription.request(.unlimited)
     }
 
@@ -164,7 +173,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         spent?.cancel()
         guard wanted else { return }
-        let more = downstream.receive(value)
+        let more = lifetime.call(self) { downstream.with { $0.receive(value) } } ?? .none
         guard more != .none else { return }
         lock.lock()
         if phase == .active { demand += more }
@@ -197,7 +206,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         phase = .done
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     @inlinable
@@ -220,5 +232,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         stopped?.cancel()
         live?.cancel()
+        lifetime.end(self)
     }
 }

@@ -62,6 +62,11 @@ extension Publishers {
 /// A value costs one scheduled closure and, on the way in and out, one atomic load of the status;
 /// the lock is taken only to reach the upstream subscription (a request, a cancel, demand returned
 /// by downstream), where downstream's thread and the scheduler's meet.
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the delayed completion's
+/// delivery or a cancel ends it, and the last call in flight, or the cancel when none is, lets go
+/// of downstream. A delayed value or completion still scheduled holds this object until it runs,
+/// but no longer downstream.
 @usableFromInline
 final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible
@@ -77,7 +82,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// The completion went out, or downstream cancelled.
     @usableFromInline static var done: UInt8 { 3 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_DelaySubscription>
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
@@ -90,11 +98,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         interval = publisher.interval
         tolerance = publisher.tolerance
         scheduler = publisher.scheduler
         options = publisher.options
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "Delay" }
@@ -111,7 +120,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
         // The subscription itself is not delayed.
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -134,8 +143,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func deliver(_ input: Input) {
-        guard status.load(ordering: .acquiring) != Self.done else { return }
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) {
+            status.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+        } ?? .none
         guard more != .none else { return }
         lock.lock()
         let upstream = upstream
@@ -150,7 +160,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.lock()
         upstream = nil
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     @inlinable
@@ -171,5 +184,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         // A completed upstream has nothing to cancel.
         if previous == Self.active { upstream?.cancel() }
+        lifetime.end(self)
     }
 }

@@ -47,6 +47,9 @@ extension Publishers {
 /// subscription, where downstream's `request`/`cancel` (any thread) meet upstream's completion.
 ///
 /// Demand downstream returns for an interval goes upstream as a `request`, as in Combine.
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
+/// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of it.
 @usableFromInline
 final class _MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
@@ -54,7 +57,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let scheduler: Context
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_MeasureIntervalSubscription>
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`; nil before the subscription and after the end.
@@ -66,7 +72,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     @inlinable
     init(scheduler: Context, downstream: Downstream) {
         self.scheduler = scheduler
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "MeasureInterval" }
@@ -82,7 +89,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         upstream = subscription
         lock.unlock()
         last = scheduler.now
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -90,7 +97,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         guard !isDone.load(ordering: .acquiring), let previous = last else { return .none }
         let now = scheduler.now
         last = now
-        let more = downstream.receive(previous.distance(to: now))
+        let more = lifetime.call(self) { downstream.with { $0.receive(previous.distance(to: now)) } } ?? .none
         if more != .none {
             lock.lock()
             let live = upstream
@@ -110,7 +117,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         upstream = nil
         isDone.store(true, ordering: .releasing)
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     @inlinable
@@ -131,5 +141,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         isDone.store(true, ordering: .releasing)
         lock.unlock()
         live?.cancel()
+        lifetime.end(self)
     }
 }

@@ -52,6 +52,12 @@ extension Publishers {
 /// completion is scheduled: values scheduled before it still arrive and their demand still goes
 /// upstream; a cancel has nothing left to stop), `done` (delivered, or cancelled: scheduled values
 /// find it and are dropped).
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime` (the subscription, each
+/// delivery, the completion); the completion's delivery or a cancel ends it, and the last call in
+/// flight (or the cancel, when none is) lets go of downstream. A scheduled delivery still holds this
+/// object until it runs, but no longer downstream. A cancel while `completing` ends nothing: the
+/// completion on its way is still delivered (as in Combine), and its delivery ends the lifetime.
 @usableFromInline
 final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
@@ -64,7 +70,10 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     @usableFromInline static var completing: UInt8 { 2 }
     @usableFromInline static var done: UInt8 { 3 }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_ReceiveOnSubscription>
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     /// Written under `lock`, read without it on the value path.
@@ -75,9 +84,10 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "ReceiveOn" }
@@ -95,7 +105,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         upstream = subscription
         phase.store(Self.live, ordering: .releasing)
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -122,8 +132,9 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func deliver(_ input: Input) {
-        guard phase.load(ordering: .acquiring) != Self.done else { return }
-        let demand = downstream.receive(input)
+        let demand = lifetime.call(self) {
+            phase.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+        } ?? .none
         if demand != .none { requestUpstream(demand) }
     }
 
@@ -139,7 +150,12 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         let finished = upstream
         upstream = nil
         lock.unlock()
-        withExtendedLifetime(finished) { downstream.receive(completion: completion) }
+        withExtendedLifetime(finished) {
+            lifetime.call(self) {
+                guard lifetime.end() else { return }
+                downstream.with { $0.receive(completion: completion) }
+            }
+        }
     }
 
     /// Passes demand upstream while the stream is live or completing.
@@ -173,5 +189,6 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         upstream = nil
         lock.unlock()
         cancelled?.cancel()
+        lifetime.end(self)
     }
 }

@@ -48,6 +48,11 @@ extension Publishers {
 /// the upstream subscription it was made for, so a request made before a cancel still reaches
 /// upstream before that cancel does. Values pass straight through, checked against one atomic
 /// flag (no lock per value); `live` turns off synchronously at a cancel or at the completion.
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
+/// or a cancel (even one before upstream's subscription arrived) ends it, and the last call in
+/// flight, or the cancel when none is, lets go of downstream. The upstream subscription is let go
+/// of at the end too (a scheduled request or cancel holds it until it runs).
 @usableFromInline
 final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible
@@ -55,7 +60,10 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_SubscribeOnSubscription>
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     /// True from upstream's subscription to the completion or the cancel; written under `lock`.
@@ -70,9 +78,10 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "SubscribeOn" }
@@ -90,19 +99,23 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
         upstream = subscription
         live.store(true, ordering: .releasing)
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard live.load(ordering: .acquiring) else { return .none }
-        return downstream.receive(input)
+        lifetime.call(self) {
+            live.load(ordering: .acquiring) ? downstream.with { $0.receive(input) } : .none
+        } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard takeUpstream() != nil else { return }
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     /// Ends the stream: hands back upstream's subscription if it was live (the caller then owns
@@ -132,7 +145,10 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
 
     @inlinable
     func cancel() {
-        guard let target = takeUpstream() else { return }
-        scheduler.schedule(options: options) { target.cancel() }
+        if let target = takeUpstream() {
+            scheduler.schedule(options: options) { target.cancel() }
+        }
+        // Also a cancel before upstream's subscription came: the stream ends here either way.
+        lifetime.end(self)
     }
 }

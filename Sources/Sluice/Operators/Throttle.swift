@@ -56,6 +56,10 @@ extension Publishers {
 /// downstream's adds demand or cancels. At most one delivery is scheduled at a time (`slot` holds
 /// what it will deliver); values arriving meanwhile only update the slot, so a burst costs no
 /// scheduling at all.
+///
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
+/// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of
+/// downstream. A scheduled delivery holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class _ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible
@@ -71,7 +75,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         case done
     }
 
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_ThrottleSubscription>
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let keepsLatest: Bool
@@ -90,10 +97,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
-        self.downstream = downstream
+        self.downstream = Releasable(downstream)
         interval = publisher.interval
         scheduler = publisher.scheduler
         keepsLatest = publisher.latest
+        lifetime = Lifetime { $0.downstream.release() }
     }
 
     @usableFromInline var description: String { "Throttle" }
@@ -109,7 +117,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         phase = .active
         upstream = subscription
         lock.unlock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         subscription.request(.unlimited)
     }
 
@@ -181,7 +189,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         lock.unlock()
         if emits, let value {
-            let more = downstream.receive(value)
+            let more = lifetime.call(self) { downstream.with { $0.receive(value) } } ?? .none
             if more != .none {
                 lock.lock()
                 if phase == .active { demand += more }
@@ -198,7 +206,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         phase = .done
         ending = nil
         lock.unlock()
-        downstream.receive(completion: carried)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            downstream.with { $0.receive(completion: carried) }
+        }
     }
 
     @inlinable
@@ -219,5 +230,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         ending = nil
         lock.unlock()
         live?.cancel()
+        lifetime.end(self)
     }
 }

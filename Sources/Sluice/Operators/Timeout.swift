@@ -75,6 +75,11 @@ extension Publishers {
 /// Values and completions hop onto the scheduler, so downstream hears from the scheduler only.
 /// `phase` is atomic so the delivery path checks it without the lock; every change to it and to the
 /// timer happens under `lock`, which is never held while calling out.
+///
+/// Lifetimes: downstream and `customError` are used only inside calls through `lifetime`; the
+/// completion's delivery (upstream's, or the timeout's), or a cancel, ends it, and the last call in
+/// flight, or the cancel when none is, lets go of both. The timer is cancelled at the end; a timer
+/// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
 final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
@@ -91,8 +96,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let customError: (() -> Upstream.Failure)?
-    @usableFromInline let downstream: Downstream
+    /// Used only inside calls through `lifetime` (the timeout's).
+    @exclusivity(unchecked)
+    @usableFromInline var customError: Releasable<(() -> Upstream.Failure)?>
+    /// Used only inside calls through `lifetime`.
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let lifetime: Lifetime<_TimeoutSubscription>
 
     @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
@@ -110,8 +120,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.interval = interval
         self.scheduler = scheduler
         self.options = options
-        self.customError = customError
-        self.downstream = downstream
+        self.customError = Releasable(customError)
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { $0.release() }
     }
 
     @usableFromInline var description: String { "Timeout" }
@@ -129,7 +140,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         phase.store(Self.active, ordering: .releasing)
         lock.unlock()
         restartClock()
-        downstream.receive(subscription: self)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -182,15 +193,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         stale?.cancel()
         live?.cancel()
+        lifetime.end(self)
     }
 
     // MARK: On the scheduler
 
     @inlinable
     func deliver(_ input: Input) {
-        let now = phase.load(ordering: .acquiring)
-        guard now == Self.active || now == Self.completing else { return }
-        let more = downstream.receive(input)
+        let more = lifetime.call(self) { () -> Subscribers.Demand in
+            let now = phase.load(ordering: .acquiring)
+            guard now == Self.active || now == Self.completing else { return .none }
+            return downstream.with { $0.receive(input) }
+        } ?? .none
         guard more != .none else { return }
         lock.lock()
         let live = phase.load(ordering: .relaxed) == Self.active ? upstream : nil
@@ -208,7 +222,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         phase.store(Self.done, ordering: .releasing)
         upstream = nil
         lock.unlock()
-        downstream.receive(completion: completion)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     /// The armed timer ran out: cancel upstream and end the stream.
@@ -226,7 +243,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         stale?.cancel()
         live?.cancel()
-        downstream.receive(completion: customError.map { .failure($0()) } ?? .finished)
+        lifetime.call(self) {
+            guard lifetime.end() else { return }
+            let completion: Subscribers.Completion<Failure> = customError.with { $0.map { .failure($0()) } ?? .finished }
+            downstream.with { $0.receive(completion: completion) }
+        }
     }
 
     /// Replaces the armed timer by one due `interval` from now, unless the stream has ended.
@@ -253,6 +274,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         timer = token
         lock.unlock()
+    }
+
+    /// Lets go of downstream and `customError`: called once, when `lifetime` says so.
+    @inlinable
+    func release() {
+        customError.release()
+        downstream.release()
     }
 
     /// Forgets the armed timer (under the lock); the caller cancels what is returned after unlocking.
