@@ -20,9 +20,8 @@ import Testing
 
     @Test func receiveOnAndSubscribeOn() {
         check { upstream, _, scheduler in upstream.receive(on: scheduler) }
-        // `subscribe(on:)` subscribes upstream in a scheduled action: run it before the ending,
-        // or the ending meets no stream and the stream begins (and stays live) in `settle`.
-        check { upstream, _, scheduler in SubscribedAtOnce(upstream.subscribe(on: scheduler), scheduler: scheduler) }
+        // `subscribe(on:)` subscribes upstream in a scheduled action, which `subscribed` runs.
+        check { upstream, _, scheduler in upstream.subscribe(on: scheduler) }
         LifetimeLaws.check { upstream, _ in upstream.receive(on: ImmediateScheduler.shared) }
         LifetimeLaws.check { upstream, _ in upstream.subscribe(on: ImmediateScheduler.shared) }
     }
@@ -56,26 +55,5 @@ import Testing
         LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.timeout(.seconds(60), scheduler: scheduler) }
         LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.collect(.byTime(scheduler, .seconds(60))) }
         LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.receive(on: scheduler) }
-    }
-}
-
-/// Subscribes through `base` and then runs what that scheduled on `scheduler` for now (the
-/// subscribe of `subscribe(on:)`, and the first request), so that the stream has begun when the
-/// subscribe returns.
-private struct SubscribedAtOnce<Base: Publisher>: Publisher {
-    typealias Output = Base.Output
-    typealias Failure = Base.Failure
-
-    let base: Base
-    let scheduler: VirtualTimeScheduler
-
-    init(_ base: Base, scheduler: VirtualTimeScheduler) {
-        self.base = base
-        self.scheduler = scheduler
-    }
-
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        base.subscribe(subscriber)
-        scheduler.advance()
     }
 }
