@@ -116,6 +116,8 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
 
+    /// Read (not reached through `with`): `cancel` and `request` tell it from downstream's
+    /// thread while upstream's values go through, so its uses may overlap.
     @exclusivity(unchecked)
     @usableFromInline var observer: Releasable<Observer>
     @exclusivity(unchecked)
@@ -153,7 +155,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
         lifetime.call(self) {
-            observer.with { $0.receive(subscription: subscription) }
+            observer.value?.receive(subscription: subscription)
             downstream.with { $0.receive(subscription: self) }
         }
     }
@@ -162,9 +164,9 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     func receive(_ input: Input) -> Subscribers.Demand {
         lifetime.call(self) {
             guard status.load(ordering: .acquiring) == Self.active else { return .none }
-            observer.with { $0.receive(input) }
+            observer.value?.receive(input)
             let demand = downstream.with { $0.receive(input) }
-            if demand != .none { observer.with { $0.request(demand, synchronous: true) } }
+            if demand != .none { observer.value?.request(demand, synchronous: true) }
             return demand
         } ?? .none
     }
@@ -173,7 +175,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     func receive(completion: Subscribers.Completion<Failure>) {
         lifetime.call(self) {
             guard end() != nil, lifetime.end() else { return }
-            observer.with { $0.receive(completion: completion) }
+            observer.value?.receive(completion: completion)
             downstream.with { $0.receive(completion: completion) }
         }
     }
@@ -185,7 +187,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
         lock.unlock()
         guard let current else { return }
-        lifetime.call(self) { observer.with { $0.request(demand, synchronous: false) } }
+        lifetime.call(self) { observer.value?.request(demand, synchronous: false) }
         current.request(demand)
     }
 
@@ -193,7 +195,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     func cancel() {
         let current = end()
         lifetime.call(self) {
-            if lifetime.end(), current != nil { observer.with { $0.cancel() } }
+            if lifetime.end(), current != nil { observer.value?.cancel() }
         }
         current?.cancel()
     }

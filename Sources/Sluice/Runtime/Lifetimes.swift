@@ -14,7 +14,8 @@ import Synchronization
 /// release around the call (a plain read of a `var` must retain what it calls, as the call could
 /// reassign the property). So the owner's stored property must be `@exclusivity(unchecked) var`, and
 /// the owner must make sure, by its gate or its lock, that `with` runs only while the value is held
-/// and never during `release()`.
+/// and never during `release()`, and that two `with` never overlap (it is a modify access: calls
+/// that may run at once, from two threads, read `value` instead, and pay the retain).
 ///
 /// `released` carries a payload only so that the enum keeps its case in a tag byte of its own,
 /// rather than in bit patterns the value never uses: the owner's deinit runs unspecialised (it is a

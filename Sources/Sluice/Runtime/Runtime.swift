@@ -56,6 +56,23 @@
 /// The runtime folder's contract is the comment above; this namespace only anchors it.
 enum Runtime {}
 
+// ## Lifetimes (`Lifetimes.swift`)
+// A subscription lets go of its subscriber, its operator's closures and its upstream subscription at
+// the end of its stream (a cancel, the completion, a failure), not when the last reference to it goes:
+// a subscriber that keeps its subscription must not keep itself alive through it. What it holds lives
+// in `Releasable` fields, reached in place through `with` (no retain per call). Who releases them, and
+// when, is decided by one of three means, never by waiting for a call to return:
+// - a `Lifetime` (an `EndGate` and a specialised release): every call that uses the fields is a
+//   `lifetime.call`; the end is `lifetime.end()`; the last call out, or the cancel when none runs,
+//   releases. Most subscriptions.
+// - the subject conduit's delivery lock (`ReentrantLock.requestRelease()`): the delivery that holds
+//   the lock when the subscription ends releases as it unlocks.
+// - the demand word of `FusedSubscription`: whoever holds it (the drain owner, or a cancel that takes
+//   it from 0 for good) releases.
+// `sink(...)` keeps its closures in a subscriber that only upstream holds (`SinkSubscriber`); the
+// returned token holds the subscription (`SinkLink`), so upstream letting go is what frees them.
+// Releases run outside locks: a deinit may re-enter.
+//
 // ## Specialisation
 // Calls that arrive through an existential (`any Subscription`) or a class vtable run the unspecialised
 // body of a generic method. The hot entry points that arrive that way — the fused drain (`request`), a
