@@ -84,7 +84,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     @usableFromInline var downstream: Releasable<Downstream>
     @exclusivity(unchecked)
     @usableFromInline var whenFull: Releasable<Publishers.BufferingStrategy<Failure>>
-    @usableFromInline let lifetime: Lifetime<_BufferSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let size: Int
     @usableFromInline let keepFull: Bool
     @usableFromInline let lock = Lock()
@@ -115,7 +115,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
         self.downstream = Releasable(downstream)
         self.whenFull = Releasable(whenFull)
-        lifetime = Lifetime { $0.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _BufferSubscription.self).release() }
         self.size = size
         keepFull = prefetch == .keepFull
     }

@@ -135,7 +135,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @usableFromInline let name: String
     @exclusivity(unchecked)
     @usableFromInline var live: Releasable<Live>
-    @usableFromInline let lifetime: Lifetime<_CatchSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var phase = Phase.upstream(nil)
@@ -151,7 +151,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     ) {
         self.name = name
         live = Releasable(Live(downstream: downstream, recover: recover, mapCompletion: mapCompletion))
-        lifetime = Lifetime { $0.live.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _CatchSubscription.self).live.release() }
     }
 
     /// Inside a `lifetime` call: ends the stream with `completion`, once.

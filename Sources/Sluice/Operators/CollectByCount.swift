@@ -53,7 +53,7 @@ where Downstream.Input == [Element] {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<CollectByCountSubscription>
+    @usableFromInline let lifetime: Lifetime
     /// Fewer than `count` elements between signals. Upstream sends serially; a cancel leaves it
     /// alone (it dies with the subscription).
     @exclusivity(unchecked) @usableFromInline var buffer: [Element] = []
@@ -67,7 +67,7 @@ where Downstream.Input == [Element] {
     init(count: Int, downstream: Downstream) {
         self.count = count
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: CollectByCountSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "CollectByCount" }

@@ -169,7 +169,7 @@ where Downstream.Input == [Element] {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_CollectByTimeSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked) @usableFromInline var windows: _TimeWindows<Element, Failure>
 
@@ -184,7 +184,7 @@ where Downstream.Input == [Element] {
         self.options = options
         self.downstream = Releasable(downstream)
         windows = _TimeWindows(reserve: limit ?? 0)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _CollectByTimeSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "CollectByTime" }

@@ -201,7 +201,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<ConcatenateSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @usableFromInline let stage = Atomic<UInt8>(0)
     /// The subscription of the part that runs; nil while it is awaited.
@@ -217,7 +217,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     init(suffix: Suffix, downstream: Downstream) {
         self.suffix = suffix
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: ConcatenateSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Concatenate" }

@@ -76,7 +76,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_DebounceSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
@@ -96,7 +96,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         dueTime = publisher.dueTime
         scheduler = publisher.scheduler
         options = publisher.options
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _DebounceSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Debounce" }

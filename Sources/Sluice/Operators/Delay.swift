@@ -85,7 +85,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_DelaySubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
@@ -103,7 +103,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         tolerance = publisher.tolerance
         scheduler = publisher.scheduler
         options = publisher.options
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _DelaySubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Delay" }

@@ -66,7 +66,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<DropSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let count: Int
     /// Values still to drop; only `receive(_:)` touches it.
     @exclusivity(unchecked)
@@ -84,7 +84,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         self.count = count
         remaining = count
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: DropSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Drop" }

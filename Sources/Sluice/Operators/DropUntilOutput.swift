@@ -69,7 +69,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<DropUntilOutputSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
@@ -88,7 +88,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: DropUntilOutputSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "DropUntilOutput" }

@@ -245,7 +245,7 @@ where Downstream.Input == Slots.Output {
     /// Used only inside calls through `lifetime` (`start` and `run`).
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_FanInCore>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     /// Starts out emitting: nothing goes downstream before its `receive(subscription:)` returns.
     @exclusivity(unchecked) @usableFromInline var phase: UInt8 = 1
@@ -271,7 +271,7 @@ where Downstream.Input == Slots.Output {
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _FanInCore.self).downstream.release() }
     }
 
     @usableFromInline var description: String { Slots.pairs ? "Zip" : "CombineLatest" }

@@ -207,7 +207,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @usableFromInline var downstream: Releasable<Downstream>
     @exclusivity(unchecked)
     @usableFromInline var transform: Releasable<(Upstream.Output) -> NewPublisher>
-    @usableFromInline let lifetime: Lifetime<_FlatMapSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
@@ -229,7 +229,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         self.maxPublishers = maxPublishers
         self.transform = Releasable(transform)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _FlatMapSubscription.self).release() }
     }
 
     /// Lets go of downstream and the closure: called once, when `lifetime` says so.

@@ -128,13 +128,13 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline var upstream: (any Subscription)?
     @exclusivity(unchecked)
     @usableFromInline var upstreamName = ""
-    @usableFromInline let lifetime: Lifetime<_PassThroughSubscription>
+    @usableFromInline let lifetime: Lifetime
 
     @inlinable
     init(observer: Observer, downstream: Downstream) {
         self.observer = Releasable(observer)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _PassThroughSubscription.self).release() }
     }
 
     @usableFromInline var description: String {

@@ -60,7 +60,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_MeasureIntervalSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`; nil before the subscription and after the end.
@@ -73,7 +73,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     init(scheduler: Context, downstream: Downstream) {
         self.scheduler = scheduler
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _MeasureIntervalSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "MeasureInterval" }

@@ -693,7 +693,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
     /// Used only inside calls through `lifetime`: the inlets' signals and the drains.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_MergeFanIn>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var lanes: ContiguousArray<_MergeLane<Value>>
@@ -714,7 +714,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConve
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _MergeFanIn.self).downstream.release() }
         lanes = ContiguousArray(repeating: _MergeLane(), count: upstreamCount)
         unfinished = upstreamCount
     }

@@ -94,7 +94,7 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, C
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_MulticastInner>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var subscription: (any Subscription)?
@@ -104,7 +104,7 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, C
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _MulticastInner.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Multicast" }

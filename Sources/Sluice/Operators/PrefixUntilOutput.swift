@@ -58,7 +58,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<PrefixUntilOutputSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let isRunning = Atomic<Bool>(true)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
@@ -77,7 +77,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: PrefixUntilOutputSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "PrefixUntilOutput" }

@@ -73,7 +73,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_ReceiveOnSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     /// Written under `lock`, read without it on the value path.
@@ -87,7 +87,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _ReceiveOnSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "ReceiveOn" }

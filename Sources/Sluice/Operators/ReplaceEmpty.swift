@@ -54,7 +54,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<ReplaceEmptySubscription>
+    @usableFromInline let lifetime: Lifetime
     /// Only upstream's signals touch it, serially.
     @exclusivity(unchecked) @usableFromInline var receivedValue = false
     @usableFromInline let isDone = Atomic<Bool>(false)
@@ -67,7 +67,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     init(output: Input, downstream: Downstream) {
         self.output = output
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: ReplaceEmptySubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "ReplaceEmpty" }

@@ -65,7 +65,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<ReplaceErrorSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let status = Atomic<UInt8>(0)
     /// What downstream has asked for and not yet received.
     @usableFromInline let demand = DemandCounter()
@@ -77,7 +77,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     init(output: Upstream.Output, downstream: Downstream) {
         self.output = output
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: ReplaceErrorSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "ReplaceError" }

@@ -92,7 +92,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_RetrySubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var state: State
@@ -100,7 +100,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _RetrySubscription.self).downstream.release() }
         state = State(upstream: upstream, retriesLeft: retries)
     }
 

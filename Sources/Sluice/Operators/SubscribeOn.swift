@@ -63,7 +63,7 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_SubscribeOnSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     /// True from upstream's subscription to the completion or the cancel; written under `lock`.
@@ -81,7 +81,7 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
         self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _SubscribeOnSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "SubscribeOn" }

@@ -158,7 +158,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_SwitchToLatestSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
 
@@ -178,7 +178,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _SwitchToLatestSubscription.self).downstream.release() }
     }
 
     /// Inside a `lifetime` call: the stream's completion, once.

@@ -78,7 +78,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_ThrottleSubscription>
+    @usableFromInline let lifetime: Lifetime
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let keepsLatest: Bool
@@ -101,7 +101,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         interval = publisher.interval
         scheduler = publisher.scheduler
         keepsLatest = publisher.latest
-        lifetime = Lifetime { $0.downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _ThrottleSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Throttle" }

@@ -102,7 +102,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime<_TimeoutSubscription>
+    @usableFromInline let lifetime: Lifetime
 
     @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
@@ -122,7 +122,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.options = options
         self.customError = Releasable(customError)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _TimeoutSubscription.self).release() }
     }
 
     @usableFromInline var description: String { "Timeout" }

@@ -111,13 +111,13 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// Guarded by `lock`.
     @exclusivity(unchecked)
     @usableFromInline var handOff = UpstreamHandOff<Downstream.Input>()
-    @usableFromInline let lifetime: Lifetime<FoldSubscription>
+    @usableFromInline let lifetime: Lifetime
 
     @inlinable
     init(fold: Operator.Fold, downstream: Downstream) {
         self.fold = Releasable(fold)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: FoldSubscription.self).release() }
     }
 
     @usableFromInline var description: String { Operator._subscriptionName }

@@ -26,7 +26,7 @@ enum Releasable<Value> {
     case held(Value)
     case released(UInt8)
 
-    @inlinable init(_ value: Value) { self = .held(value) }
+    @inlinable init(_ value: consuming Value) { self = .held(value) }
 
     /// Runs `body` on the held value, in place. Only while it is held (see above): the payload of
     /// `held` is at the start of the enum's storage, so no case check is needed.
@@ -121,9 +121,12 @@ struct EndGate: ~Copyable {
 ///
 /// `release` is made where the subscription is created (in its `@inlinable init`, so specialised
 /// for its concrete types): `cancel()` arrives through `any Subscription` and runs the unspecialised
-/// method body, where letting go of a generic value would cost a metadata lookup.
-@usableFromInline
-struct Lifetime<Owner: AnyObject>: ~Copyable {
+/// method body, where letting go of a generic value would cost a metadata lookup. For the same
+/// reason `Lifetime` is not generic over its owner (a generic struct's metadata is looked up there
+/// too): the closure takes `AnyObject` and downcasts it, unchecked, to the class that made it.
+@frozen @usableFromInline
+struct Lifetime: ~Copyable {
+    @usableFromInline typealias Owner = AnyObject
     @usableFromInline let gate = EndGate()
     @usableFromInline let release: (Owner) -> Void
 

@@ -219,13 +219,13 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
-    @usableFromInline let lifetime: Lifetime<StageSubscription>
+    @usableFromInline let lifetime: Lifetime
 
     @inlinable
-    init(stage: Stage, downstream: Downstream) {
+    init(stage: consuming Stage, downstream: consuming Downstream) {
         self.stage = Releasable(stage)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { $0.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
     }
 
     @usableFromInline var description: String { Stage._subscriptionName }
