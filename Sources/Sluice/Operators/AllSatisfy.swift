@@ -39,7 +39,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "AllSatisfy" }
+        @inlinable public static var _name: StaticString { "AllSatisfy" }
 
         @inlinable
         public func _makeFold() -> _AllSatisfyFold<Upstream.Output> { _AllSatisfyFold(predicate: predicate) }
@@ -65,7 +65,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "TryAllSatisfy" }
+        @inlinable public static var _name: StaticString { "TryAllSatisfy" }
 
         @inlinable
         public func _makeFold() -> _AllSatisfyFold<Upstream.Output> { _AllSatisfyFold(predicate: predicate) }

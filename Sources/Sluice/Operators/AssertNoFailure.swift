@@ -50,6 +50,9 @@ extension Publishers {
 /// The stage of `assertNoFailure`: the identity on values; an upstream failure traps.
 @frozen
 public struct _AssertNoFailureStage<Value, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "AssertNoFailure" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("file", file), ("line", line), ("prefix", prefix)] }
     public typealias Failure = Never
     @usableFromInline let prefix: String
     @usableFromInline let file: StaticString

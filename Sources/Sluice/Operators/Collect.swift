@@ -26,7 +26,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _subscriptionName: String { "Collect" }
+        @inlinable public static var _name: StaticString { "Collect" }
 
         @inlinable public func _makeFold() -> _CollectFold<Upstream.Output> { _CollectFold() }
     }

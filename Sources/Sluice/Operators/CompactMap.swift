@@ -109,6 +109,8 @@ extension _FusedStep {
 /// `compactMap`'s stage.
 @frozen
 public struct _CompactMapStage<Input, Output, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "CompactMap" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
     public typealias UpstreamFailure = Failure
     @usableFromInline let transform: (Input) -> Output?
 
@@ -121,6 +123,8 @@ public struct _CompactMapStage<Input, Output, Failure: Error>: _Stage {
 /// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
 @frozen
 public struct _TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryCompactMap" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output?
 

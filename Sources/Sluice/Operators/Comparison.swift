@@ -67,7 +67,7 @@ extension Publishers {
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
-        @inlinable public static var _subscriptionName: String { "Comparison" }
+        @inlinable public static var _name: StaticString { "Comparison" }
 
         @inlinable
         public func _makeFold() -> _ComparisonFold<Output> { _ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
@@ -94,7 +94,7 @@ extension Publishers {
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
-        @inlinable public static var _subscriptionName: String { "TryComparison" }
+        @inlinable public static var _name: StaticString { "TryComparison" }
 
         @inlinable
         public func _makeFold() -> _ComparisonFold<Output> { _ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }

@@ -75,7 +75,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self._isFusable {
-                _subscribeFused(subscriber, name: "Concatenate")
+                _subscribeFused(subscriber)
             } else {
                 prefix.subscribe(_ConcatenateSide(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber), isSuffix: false))
             }
@@ -135,6 +135,10 @@ where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failu
     }
 
     @inlinable public var isExhausted: Bool { suffix?.isExhausted ?? (failure != nil) }
+
+    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Concatenate") }
+
+    @inlinable public var _name: StaticString { "Concatenate" }
 
     /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
     @inlinable

@@ -46,7 +46,7 @@ extension Publishers {
             self.output = output
         }
 
-        @inlinable public static var _subscriptionName: String { "Contains" }
+        @inlinable public static var _name: StaticString { "Contains" }
 
         @inlinable
         public func _makeFold() -> _ContainsFold<Upstream.Output> {
@@ -74,7 +74,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "ContainsWhere" }
+        @inlinable public static var _name: StaticString { "ContainsWhere" }
 
         @inlinable
         public func _makeFold() -> _ContainsFold<Upstream.Output> { _ContainsFold(isMatch: predicate) }
@@ -101,7 +101,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "TryContainsWhere" }
+        @inlinable public static var _name: StaticString { "TryContainsWhere" }
 
         @inlinable
         public func _makeFold() -> _ContainsFold<Upstream.Output> { _ContainsFold(isMatch: predicate) }

@@ -22,7 +22,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _subscriptionName: String { "Count" }
+        @inlinable public static var _name: StaticString { "Count" }
 
         @inlinable public func _makeFold() -> _CountFold<Upstream.Output> { _CountFold() }
     }

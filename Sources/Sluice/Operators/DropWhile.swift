@@ -91,6 +91,7 @@ struct _DropSwitch {
 /// The stage of `drop(while:)`.
 @frozen
 public struct _DropWhileStage<Value, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "DropWhile" }
     public typealias UpstreamFailure = Failure
     @usableFromInline let predicate: (Value) -> Bool
     @usableFromInline var state = _DropSwitch()
@@ -107,6 +108,7 @@ public struct _DropWhileStage<Value, Failure: Error>: _Stage {
 /// The stage of `tryDrop(while:)`: a thrown error fails the stream.
 @frozen
 public struct _TryDropWhileStage<Value, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryDropWhile" }
     public typealias Failure = any Error
     @usableFromInline let predicate: (Value) throws -> Bool
     @usableFromInline var state = _DropSwitch()

@@ -45,6 +45,8 @@ extension Publishers.Filter {
 
 @frozen
 public struct _FilterStage<Value, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "Filter" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
     public typealias UpstreamFailure = Failure
     @usableFromInline let isIncluded: (Value) -> Bool
 

@@ -41,7 +41,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _subscriptionName: String { "First" }
+        @inlinable public static var _name: StaticString { "First" }
 
         @inlinable public func _makeFold() -> _FirstFold<Output> { _FirstFold { _ in true } }
     }
@@ -66,7 +66,7 @@ extension Publishers {
         }
 
         /// Combine names this subscription "TryFirst".
-        @inlinable public static var _subscriptionName: String { "TryFirst" }
+        @inlinable public static var _name: StaticString { "TryFirst" }
 
         @inlinable public func _makeFold() -> _FirstFold<Output> { _FirstFold(isMatch: predicate) }
     }
@@ -91,7 +91,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "TryFirstWhere" }
+        @inlinable public static var _name: StaticString { "TryFirstWhere" }
 
         @inlinable public func _makeFold() -> _FirstFold<Output> { _FirstFold(isMatch: predicate) }
     }

@@ -28,7 +28,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _subscriptionName: String { "IgnoreOutput" }
+        @inlinable public static var _name: StaticString { "IgnoreOutput" }
 
         @inlinable public static var _forwardsDemand: Bool { true }
 

@@ -41,7 +41,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _subscriptionName: String { "Last" }
+        @inlinable public static var _name: StaticString { "Last" }
 
         @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold { _ in true } }
     }
@@ -65,7 +65,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "LastWhere" }
+        @inlinable public static var _name: StaticString { "LastWhere" }
 
         @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold(isMatch: predicate) }
     }
@@ -90,7 +90,7 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _subscriptionName: String { "TryLastWhere" }
+        @inlinable public static var _name: StaticString { "TryLastWhere" }
 
         @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold(isMatch: predicate) }
     }

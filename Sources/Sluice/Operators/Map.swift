@@ -42,6 +42,8 @@ extension Publishers.Map {
 
 @frozen
 public struct _MapStage<Input, Output, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "Map" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
     public typealias UpstreamFailure = Failure
     @usableFromInline let transform: (Input) -> Output
 

@@ -44,6 +44,8 @@ extension Publishers {
 /// `mapError`'s stage: every value goes through; only a failure is converted.
 @frozen
 public struct _MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "MapError" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
     @usableFromInline let transform: (UpstreamFailure) -> Failure
 
     @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }

@@ -121,6 +121,9 @@ extension Publishers {
 /// `map(_:)`'s stage for one key path.
 @frozen
 public struct _MapKeyPathStage<Input, Output, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "ValueForKey" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline let keyPath: KeyPath<Input, Output>
 
@@ -133,6 +136,9 @@ public struct _MapKeyPathStage<Input, Output, Failure: Error>: _Stage {
 /// `map(_:_:)`'s stage for two key paths.
 @frozen
 public struct _MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "ValueForKeys" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline let keyPath0: KeyPath<Input, Output0>
     @usableFromInline let keyPath1: KeyPath<Input, Output1>
@@ -152,6 +158,9 @@ public struct _MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Stage
 /// `map(_:_:_:)`'s stage for three key paths.
 @frozen
 public struct _MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "ValueForKeys" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline let keyPath0: KeyPath<Input, Output0>
     @usableFromInline let keyPath1: KeyPath<Input, Output1>

@@ -64,7 +64,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self._isFusable {
-                _subscribeFused(subscriber, name: "Output")
+                _subscribeFused(subscriber)
             } else {
                 _subscribeThroughStages(subscriber)
             }
@@ -84,7 +84,7 @@ public struct _OutputStage<Value, Failure: Error>: _Stage {
 
     @inlinable @inline(__always) init(range: CountableRange<Int>) { self.range = range }
 
-    @inlinable public static var _subscriptionName: String { "Output" }
+    @inlinable public static var _name: StaticString { "Output" }
 
     @inlinable @inline(__always)
     public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {

@@ -84,6 +84,8 @@ func _prefixWhileStep<Value, Failure: Error>(
 /// The stage of `prefix(while:)`.
 @frozen
 public struct _PrefixWhileStage<Value, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "PrefixWhile" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline let predicate: (Value) -> Bool
 
@@ -96,6 +98,8 @@ public struct _PrefixWhileStage<Value, Failure: Error>: _Stage {
 /// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
 @frozen
 public struct _TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryPrefixWhile" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias Failure = any Error
     @usableFromInline let predicate: (Value) throws -> Bool
 

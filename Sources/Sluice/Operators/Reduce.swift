@@ -44,7 +44,7 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        @inlinable public static var _subscriptionName: String { "Reduce" }
+        @inlinable public static var _name: StaticString { "Reduce" }
 
         @inlinable
         public func _makeFold() -> _ReduceFold<Upstream.Output, Output> {
@@ -75,7 +75,7 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        @inlinable public static var _subscriptionName: String { "TryReduce" }
+        @inlinable public static var _name: StaticString { "TryReduce" }
 
         @inlinable
         public func _makeFold() -> _ReduceFold<Upstream.Output, Output> {

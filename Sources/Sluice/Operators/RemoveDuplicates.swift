@@ -109,6 +109,8 @@ public struct _LastPublished<Value> {
 /// `removeDuplicates`' stage.
 @frozen
 public struct _RemoveDuplicatesStage<Value, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "RemoveDuplicates" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline var memory = _LastPublished<Value>()
     @usableFromInline let predicate: (Value, Value) -> Bool
@@ -124,6 +126,8 @@ public struct _RemoveDuplicatesStage<Value, Failure: Error>: _Stage {
 /// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
 @frozen
 public struct _TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryRemoveDuplicates" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
     public typealias Failure = any Error
     @usableFromInline var memory = _LastPublished<Value>()
     @usableFromInline let predicate: (Value, Value) throws -> Bool

@@ -94,6 +94,9 @@ extension Publishers {
 /// value path touches it, and each subscription has its own stage.
 @frozen
 public struct _ScanStage<Input, Output, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "Scan" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("result", result)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline var result: Output
     @usableFromInline let nextPartialResult: (Output, Input) -> Output
@@ -114,6 +117,8 @@ public struct _ScanStage<Input, Output, Failure: Error>: _Stage {
 /// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
 @frozen
 public struct _TryScanStage<Input, Output, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryScan" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("status", status), ("result", result)] }
     public typealias Failure = any Error
     @usableFromInline var result: Output
     @usableFromInline let nextPartialResult: (Output, Input) throws -> Output

@@ -45,6 +45,8 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 /// `setFailureType`'s stage: values go through, and there is no failure to convert.
 @frozen
 public struct _SetFailureTypeStage<Value, Failure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "SetFailureType" }
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
     public typealias UpstreamFailure = Never
 
     @inlinable @inline(__always) init() {}

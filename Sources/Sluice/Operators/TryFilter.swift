@@ -68,6 +68,8 @@ extension Publishers.TryFilter {
 /// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
 @frozen
 public struct _TryFilterStage<Value, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryFilter" }
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias Failure = any Error
     @usableFromInline let isIncluded: (Value) throws -> Bool
 

@@ -66,6 +66,7 @@ extension Publishers.TryMap {
 /// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
 @frozen
 public struct _TryMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
+    @inlinable public static var _name: StaticString { "TryMap" }
     public typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output
 

@@ -15,14 +15,14 @@ public struct Fail<Output, Failure: Error>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        _subscribeFused(subscriber, name: "Fail")
+        _subscribeFused(subscriber)
     }
 
     @inlinable public static var _isFusable: Bool { true }
 
     /// A cursor that is exhausted from the start: a chain over `Fail` fails as it is subscribed.
     @inlinable @inline(__always)
-    public func _makeCursor() -> _OneValueCursor<Output, Failure> { _OneValueCursor(.failure(error)) }
+    public func _makeCursor() -> _OneValueCursor<Output, Failure> { _OneValueCursor(.failure(error), name: "Empty") }
 }
 
 extension Fail: Equatable where Failure: Equatable {}

@@ -11,13 +11,13 @@ public struct Just<Output>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        _subscribeFused(subscriber, name: "Just")
+        _subscribeFused(subscriber)
     }
 
     @inlinable public static var _isFusable: Bool { true }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _OneValueCursor<Output, Never> { _OneValueCursor(.success(output)) }
+    public func _makeCursor() -> _OneValueCursor<Output, Never> { _OneValueCursor(.success(output), name: "Just") }
 }
 
 extension Just: Equatable where Output: Equatable {}
@@ -27,15 +27,22 @@ extension Just: Equatable where Output: Equatable {}
 @frozen
 public struct _OneValueCursor<Output, Failure: Error>: _FusedCursor {
     @usableFromInline var pending: Result<Output, Failure>?
-    @usableFromInline var sent = false
+    /// Combine's name for the source's subscription ("Just", "Optional", "Once").
+    @usableFromInline let name: StaticString
 
     /// `.success` sends the value then finishes; `.failure` fails at once.
     @inlinable @inline(__always)
-    public init(_ result: Result<Output, Failure>) { pending = result }
+    public init(_ result: Result<Output, Failure>, name: StaticString) {
+        pending = result
+        self.name = name
+    }
 
     /// A cursor that finishes at once.
     @inlinable @inline(__always)
-    public init() { pending = nil }
+    public init(name: StaticString) {
+        pending = nil
+        self.name = name
+    }
 
     @inlinable @inline(__always)
     public mutating func next() -> _FusedStep<Output, Failure> {
@@ -52,5 +59,13 @@ public struct _OneValueCursor<Output, Failure: Error>: _FusedCursor {
     /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.
     @inlinable public var isExhausted: Bool {
         if case .success? = pending { false } else { true }
+    }
+
+    /// Combine's mirror shows the value still to be sent.
+    @inlinable public var _name: StaticString { name }
+
+    @inlinable
+    public func _reflection(downstream: Any) -> _Reflection {
+        if case .success(let value)? = pending { _Reflection("\(name)", [(nil, value)]) } else { _Reflection("\(name)") }
     }
 }

@@ -20,14 +20,14 @@ extension Optional {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
-            _subscribeFused(subscriber, name: "Optional")
+            _subscribeFused(subscriber)
         }
 
         @inlinable public static var _isFusable: Bool { true }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _OneValueCursor<Wrapped, Never> {
-            if let output { _OneValueCursor(.success(output)) } else { _OneValueCursor() }
+            if let output { _OneValueCursor(.success(output), name: "Optional") } else { _OneValueCursor(name: "Optional") }
         }
     }
 }

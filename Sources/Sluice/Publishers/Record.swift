@@ -28,7 +28,7 @@ public struct Record<Output, Failure: Error>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        _subscribeFused(subscriber, name: "Record")
+        _subscribeFused(subscriber)
     }
 
     @inlinable public static var _isFusable: Bool { true }
@@ -151,4 +151,13 @@ public struct _RecordCursor<Output, Failure: Error>: _FusedCursor {
     }
 
     @inlinable public var isExhausted: Bool { index == output.endIndex }
+
+    /// Combine's describes a recording's playback by its values still to come.
+    @inlinable public var _name: StaticString { "Record" }
+
+    @inlinable
+    public func _reflection(downstream: Any) -> _Reflection {
+        let rest = Array(output[index...])
+        return _Reflection("\(rest)", [("sequence", rest), ("completion", completion)])
+    }
 }

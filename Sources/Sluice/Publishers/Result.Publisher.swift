@@ -26,13 +26,13 @@ extension Result {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            _subscribeFused(subscriber, name: "Once")
+            _subscribeFused(subscriber)
         }
 
         @inlinable public static var _isFusable: Bool { true }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _OneValueCursor<Success, Failure> { _OneValueCursor(result) }
+        public func _makeCursor() -> _OneValueCursor<Success, Failure> { _OneValueCursor(result, name: "Once") }
     }
 }
 

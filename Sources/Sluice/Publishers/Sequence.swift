@@ -14,7 +14,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            _subscribeFused(subscriber, name: "Sequence")
+            _subscribeFused(subscriber)
         }
 
         @inlinable public static var _isFusable: Bool { true }
@@ -36,11 +36,14 @@ extension Swift.Sequence {
 public struct _SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _FusedCursor {
     @usableFromInline var iterator: Elements.Iterator
     @usableFromInline var upcoming: Elements.Element?
+    /// Kept only to describe the subscription, as Combine's does (by the sequence).
+    @usableFromInline let sequence: Elements
 
     @inlinable @inline(__always)
     init(_ sequence: Elements) {
         iterator = sequence.makeIterator()
         upcoming = iterator.next()
+        self.sequence = sequence
     }
 
     @inlinable @inline(__always)
@@ -51,4 +54,11 @@ public struct _SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _FusedC
     }
 
     @inlinable public var isExhausted: Bool { upcoming == nil }
+
+    @inlinable public var _name: StaticString { "Sequence" }
+
+    @inlinable
+    public func _reflection(downstream: Any) -> _Reflection {
+        _Reflection("\(sequence)", [("sequence", sequence)])
+    }
 }

@@ -45,7 +45,7 @@ public protocol _FoldOperator: Publisher {
     func _makeFold() -> Fold
 
     /// What the subscription's `description` says (Combine's name for it).
-    static var _subscriptionName: String { get }
+    static var _name: StaticString { get }
 
     /// Whether downstream's requests are passed on to upstream as well (`ignoreOutput`).
     static var _forwardsDemand: Bool { get }
@@ -55,10 +55,19 @@ public protocol _FoldOperator: Publisher {
 
     /// What an error thrown by the fold's closure becomes.
     static func _failure(fromThrown error: any Error) -> Failure
+
+    /// Combine's mirror children for the subscription (see `Introspection.swift`); by default a
+    /// reducer's: its subscriber, the running result (the fold's state), and where the stream is.
+    static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child]
 }
 
 extension _FoldOperator {
     @inlinable public static var _forwardsDemand: Bool { false }
+
+    public static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child] {
+        let result = fold.flatMap { Mirror(reflecting: $0).children.first?.value }
+        return [("downstream", downstream), ("result", result as Any), ("initial", result as Any), ("status", status)]
+    }
 
     /// Over a synchronous upstream the fold runs the upstream's cursor itself, in one loop; it is
     /// what a `FusedSubscription` would do with the fold's `.unlimited`, without the second object.
@@ -79,7 +88,7 @@ extension _FoldOperator where Failure == Upstream.Failure {
     /// The fold of an operator whose failure is upstream's was built from a non-throwing closure.
     @inlinable
     public static func _failure(fromThrown error: any Error) -> Failure {
-        preconditionFailure("\(_subscriptionName): a non-throwing closure threw \(error)")
+        preconditionFailure("\(_name): a non-throwing closure threw \(error)")
     }
 }
 
@@ -96,7 +105,7 @@ extension _FoldOperator where Failure == any Error {
 /// the stream has ended, the last of those, or the cancel if none is running, lets go of them.
 @usableFromInline
 final class FoldSubscription<Operator: _FoldOperator, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible
+    Subscriber, Subscription, Introspected
 where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failure {
     @usableFromInline typealias Input = Operator.Upstream.Output
     @usableFromInline typealias Failure = Operator.Upstream.Failure
@@ -120,7 +129,12 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         lifetime = Lifetime { unsafeDowncast($0, to: FoldSubscription.self).release() }
     }
 
-    @usableFromInline var description: String { Operator._subscriptionName }
+    @usableFromInline var description: String { "\(Operator._name)" }
+
+    @usableFromInline var customMirror: Mirror {
+        let status = lock.withLock(guarding: &handOff) { "\($0)" }
+        return Mirror(self, children: Operator._children(fold: fold.value, downstream: downstream.value as Any, status: status))
+    }
 
     @inlinable
     func receive(subscription: any Subscription) {

@@ -15,7 +15,7 @@ import Synchronization
 /// `init`: `init` is inlined where the subscription is created (in the user's module, with
 /// concrete types), so the closure, and the whole loop it calls, is specialised.
 @usableFromInline
-final class FusedSubscription<Cursor: _FusedCursor, Downstream: Subscriber>: Subscription, CustomStringConvertible
+final class FusedSubscription<Cursor: _FusedCursor, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     /// Touched only by the drain owner; the cursor is out of here while a drain runs.
     @exclusivity(unchecked)
@@ -25,22 +25,29 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     @usableFromInline let demand = DemandCounter()
     /// Set by `cancel()` and on termination; read before every element.
     @usableFromInline let isDone = Atomic<Bool>(false)
-    /// The source's name, or `nil` to describe the chain by its cursor's type (only when asked).
-    @usableFromInline let name: StaticString?
     /// The specialised drain loop (see above), and `release()` specialised for `cancel()`.
+    /// What the subscription says it is once the cursor is gone (see `description`).
+    @usableFromInline let name: StaticString
     @usableFromInline let drainEntry: (FusedSubscription) -> Void
     @usableFromInline let releaseEntry: (FusedSubscription) -> Void
 
     @inlinable
-    init(cursor: Cursor, downstream: Downstream, name: StaticString?) {
+    init(cursor: Cursor, downstream: Downstream) {
+        name = cursor._name
         self.cursor = Releasable(cursor)
         self.downstream = Releasable(downstream)
-        self.name = name
         drainEntry = { $0.drain() }
         releaseEntry = { $0.release() }
     }
 
-    @usableFromInline var description: String { name.map { "\($0)" } ?? String(describing: Cursor.self) }
+    /// Introspection reads the cursor, which is out of here while a drain runs and gone once the chain
+    /// ended: it is meant for the subscriber's own thread between deliveries (`receive(subscription:)`,
+    /// a debugger); otherwise the subscription says only its source's or operator's name.
+    @usableFromInline var reflection: _Reflection? { cursor.value?._reflection(downstream: downstream.value as Any) }
+
+    @usableFromInline var description: String { reflection?.description ?? "\(name)" }
+
+    @usableFromInline var customMirror: Mirror { reflection?.mirror(of: self) ?? Mirror(self, children: [:]) }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {

@@ -30,6 +30,14 @@ public protocol _FusedCursor<Output, Failure> {
     /// `Result`, `Fail` and stages over them). `flatMap` and `switchToLatest` then take that value
     /// and completion from the cursor instead of subscribing to the inner publisher. Defaults to false.
     static var _yieldsAtMostOneValue: Bool { get }
+
+    /// What the chain's subscription shows a debugger: Combine's description and mirror of the
+    /// subscription a subscriber of this chain would get (see `Introspection.swift`).
+    func _reflection(downstream: Any) -> _Reflection
+
+    /// The description of the chain's subscription once the cursor is gone (the chain ended), as
+    /// Combine's sources describe themselves then ("Sequence", "Just").
+    var _name: StaticString { get }
 }
 
 extension _FusedCursor {
@@ -53,6 +61,10 @@ public struct _Unfusable<Output, Failure: Error>: _FusedCursor {
     @inlinable public mutating func next() -> _FusedStep<Output, Failure> { .finished }
 
     @inlinable public var isExhausted: Bool { true }
+
+    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("") }
+
+    @inlinable public var _name: StaticString { "" }
 }
 
 extension Publisher where _Cursor == _Unfusable<Output, Failure> {

@@ -20,14 +20,31 @@ public protocol _Stage<Input, Output> {
     /// right after the value that completed it.
     var isComplete: Bool { get }
 
-    /// The unfused subscription's `description` (Combine's name for the operator's subscription).
-    static var _subscriptionName: String { get }
+    /// Combine's name for the operator's subscriber (and its subscription, unless it passes
+    /// upstream's through): what `description` says. See `Introspection.swift`.
+    static var _name: StaticString { get }
+
+    /// True for the operators that, in Combine, hand downstream their upstream's subscription and
+    /// forward every signal they get, whenever it comes (`map`, `filter`, `scan`, ...): a run of
+    /// them alone is a subscriber only (`StageSubscriber`).
+    static var _passesSubscriptionThrough: Bool { get }
+
+    /// Combine's mirror children for the operator's subscription; `status` says where the stream is.
+    func _children(downstream: Any, status: String) -> [Mirror.Child]
 }
 
 extension _Stage {
     @inlinable public var isComplete: Bool { false }
 
-    @inlinable public static var _subscriptionName: String { String(describing: Self.self) }
+    @inlinable public static var _passesSubscriptionThrough: Bool { false }
+
+    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [] }
+
+    /// What the subscription shows a debugger.
+    @inlinable
+    func _reflection(downstream: Any, status: String) -> _Reflection {
+        _Reflection("\(Self._name)", _children(downstream: downstream, status: status))
+    }
 }
 
 extension _Stage where UpstreamFailure == Failure {
@@ -63,6 +80,15 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 
     /// A stage turns one element into at most one.
     @inlinable public static var _yieldsAtMostOneValue: Bool { Upstream._yieldsAtMostOneValue }
+
+    @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
+
+    @inlinable
+    public func _reflection(downstream: Any) -> _Reflection {
+        Stage._passesSubscriptionThrough
+            ? upstream._reflection(downstream: downstream)
+            : stage._reflection(downstream: downstream, status: "subscribed")
+    }
 }
 
 /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
@@ -91,7 +117,7 @@ extension _StageOperator {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         if Self._isFusable {
-            _subscribeFused(subscriber, name: nil)
+            _subscribeFused(subscriber)
         } else {
             _subscribeThroughStages(subscriber)
         }
@@ -124,7 +150,11 @@ extension Publisher {
     /// `StageSubscription` running the whole run: `subject.map.filter.map` is one subscription.
     @inlinable @inline(__always)
     public func _subscribeThroughStages<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        _stageRoot.subscribe(StageSubscription(stage: _makeRootStage(), downstream: subscriber))
+        if _RootStage._passesSubscriptionThrough {
+            _stageRoot.subscribe(StageSubscriber(stage: _makeRootStage(), downstream: subscriber))
+        } else {
+            _stageRoot.subscribe(StageSubscription(stage: _makeRootStage(), downstream: subscriber))
+        }
     }
 }
 
@@ -137,6 +167,11 @@ public struct _IdentityStage<Value, Failure: Error>: _Stage {
 
     @inlinable @inline(__always)
     public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
+
+    /// Nothing: a run names itself after its stages.
+    @inlinable public static var _name: StaticString { "" }
+
+    @inlinable public static var _passesSubscriptionThrough: Bool { true }
 }
 
 /// Two stages run as one: what `first` lets through goes on to `then`.
@@ -176,21 +211,35 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
 
     @inlinable public var isComplete: Bool { first.isComplete || then.isComplete }
 
-    @inlinable public static var _subscriptionName: String { Then._subscriptionName }
+    /// As in Combine, a subscriber of the run gets the subscription of the topmost stage that does
+    /// not pass its upstream's through; a run of pass-through stages only is named after its bottom
+    /// stage, the subscriber that its upstream sees.
+    @inlinable static var showsThen: Bool { !Then._passesSubscriptionThrough || First._name.utf8CodeUnitCount == 0 }
+
+    @inlinable public static var _name: StaticString { showsThen ? Then._name : First._name }
+
+    @inlinable public static var _passesSubscriptionThrough: Bool {
+        First._passesSubscriptionThrough && Then._passesSubscriptionThrough
+    }
+
+    @inlinable
+    public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        Self.showsThen ? then._children(downstream: downstream, status: status) : first._children(downstream: downstream, status: status)
+    }
 }
 
 extension Publisher {
     /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
     /// completes at once, without waiting for demand, as the sources do in Combine.
     @inlinable @inline(__always)
-    func _subscribeFused<S: Subscriber>(_ subscriber: S, name: StaticString?) where S.Input == Output, S.Failure == Failure {
+    func _subscribeFused<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         var cursor = _makeCursor()
         guard !cursor.isExhausted else {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: cursor._completion())
             return
         }
-        subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber, name: name))
+        subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber))
     }
 }
 
@@ -201,7 +250,7 @@ extension Publisher {
 /// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
 /// cancel if none is running, lets go of them.
 @usableFromInline
-final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
 where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure
@@ -228,7 +277,16 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
     }
 
-    @usableFromInline var description: String { Stage._subscriptionName }
+    @usableFromInline var description: String { "\(Stage._name)" }
+
+    @usableFromInline var customMirror: Mirror {
+        let status = switch status.load(ordering: .acquiring) {
+        case Self.awaiting: "awaiting subscription"
+        case Self.active: "subscribed"
+        default: "terminal"
+        }
+        return Mirror(self, children: stage.value?._children(downstream: downstream.value as Any, status: status) ?? [])
+    }
 
     @inlinable
     func receive(subscription: any Subscription) {
@@ -331,5 +389,57 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     func release() {
         stage.release()
         downstream.release()
+    }
+}
+
+/// Runs a run of pass-through stages (`map`, `filter`, `scan`, ...) between an unfused upstream and
+/// its subscriber, as Combine runs each of them: downstream gets upstream's subscription itself, so
+/// its requests and its cancel go straight there, and every signal from upstream is passed on
+/// whenever it comes, before a subscription or after a completion. It owns nothing but the stage
+/// and downstream, which go when upstream lets go of it.
+@usableFromInline
+final class StageSubscriber<Stage: _Stage, Downstream: Subscriber>: Subscriber, Introspected
+where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
+    @usableFromInline typealias Input = Stage.Input
+    @usableFromInline typealias Failure = Stage.UpstreamFailure
+
+    /// Touched only by upstream's signals, which are serial.
+    @exclusivity(unchecked)
+    @usableFromInline var stage: Stage
+    @usableFromInline let downstream: Downstream
+
+    @inlinable
+    init(stage: consuming Stage, downstream: Downstream) {
+        self.stage = stage
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "\(Stage._name)" }
+
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: stage._children(downstream: downstream, status: "subscribed"))
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        switch stage.step(input) {
+        case .value(let output): downstream.receive(output)
+        case .skip: .max(1)
+        // A pass-through stage neither finishes nor fails a stream by itself.
+        case .finished, .failure: .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
+        switch completion {
+        case .finished: downstream.receive(completion: .finished)
+        case .failure(let error): downstream.receive(completion: .failure(stage.mapFailure(error)))
+        }
     }
 }
