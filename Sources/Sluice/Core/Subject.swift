@@ -22,7 +22,7 @@ public protocol ConnectablePublisher<Output, Failure>: Publisher {
 extension Publisher {
     /// Attaches the subject to this publisher; the subject republishes everything it receives.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
-        let relay = SubjectRelay(subject)
+        let relay = SubjectSubscriber(subject)
         subscribe(relay)
         return AnyCancellable(relay)
     }
@@ -30,7 +30,7 @@ extension Publisher {
 
 /// Stands between an upstream and a subject: hands the subject a subscription through which it
 /// asks upstream for values, and forwards what arrives until cancelled.
-final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStringConvertible {
+final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Introspected {
     typealias Input = Target.Output
     typealias Failure = Target.Failure
 
@@ -43,6 +43,8 @@ final class SubjectRelay<Target: Subject>: Subscriber, Subscription, CustomStrin
     init(_ subject: Target) { self.subject = subject }
 
     var description: String { "Subject" }
+
+    var customMirror: Mirror { Mirror(self, children: [("subject", lock.withLock { subject } as Any)]) }
 
     func receive(subscription: any Subscription) {
         lock.lock()

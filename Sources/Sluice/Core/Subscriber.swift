@@ -32,7 +32,7 @@ extension Subscriptions {
 }
 
 @usableFromInline
-final class _EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+final class _EmptySubscription: Subscription, Introspected, Sendable {
     @usableFromInline static let shared = _EmptySubscription()
     @usableFromInline func request(_ demand: Subscribers.Demand) {}
     @usableFromInline func cancel() {}

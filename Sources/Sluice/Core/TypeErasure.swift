@@ -40,12 +40,15 @@ extension Publisher {
 /// Wraps an existing subscriber whose details you don't want to expose, or builds a subscriber
 /// from closures.
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     public let combineIdentifier: CombineIdentifier
     @usableFromInline let receiveSubscriptionBody: (any Subscription) -> Void
     @usableFromInline let receiveValueBody: (Input) -> Subscribers.Demand
     @usableFromInline let receiveCompletionBody: (Subscribers.Completion<Failure>) -> Void
-    @usableFromInline let describe: () -> String
+    /// What it shows a debugger: the wrapped subscriber, or a name for a closure-made one.
+    @usableFromInline let wrapped: Any
 
     /// Wraps the given subscriber. (Inlinable: the closures are made where `S` is known, so the
     /// calls through them run specialised code.)
@@ -59,13 +62,13 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = s.receive(subscription:)
         receiveValueBody = s.receive(_:)
         receiveCompletionBody = s.receive(completion:)
-        describe = { String(describing: s) }
+        wrapped = s
     }
 
     /// Wraps the given subject, as `subscribe(_:)` with a subject does: the subject decides when to
     /// ask upstream, and receives values and the completion until cancelled.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        self.init(SubjectRelay(s))
+        self.init(SubjectSubscriber(s))
     }
 
     /// Creates a subscriber from closures; a missing closure ignores its event (and a missing
@@ -81,10 +84,14 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = box.receive(subscription:)
         receiveValueBody = box.receive(_:)
         receiveCompletionBody = box.receive(completion:)
-        describe = { "Anonymous AnySubscriber" }
+        wrapped = "Anonymous AnySubscriber"
     }
 
-    public var description: String { describe() }
+    public var description: String { String(describing: wrapped) }
+
+    public var customMirror: Mirror { Mirror(reflecting: wrapped) }
+
+    public var playgroundDescription: Any { description }
 
     @inlinable public func receive(subscription: any Subscription) { receiveSubscriptionBody(subscription) }
 

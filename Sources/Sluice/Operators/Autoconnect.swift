@@ -81,7 +81,7 @@ extension Publishers {
 
 /// Passes everything through untouched; a struct, so it costs no allocation.
 @usableFromInline
-struct _AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+struct _AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -111,7 +111,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 /// What the downstream holds: the upstream's subscription (its name and identity too), with the
 /// first cancel reported to the autoconnect. Every cancel still goes upstream, as in Combine.
 @usableFromInline
-final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible {
+final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, Introspected {
     @usableFromInline let parent: Publishers.Autoconnect<Upstream>
     @usableFromInline let upstream: any Subscription
     @usableFromInline let released = Atomic<Bool>(false)

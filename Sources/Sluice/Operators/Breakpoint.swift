@@ -66,54 +66,55 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let observer = _BreakpointObserver(
-                subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion)
-            upstream.subscribe(_PassThroughSubscription(observer: observer, downstream: subscriber))
+            upstream.subscribe(_BreakpointSubscriber(
+                stopsOnSubscription: receiveSubscription, stopsOnOutput: receiveOutput,
+                stopsOnCompletion: receiveCompletion, downstream: subscriber))
         }
     }
 }
 
-/// The observer of `breakpoint`: asks the user's closures and stops in the debugger on `true`.
+/// `breakpoint`'s subscriber. As Combine's, it hands downstream the upstream subscription itself
+/// and passes every signal on whenever it comes (before a subscription, after a completion), asking
+/// the user's closure first and stopping in the debugger on `true`. It owns nothing but the closures
+/// and downstream, which go when upstream lets go of it.
 @usableFromInline
-struct _BreakpointObserver<Input, Failure: Error>: _EventObserver {
+final class _BreakpointSubscriber<Downstream: Subscriber>: Subscriber, Introspected {
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
+
     @usableFromInline let stopsOnSubscription: ((any Subscription) -> Bool)?
     @usableFromInline let stopsOnOutput: ((Input) -> Bool)?
     @usableFromInline let stopsOnCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+    @usableFromInline let downstream: Downstream
 
     @inlinable
     init(
-        subscription: ((any Subscription) -> Bool)?, output: ((Input) -> Bool)?,
-        completion: ((Subscribers.Completion<Failure>) -> Bool)?
+        stopsOnSubscription: ((any Subscription) -> Bool)?, stopsOnOutput: ((Input) -> Bool)?,
+        stopsOnCompletion: ((Subscribers.Completion<Failure>) -> Bool)?, downstream: Downstream
     ) {
-        stopsOnSubscription = subscription
-        stopsOnOutput = output
-        stopsOnCompletion = completion
+        self.stopsOnSubscription = stopsOnSubscription
+        self.stopsOnOutput = stopsOnOutput
+        self.stopsOnCompletion = stopsOnCompletion
+        self.downstream = downstream
     }
 
-    /// Combine hands downstream the upstream subscription itself, so a `print` below shows the
-    /// upstream's name: borrow it.
-    @inlinable static var name: String? { nil }
+    @usableFromInline var description: String { "Breakpoint" }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        if stopsOnSubscription?(subscription) == true { stop() }
+        if stopsOnSubscription?(subscription) == true { raise(SIGTRAP) }
+        downstream.receive(subscription: subscription)
     }
 
     @inlinable
-    func receive(_ input: Input) {
-        if stopsOnOutput?(input) == true { stop() }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if stopsOnOutput?(input) == true { raise(SIGTRAP) }
+        return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        if stopsOnCompletion?(completion) == true { stop() }
-    }
-
-    @inlinable func cancel() {}
-    @inlinable func request(_ demand: Subscribers.Demand, synchronous: Bool) {}
-
-    @inlinable
-    func stop() {
-        raise(SIGTRAP)
+        if stopsOnCompletion?(completion) == true { raise(SIGTRAP) }
+        downstream.receive(completion: completion)
     }
 }

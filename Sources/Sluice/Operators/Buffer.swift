@@ -75,7 +75,7 @@ extension Publishers {
 /// its change in the state, and the drainer re-reads the state before it lets go. With the ring
 /// empty and demand outstanding, a value goes straight through without entering the ring.
 @usableFromInline
-final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

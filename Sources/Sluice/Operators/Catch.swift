@@ -99,7 +99,7 @@ enum _CatchSource {
 /// the replacement starts with exactly that.
 @usableFromInline
 final class _CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible
+    Introspected
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline
     enum Phase {

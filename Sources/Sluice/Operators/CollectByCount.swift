@@ -45,7 +45,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 /// Fills one array at a time; only upstream's signals touch it.
 @usableFromInline
-final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription, Introspected
 where Downstream.Input == [Element] {
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -157,7 +157,7 @@ struct _TimeWindows<Element, Failure: Error> {
 /// drain action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class _CollectByTimeSubscription<Element, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 where Downstream.Input == [Element] {
     @usableFromInline typealias Failure = Downstream.Failure
 

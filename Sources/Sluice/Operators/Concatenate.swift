@@ -194,7 +194,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 /// subscribed, demand passes straight through. `stage` is changed under the lock and read
 /// without it by a suffix value.
 @usableFromInline
-final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, Introspected
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline static var awaitingPrefix: UInt8 { 0 }
     @usableFromInline static var inPrefix: UInt8 { 1 }

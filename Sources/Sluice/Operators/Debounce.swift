@@ -60,7 +60,7 @@ extension Publishers {
 /// action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class _DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible
+    Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure

@@ -69,7 +69,7 @@ extension Publishers {
 /// but no longer downstream.
 @usableFromInline
 final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible
+    Subscription
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -105,8 +105,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         options = publisher.options
         lifetime = Lifetime { unsafeDowncast($0, to: _DelaySubscription.self).downstream.release() }
     }
-
-    @usableFromInline var description: String { "Delay" }
 
     @inlinable
     func receive(subscription: any Subscription) {

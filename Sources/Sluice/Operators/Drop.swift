@@ -55,7 +55,7 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 @usableFromInline
-final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

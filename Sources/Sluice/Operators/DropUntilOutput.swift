@@ -56,7 +56,7 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 /// one atomic load and no lock.
 @usableFromInline
 final class DropUntilOutputSubscription<Downstream: Subscriber>:
-    Subscriber, Subscription, _TriggerListener, CustomStringConvertible
+    Subscriber, Subscription, _TriggerListener, Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure

@@ -235,7 +235,7 @@ enum _FanInStep<Output, Failure: Error> {
 /// tuple for the next request). While one upstream's value is being delivered, further demand for
 /// that upstream is handed back from its `receive` instead of requested, as Combine does.
 @usableFromInline
-final class _FanInCore<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, CustomStringConvertible
+final class _FanInCore<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Slots.Output {
     @usableFromInline static var idle: UInt8 { 0 }
     @usableFromInline static var emitting: UInt8 { 1 }

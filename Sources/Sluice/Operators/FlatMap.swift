@@ -191,7 +191,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 /// be dropped after the end without taking the lock.
 @usableFromInline
 final class _FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, CustomStringConvertible
+    Subscription, Introspected
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Value = NewPublisher.Output
     /// The number a value carries when it came from an inner publisher that was never subscribed to.

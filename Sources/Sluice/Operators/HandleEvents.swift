@@ -74,7 +74,7 @@ extension Publishers {
     }
 }
 
-/// What a pass-through operator (`handleEvents`, `print`, `breakpoint`) does on each event, just
+/// What an observing operator (`handleEvents`, `print`) does on each event, just
 /// before `_PassThroughSubscription` passes the event on unchanged. A protocol rather than a bag
 /// of optional closures, so that each operator's observer specialises into its subscription.
 @usableFromInline
@@ -82,9 +82,8 @@ protocol _EventObserver<Input, Failure> {
     associatedtype Input
     associatedtype Failure: Error
 
-    /// What the subscription calls itself; `nil` borrows the upstream subscription's description
-    /// (`breakpoint`, which in Combine hands downstream the upstream subscription itself).
-    static var name: String? { get }
+    /// What the subscription calls itself.
+    static var name: String { get }
 
     func receive(subscription: any Subscription)
     func receive(_ input: Input)
@@ -100,14 +99,14 @@ protocol _EventObserver<Input, Failure> {
 ///
 /// Values cost one atomic load of the status (upstream sends serially); the lock guards only the
 /// upstream subscription and the status changes, and is never held while calling out.
-/// `handleEvents`, `print` and `breakpoint`: passes everything through, telling its observer first.
+/// `handleEvents` and `print`: passes everything through, telling its observer first.
 ///
 /// Lifetimes: the observer (the operator's closures) and downstream are used only inside calls
 /// through `gate`; once the stream has ended, the last of those, or the cancel if none is running,
 /// lets go of them.
 @usableFromInline
 final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure {
     @usableFromInline typealias Input = Observer.Input
     @usableFromInline typealias Failure = Observer.Failure
@@ -126,8 +125,6 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
-    @exclusivity(unchecked)
-    @usableFromInline var upstreamName = ""
     @usableFromInline let lifetime: Lifetime
 
     @inlinable
@@ -137,10 +134,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         lifetime = Lifetime { unsafeDowncast($0, to: _PassThroughSubscription.self).release() }
     }
 
-    @usableFromInline var description: String {
-        if let name = Observer.name { return name }
-        return lock.withLock { upstreamName }
-    }
+    @usableFromInline var description: String { Observer.name }
 
     @inlinable
     func receive(subscription: any Subscription) {
@@ -151,7 +145,6 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
             return
         }
         upstream = subscription
-        if Observer.name == nil { upstreamName = String(describing: subscription) }
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
         lifetime.call(self) {
@@ -240,7 +233,7 @@ struct _HandleEventsObserver<Input, Failure: Error>: _EventObserver {
         onRequest = request
     }
 
-    @inlinable static var name: String? { "HandleEvents" }
+    @inlinable static var name: String { "HandleEvents" }
 
     @inlinable func receive(subscription: any Subscription) { onSubscription?(subscription) }
     @inlinable func receive(_ input: Input) { onOutput?(input) }

@@ -52,7 +52,7 @@ extension Publishers {
 /// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of it.
 @usableFromInline
 final class _MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     @usableFromInline typealias Failure = Downstream.Failure
 

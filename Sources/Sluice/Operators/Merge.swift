@@ -679,7 +679,7 @@ struct _MergeLane<Value> {
 /// straight through. `owed` is downstream's outstanding demand as a count, `UInt.max` meaning
 /// unlimited.
 @usableFromInline
-final class _MergeFanIn<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
     @usableFromInline typealias Value = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

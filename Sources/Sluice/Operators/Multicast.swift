@@ -87,7 +87,7 @@ extension Publishers {
 /// The value path reads one atomic flag; the lock guards only the subject's subscription, which
 /// is taken to request, to cancel, and let go at the end.
 @usableFromInline
-final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -50,7 +50,7 @@ extension Publishers {
 /// the state a value needs, so that a value costs one atomic load and no lock.
 @usableFromInline
 final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
-    Subscriber, Subscription, _TriggerListener, CustomStringConvertible
+    Subscriber, Subscription, _TriggerListener
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -79,8 +79,6 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: PrefixUntilOutputSubscription.self).downstream.release() }
     }
-
-    @usableFromInline var description: String { "PrefixUntilOutput" }
 
     // MARK: Upstream
 

@@ -60,7 +60,7 @@ final class _PrintObserver<Input, Failure: Error>: _EventObserver {
         self.stream = stream
     }
 
-    @inlinable static var name: String? { "Print" }
+    @inlinable static var name: String { "Print" }
 
     @inlinable func receive(subscription: any Subscription) { log("receive subscription: (\(subscription))") }
     @inlinable func receive(_ input: Input) { log("receive value: (\(input))") }

@@ -60,7 +60,7 @@ extension Publishers {
 /// completion on its way is still delivered (as in Combine), and its delivery ends the lifetime.
 @usableFromInline
 final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure

@@ -46,7 +46,7 @@ extension Publishers {
 extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
 
 @usableFromInline
-final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

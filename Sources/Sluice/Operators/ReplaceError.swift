@@ -50,7 +50,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 /// demand parks the stream in `replacing`, and the request that finds it there delivers.
 @usableFromInline
 final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure

@@ -48,7 +48,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// `subscribeAttempts`: a failure while that loop runs (an upstream that fails inside `subscribe`)
 /// only leaves a note for it, so the stack stays flat however many attempts fail synchronously.
 @usableFromInline
-final class _RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+final class _RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     struct State {

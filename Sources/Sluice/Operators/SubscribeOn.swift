@@ -55,7 +55,7 @@ extension Publishers {
 /// of at the end too (a scheduled request or cancel holds it until it runs).
 @usableFromInline
 final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure

@@ -136,7 +136,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// demand downstream returns for a value whose publisher cannot be answered (it was replaced, or
 /// never subscribed) is owed to the latest subscribed one.
 @usableFromInline
-final class _SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+final class _SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Value = P.Output
 

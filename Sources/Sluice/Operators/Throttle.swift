@@ -62,7 +62,7 @@ extension Publishers {
 /// downstream. A scheduled delivery holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class _ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible
+    Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure

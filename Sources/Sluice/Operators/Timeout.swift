@@ -82,7 +82,7 @@ extension Publishers {
 /// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
 final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure

@@ -84,7 +84,7 @@ class _FutureSubscriptionBase<Output, Failure: Error> {
 /// delivered inside that request, as Combine does (also from inside `receive(subscription:)`).
 @usableFromInline
 final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase<Downstream.Input, Downstream.Failure>,
-    Subscription, CustomStringConvertible
+    Subscription, Introspected
 {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -115,6 +115,15 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     }
 
     @usableFromInline var description: String { "Future" }
+
+    /// Combine's children: the future (as parent and subject), the subscriber, whether it asked.
+    @usableFromInline var customMirror: Mirror {
+        let future = future
+        return Mirror(self, children: [
+            ("parent", future as Any), ("downstream", downstream.value as Any),
+            ("hasAnyDemand", state.load(ordering: .acquiring) & Self.requested != 0), ("subject", future as Any),
+        ])
+    }
 
     @inlinable
     override func settle(_ result: Result<Output, Failure>) {

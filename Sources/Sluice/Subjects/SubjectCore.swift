@@ -13,7 +13,7 @@ import Synchronization
 /// atomic words), so a subscriber of one subject may request from or cancel another subject's
 /// subscription while that subject delivers on another thread, without a lock-order inversion.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error> {
+final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
@@ -33,6 +33,9 @@ final class SubjectCore<Output, Failure: Error> {
     @usableFromInline var current: Output?
     @usableFromInline let isCurrentValue: Bool
     @usableFromInline let name: String
+
+    /// The subject's name: the core stands for its subject in a conduit's mirror.
+    @usableFromInline var description: String { name }
 
     /// `current`: a `CurrentValueSubject`'s initial value, which also makes the subject ask each
     /// upstream subscription for `.unlimited` as soon as it arrives (a `PassthroughSubject` asks once
@@ -151,7 +154,7 @@ final class SubjectCore<Output, Failure: Error> {
 /// no delivery runs, and otherwise the running delivery does so when it unlocks, so a cancel from
 /// another thread, or from inside `receive`, never frees what a delivery uses.
 @usableFromInline
-class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible {
+class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     @usableFromInline unowned(unsafe) let core: SubjectCore<Output, Failure>
     /// Keeps the core alive while the subscriber holds this subscription.
     @usableFromInline let coreOwner: AnyObject
@@ -198,6 +201,13 @@ class ConduitBase<Output, Failure: Error>: Subscription, CustomStringConvertible
     }
 
     @usableFromInline var description: String { core.name }
+
+    /// Combine's children; the subject's state (`core`) stands for the subject.
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("parent", core), ("downstream", reflectedDownstream), ("demand", demand), ("subject", core)])
+    }
+
+    @usableFromInline var reflectedDownstream: Any { fatalError("ConduitBase.reflectedDownstream is overridden by Conduit") }
 
     /// Delivers the completion (and ends the subscription).
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("ConduitBase.finish is overridden by Conduit") }
@@ -259,6 +269,8 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
             owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() },
             releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).downstream.release() })
     }
+
+    @usableFromInline override var reflectedDownstream: Any { downstream.value as Any }
 
     @inlinable
     func offer(_ value: Downstream.Input, version: UInt64) {

@@ -12,7 +12,9 @@ extension Subscribers {
     /// A simple subscriber that assigns received elements to a property indicated by a key path.
     ///
     /// It holds the object strongly until the stream completes or is cancelled.
-    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         public typealias Failure = Never
 
         @usableFromInline let lock = Lock()
@@ -36,6 +38,13 @@ extension Subscribers {
         }
 
         public var description: String { object.map { "Assign \(type(of: $0))." } ?? "Assign" }
+
+        public var customMirror: Mirror {
+            let status = lock.withLock { isDone ? "terminal" : subscription.map { "subscribed(\($0))" } ?? "awaiting subscription" }
+            return Mirror(self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
+        }
+
+        public var playgroundDescription: Any { description }
 
         public func receive(subscription: any Subscription) {
             lock.lock()

@@ -155,7 +155,9 @@ extension Subscribers {
     /// before a subscription arrives); a cancel before any subscription does nothing. Once its
     /// stream has ended it lets go of its closures; its `EndGate` leaves that to a value still being
     /// delivered on another thread. (`sink(...)` does not use this class: see `SinkSubscriber`.)
-    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         /// The closures, until the stream ends.
         @usableFromInline struct Closures {
             @usableFromInline var receiveValue: (Input) -> Void
@@ -199,6 +201,10 @@ extension Subscribers {
         }
 
         public var description: String { "Sink" }
+
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        public var playgroundDescription: Any { description }
 
         public func receive(subscription: any Subscription) {
             lock.lock()
