@@ -98,6 +98,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @usableFromInline var description: String { "Autoconnect" }
 
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
+
     @inlinable
     func receive(subscription: any Subscription) {
         downstream.receive(subscription: _AutoconnectSubscription(parent: parent, upstream: subscription))
@@ -111,7 +113,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 /// What the downstream holds: the upstream's subscription (its name and identity too), with the
 /// first cancel reported to the autoconnect. Every cancel still goes upstream, as in Combine.
 @usableFromInline
-final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, Introspected {
+final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline let parent: Publishers.Autoconnect<Upstream>
     @usableFromInline let upstream: any Subscription
     @usableFromInline let released = Atomic<Bool>(false)
@@ -124,7 +128,10 @@ final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscripti
 
     @inlinable var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
+    /// As Combine's, it shows itself as the upstream subscription it stands for.
     @usableFromInline var description: String { String(describing: upstream) }
+
+    @usableFromInline var playgroundDescription: Any { description }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {

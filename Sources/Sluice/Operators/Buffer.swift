@@ -129,6 +129,16 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
 
     @usableFromInline var description: String { "Buffer" }
 
+    @usableFromInline var customMirror: Mirror {
+        lock.lock()
+        defer { lock.unlock() }
+        let state = terminated ? "terminal" : upstream == nil ? "awaiting subscription" : "subscribed"
+        return Mirror(self, children: [
+            ("values", ring.elements), ("state", state), ("downstreamDemand", Subscribers.Demand.max(Int(clamping: demand))),
+            ("terminal", pending as Any),
+        ])
+    }
+
     // MARK: Upstream
 
     @inlinable

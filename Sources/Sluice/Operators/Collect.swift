@@ -28,6 +28,11 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "Collect" }
 
+        /// Combine's shows only how many values it holds.
+        public static func _children(fold: _CollectFold<Upstream.Output>?, downstream: Any, status: String) -> [Mirror.Child] {
+            [("count", fold?.elements.count ?? 0)]
+        }
+
         @inlinable public func _makeFold() -> _CollectFold<Upstream.Output> { _CollectFold() }
     }
 }

@@ -72,6 +72,13 @@ where Downstream.Input == [Element] {
 
     @usableFromInline var description: String { "CollectByCount" }
 
+    @usableFromInline var customMirror: Mirror {
+        let upstream = lock.withLock(guarding: &handOff) { $0.live }
+        return Mirror(self, children: [
+            ("downstream", downstream.value as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count),
+        ])
+    }
+
     @inlinable
     func receive(subscription: any Subscription) {
         guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }

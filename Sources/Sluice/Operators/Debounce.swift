@@ -101,6 +101,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @usableFromInline var description: String { "Debounce" }
 
+    @usableFromInline var customMirror: Mirror {
+        lock.lock()
+        defer { lock.unlock() }
+        return Mirror(self, children: [("downstream", downstream.value as Any), ("downstreamDemand", demand), ("currentValue", latest as Any)])
+    }
+
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()

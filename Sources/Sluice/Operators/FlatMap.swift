@@ -132,7 +132,7 @@ struct _FlatMapQueue<Element> {
 
 /// The subscriber upstream talks to; it carries the subscription's identifier.
 @frozen @usableFromInline
-struct _FlatMapOuter<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+struct _FlatMapOuter<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -140,6 +140,8 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @usableFromInline let parent: _FlatMapSubscription<Upstream, NewPublisher, Downstream>
 
     @inlinable init(parent: _FlatMapSubscription<Upstream, NewPublisher, Downstream>) { self.parent = parent }
+
+    @inlinable var owner: _FlatMapSubscription<Upstream, NewPublisher, Downstream> { parent }
 
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 

@@ -227,7 +227,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
 /// The subscriber of one attempt's upstream subscription.
 @usableFromInline
-struct _RetryAttempt<Upstream: Publisher, Downstream: Subscriber>: Subscriber
+struct _RetryAttempt<Upstream: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure

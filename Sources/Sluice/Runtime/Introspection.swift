@@ -32,3 +32,17 @@ public struct _Reflection {
     @usableFromInline
     func mirror(of subject: Any) -> Mirror { Mirror(subject, children: children) }
 }
+
+/// A subscriber that an operator hands one of its upstreams on behalf of its subscription: in
+/// Combine that subscriber is the subscription itself, so it introspects as `owner`.
+@usableFromInline
+protocol SideSubscriber: Introspected {
+    associatedtype Owner: Introspected
+    var owner: Owner { get }
+}
+
+extension SideSubscriber {
+    @usableFromInline var description: String { owner.description }
+
+    @usableFromInline var customMirror: Mirror { owner.customMirror }
+}

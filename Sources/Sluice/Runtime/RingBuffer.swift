@@ -14,6 +14,14 @@ struct RingBuffer<Element> {
 
     @inlinable var isEmpty: Bool { count == 0 }
 
+    /// The elements, first to last (a copy, for introspection).
+    var elements: [Element] {
+        var rest = self
+        var elements: [Element] = []
+        while !rest.isEmpty { elements.append(rest.removeFirst()) }
+        return elements
+    }
+
     @inlinable
     mutating func append(_ element: Element) {
         if _slowPath(!isKnownUniquelyReferenced(&storage) || storage.unsafelyUnwrapped.isFull) {

@@ -69,7 +69,9 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         conduits.append(conduit)
         lock.unlock()
         subscriber.receive(subscription: conduit)
-        conduit.delivery.unlock()
+        // A cancel from inside `receive(subscription:)` (or from a value delivered in it) leaves
+        // the release to this unlock.
+        if conduit.delivery.unlock() { conduit.downstream.release() }
     }
 
     /// Sends a value to every subscriber with demand. `storingAfterCompletion`: set a current

@@ -155,3 +155,61 @@ extension TransformSubscription where Downstream.Failure == any Error {
         })
     }
 }
+
+/// The subscriber of the operators that, in Combine, hand their subscriber the upstream's own
+/// subscription and pass on every signal whenever it comes, before a subscription or after a
+/// completion (`map`, `filter`, `compactMap`, `scan`, `mapError`, `setFailureType`,
+/// `assertNoFailure`, `map(keyPath)`, `breakpoint`): no state, no lock. It holds downstream and the
+/// closures until upstream lets go of it.
+final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Failure = UpstreamFailure
+    typealias Output = Downstream.Input
+
+    private let downstream: Downstream
+    /// Only `.emit` and `.skip`: these operators never end a stream by themselves.
+    private let step: (Input) -> TransformStep<Output, Downstream.Failure>
+    private let mapCompletion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    private let observeSubscription: (any Subscription) -> Void
+    let description: String
+
+    init(
+        _ name: String, downstream: Downstream,
+        observeSubscription: @escaping (any Subscription) -> Void = { _ in },
+        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>,
+        mapCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
+    ) {
+        description = name
+        self.downstream = downstream
+        self.observeSubscription = observeSubscription
+        self.step = step
+        self.mapCompletion = mapCompletion
+    }
+
+    convenience init(_ name: String, downstream: Downstream, step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>)
+    where UpstreamFailure == Downstream.Failure {
+        self.init(name, downstream: downstream, step: step, mapCompletion: { $0 })
+    }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+
+    func receive(subscription: any Subscription) {
+        observeSubscription(subscription)
+        downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        switch step(input) {
+        case .emit(let output): downstream.receive(output)
+        case .skip: .max(1)
+        case .emitThenFinish, .finish, .fail: preconditionFailure("\(description) does not end a stream by itself")
+        }
+    }
+
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        downstream.receive(completion: mapCompletion(completion))
+    }
+}

@@ -33,7 +33,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let (prefix, file, line) = (prefix, file, line)
-            upstream.subscribe(TransformSubscription(
+            upstream.subscribe(ForwardingSubscriber(
                 "AssertNoFailure",
                 downstream: subscriber,
                 step: { .emit($0) },

@@ -61,12 +61,18 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let hooks = EventHooks<Output, Failure>(
-                receiveSubscription: receiveSubscription.map { shouldStop in { if shouldStop($0) { raise(SIGTRAP) } } },
-                receiveOutput: receiveOutput.map { shouldStop in { if shouldStop($0) { raise(SIGTRAP) } } },
-                receiveCompletion: receiveCompletion.map { shouldStop in { if shouldStop($0) { raise(SIGTRAP) } } })
-            // Combine hands downstream the upstream subscription itself: no name of our own.
-            upstream.subscribe(EventHookSubscription(name: nil, downstream: subscriber, hooks: hooks))
+            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
+            upstream.subscribe(ForwardingSubscriber(
+                "Breakpoint", downstream: subscriber,
+                observeSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
+                step: { value in
+                    if onOutput?(value) == true { raise(SIGTRAP) }
+                    return .emit(value)
+                },
+                mapCompletion: { completion in
+                    if onCompletion?(completion) == true { raise(SIGTRAP) }
+                    return completion
+                }))
         }
     }
 }

@@ -32,7 +32,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(TransformSubscription("CompactMap", downstream: subscriber) { .emitOrSkip(transform($0)) })
+            upstream.subscribe(ForwardingSubscriber("CompactMap", downstream: subscriber) { .emitOrSkip(transform($0)) })
         }
     }
 

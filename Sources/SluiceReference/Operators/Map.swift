@@ -22,7 +22,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(TransformSubscription("Map", downstream: subscriber) { .emit(transform($0)) })
+            upstream.subscribe(ForwardingSubscriber("Map", downstream: subscriber) { .emit(transform($0)) })
         }
     }
 }

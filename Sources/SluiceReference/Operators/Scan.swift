@@ -35,7 +35,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
-            upstream.subscribe(TransformSubscription("Scan", downstream: subscriber) { .emit(accumulator.add($0, next)) })
+            upstream.subscribe(ForwardingSubscriber("Scan", downstream: subscriber) { .emit(accumulator.add($0, next)) })
         }
     }
 

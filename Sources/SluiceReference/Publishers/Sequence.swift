@@ -18,7 +18,7 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            subscriber.receive(subscription: SequenceSubscription(iterator: iterator, next: first, downstream: subscriber))
+            subscriber.receive(subscription: SequenceSubscription(iterator: iterator, next: first, downstream: subscriber, sequence: sequence))
         }
     }
 }
@@ -53,12 +53,16 @@ private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream:
     private var demand = Subscribers.Demand.none
     private var isEmitting = false
 
-    init(iterator: Iterator, next: Iterator.Element, downstream: Downstream) {
+    /// As Combine's, a live subscription describes itself by its sequence.
+    private let sequence: Any
+
+    init(iterator: Iterator, next: Iterator.Element, downstream: Downstream, sequence: Any) {
         live = Live(downstream: downstream, iterator: iterator)
         self.next = next
+        self.sequence = sequence
     }
 
-    var description: String { "Sequence" }
+    var description: String { lock.withLock { live != nil } ? "\(sequence)" : "Sequence" }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()

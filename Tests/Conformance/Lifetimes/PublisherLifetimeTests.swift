@@ -135,7 +135,7 @@ import Testing
         relay.cancel()
     }
 
-    @Test func aSubjectRelayLetsGoOfItsSubjectWhenCancelled() {
+    @Test func aSubjectSubscriberLetsGoOfItsSubjectWhenCancelled() {
         let upstream = TestPublisher<Int, TestError>(keepsLastSubscriber: false)
         weak var weakSubject: PassthroughSubject<Int, TestError>?
         let relay: AnyCancellable

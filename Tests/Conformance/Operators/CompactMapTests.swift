@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func laws() {
-        OperatorLaws.check { $0.compactMap { $0 == 2 ? nil : $0 } }
+        OperatorLaws.checkPassThrough { $0.compactMap { $0 == 2 ? nil : $0 } }
     }
 }
 

@@ -175,7 +175,6 @@ import Testing
         upstream.lastSubscriber?.receive(subscription: TestPublisher.TestSubscription(owner: other))
         #expect(other.events == [.cancel])
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
-        #expect(recorder.subscriptionDescription == "Delay")
     }
 
     /// Combine's scheduling: each event with `schedule(after: now + interval, tolerance:options:)`,

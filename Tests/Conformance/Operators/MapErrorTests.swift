@@ -56,6 +56,6 @@ private struct WrappedError: Error, Equatable {
     }
 
     @Test func laws() {
-        OperatorLaws.check { $0.mapError(WrappedError.init) }
+        OperatorLaws.checkPassThrough { $0.mapError(WrappedError.init) }
     }
 }

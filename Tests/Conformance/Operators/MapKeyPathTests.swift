@@ -65,8 +65,8 @@ private struct Point {
     }
 
     @Test func laws() {
-        OperatorLaws.check { $0.map(\.magnitude) }
-        OperatorLaws.check { $0.map(\.magnitude, \.description) }
-        OperatorLaws.check { $0.map(\.magnitude, \.description, \.byteSwapped) }
+        OperatorLaws.checkPassThrough { $0.map(\.magnitude) }
+        OperatorLaws.checkPassThrough { $0.map(\.magnitude, \.description) }
+        OperatorLaws.checkPassThrough { $0.map(\.magnitude, \.description, \.byteSwapped) }
     }
 }

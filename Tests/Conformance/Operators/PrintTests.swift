@@ -99,7 +99,7 @@ import Testing
         }
         let output = result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) } ?? ""
         #expect(output.contains("""
-            out: receive subscription: (Sequence)
+            out: receive subscription: ([7])
             out: request unlimited
             out: receive value: (7)
             out: receive finished

@@ -22,6 +22,38 @@ enum OperatorLaws {
         }
     }
 
+    /// The laws of an operator that, as in Combine, hands its subscriber its upstream's own
+    /// subscription and passes on every signal it gets, whenever it comes (`map`, `filter`, `scan`,
+    /// `mapError`, `setFailureType`, `assertNoFailure`, `breakpoint`, ...): so the subscriber's
+    /// requests and cancel go straight upstream, even after a cancel, and what a misbehaving upstream
+    /// sends after the end is passed on too. OpenCombine's Apple-validated suite records it:
+    /// `FilterTests.testFilterBasicBehavior`, `MapTests.testError`, `BreakpointTests.testCancelAlreadyCancelled`.
+    static func checkPassThrough<P: Publisher>(
+        input: [Int] = [1, 2, 3],
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ make: (TestPublisher<Int, TestError>) -> P
+    ) {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = make(upstream).record(initialDemand: nil)
+        let subscription = recorder.subscription
+        subscription?.request(.max(2))
+        subscription?.cancel()
+        subscription?.request(.max(3))
+        #expect(
+            upstream.events == [.subscribe, .request(.max(2)), .cancel, .request(.max(3))],
+            "requests and cancel go straight upstream: \(upstream.events)", sourceLocation: sourceLocation)
+
+        let misbehaving = TestPublisher<Int, TestError>()
+        let passed = make(misbehaving).record()
+        for value in input { misbehaving.send(value) }
+        misbehaving.sendKeepingSubscriber(completion: .finished)
+        misbehaving.sendKeepingSubscriber(completion: .finished)
+        #expect(passed.completions.count == 2, "every completion passed on: \(passed.trace)", sourceLocation: sourceLocation)
+        LifetimeLaws.check(input: input, endings: [.cancel, .cancelInsideReceive, .finished], sourceLocation: sourceLocation) {
+            upstream, _ in make(upstream)
+        }
+    }
+
     /// Once the operator has delivered its completion, nothing else reaches the subscriber, even
     /// from an upstream that misbehaves and sends more.
     static func nothingAfterCompletion<P: Publisher>(
