@@ -129,9 +129,10 @@ def list_tests(binary):
     return tests
 
 
-def run_class(binary, name, timeout):
+def run_class(binary, name, timeout, logs):
     """Runs one test class in its own process; returns {test: passed} (a test that never reports,
-    because the process crashed or hung, counts as failed), and the output's tail."""
+    because the process crashed or hung, counts as failed), and the output's tail. The whole output
+    is kept in `logs`/<class>.log."""
     env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
     try:
         result = subprocess.run([binary, "OpenCombineTests." + name], capture_output=True, text=True,
@@ -140,6 +141,8 @@ def run_class(binary, name, timeout):
     except subprocess.TimeoutExpired as timeout_error:
         output = (timeout_error.stdout or b"").decode(errors="replace") if isinstance(timeout_error.stdout, bytes) else (timeout_error.stdout or "")
         output += "\n[compat: timed out after %d s]" % timeout
+    with open(os.path.join(logs, name + ".log"), "w") as handle:
+        handle.write(output)
     outcome = {}
     for m in re.finditer(r"Test Case '(?:-\[)?(?:OpenCombineTests\.)?(\w+)[ .](\w+)\]?' (passed|failed)", output):
         if m.group(1) == name:
@@ -202,10 +205,13 @@ def main():
     classes = sorted({cls for cls, _ in listed})
     if args.only:
         classes = [c for c in classes if re.search(args.only, c)]
+    logs = os.path.join(work, "logs")
+    shutil.rmtree(logs, ignore_errors=True)
+    os.makedirs(logs)
     results = {}
     tails = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(run_class, binary, name, args.timeout): name for name in classes}
+        futures = {pool.submit(run_class, binary, name, args.timeout, logs): name for name in classes}
         for future in concurrent.futures.as_completed(futures):
             name = futures[future]
             outcome, tail = future.result()
@@ -249,6 +255,7 @@ def main():
     for key in stale:
         log("listed as expected to fail, but passes: %s (%s)" % (key, expected[key]))
     passed = sum(results.values())
+    log("each class's whole output: %s" % os.path.relpath(logs, ROOT))
     log("compat %s: passed %d of %d" % (args.module, passed, len(results)))
     return 1 if unexpected else 0
 
