@@ -175,6 +175,7 @@ import Testing
         upstream.lastSubscriber?.receive(subscription: TestPublisher.TestSubscription(owner: other))
         #expect(other.events == [.cancel])
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
+        #expect(recorder.log.filter { $0.hasSuffix(":subscription") }.count == 1, "only the first subscription goes downstream: \(recorder.log)")
     }
 
     /// Combine's scheduling: each event with `schedule(after: now + interval, tolerance:options:)`,
