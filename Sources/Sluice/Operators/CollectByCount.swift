@@ -81,7 +81,13 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
+        switch lock.withLock(guarding: &handOff, { $0.attach(subscription) }) {
+        case .attached: break
+        // As Combine's, a subscription after downstream cancelled is left alone
+        // (CollectByCountTests.testCollectByCountCancelBeforeSubscription).
+        case .afterCancel: return
+        case .again: return subscription.cancel()
+        }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 

@@ -124,6 +124,7 @@ public struct _CompactMapStage<Input, Output, Failure: Error>: _Stage {
 @frozen
 public struct _TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "TryCompactMap" }
+    @inlinable public static var _edges: _StageEdges { .filtering }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output?

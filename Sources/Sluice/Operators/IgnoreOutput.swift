@@ -11,11 +11,11 @@ extension Publishers {
     /// A publisher that ignores all upstream elements, but passes along the upstream publisher's
     /// completion state (finished or failed).
     ///
-    /// As in Combine, it asks upstream for `.unlimited` once downstream has the subscription, and
-    /// still passes downstream's requests and cancel on to upstream while the stream is live. No
-    /// value is ever sent, so the completion needs no demand.
+    /// As Combine's, it hands downstream the upstream's own subscription, then asks it for
+    /// `.unlimited`; downstream's requests and cancel go straight upstream, and every completion
+    /// is passed on whenever it comes.
     @frozen
-    public struct IgnoreOutput<Upstream: Publisher>: _FoldOperator {
+    public struct IgnoreOutput<Upstream: Publisher>: Publisher {
         public typealias Output = Never
         public typealias Failure = Upstream.Failure
 
@@ -28,23 +28,33 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _name: StaticString { "IgnoreOutput" }
-
-        @inlinable public static var _forwardsDemand: Bool { true }
-
-        @inlinable public func _makeFold() -> _IgnoreFold<Upstream.Output> { _IgnoreFold() }
+        @inlinable @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
+            upstream.subscribe(_IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
+        }
     }
 }
 
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
-/// `ignoreOutput()`: a fold that never has anything to publish.
-@frozen
-public struct _IgnoreFold<Input>: _Fold {
-    @inlinable init() {}
+/// `ignoreOutput`'s subscriber: no state; it owns downstream until upstream lets go of it.
+@usableFromInline
+final class _IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, Introspected where Downstream.Input == Never {
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Input) -> Bool { true }
+    @usableFromInline let downstream: Downstream
 
-    @inlinable public mutating func result() -> Never? { nil }
+    @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+    @usableFromInline var description: String { "IgnoreOutput" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+        subscription.request(.unlimited)
+    }
+
+    @inlinable func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+    @inlinable func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }

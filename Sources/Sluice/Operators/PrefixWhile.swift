@@ -85,6 +85,7 @@ func _prefixWhileStep<Value, Failure: Error>(
 @frozen
 public struct _PrefixWhileStage<Value, Failure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "PrefixWhile" }
+    @inlinable public static var _edges: _StageEdges { .filtering }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline let predicate: (Value) -> Bool
@@ -99,6 +100,7 @@ public struct _PrefixWhileStage<Value, Failure: Error>: _Stage {
 @frozen
 public struct _TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "TryPrefixWhile" }
+    @inlinable public static var _edges: _StageEdges { .filtering }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias Failure = any Error
     @usableFromInline let predicate: (Value) throws -> Bool

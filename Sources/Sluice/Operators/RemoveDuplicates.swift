@@ -110,6 +110,7 @@ public struct _LastPublished<Value> {
 @frozen
 public struct _RemoveDuplicatesStage<Value, Failure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "RemoveDuplicates" }
+    @inlinable public static var _edges: _StageEdges { .filtering }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
     public typealias UpstreamFailure = Failure
     @usableFromInline var memory = _LastPublished<Value>()
@@ -127,6 +128,7 @@ public struct _RemoveDuplicatesStage<Value, Failure: Error>: _Stage {
 @frozen
 public struct _TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "TryRemoveDuplicates" }
+    @inlinable public static var _edges: _StageEdges { .filtering }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
     public typealias Failure = any Error
     @usableFromInline var memory = _LastPublished<Value>()

@@ -74,7 +74,12 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
+        switch lock.withLock(guarding: &handOff, { $0.attach(subscription) }) {
+        case .attached: break
+        // As Combine's (ReplaceEmptyTests.testReplaceEmptyCancelBeforeSubscription).
+        case .afterCancel: return subscription.request(.unlimited)
+        case .again: return subscription.cancel()
+        }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
     }
@@ -108,7 +113,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
         if let parked {
             lifetime.call(self) {
                 guard lifetime.end() else { return }
-                _ = downstream.with { $0.receive(parked) }
+                if let value = parked { _ = downstream.with { $0.receive(value) } }
                 downstream.with { $0.receive(completion: .finished) }
             }
         }

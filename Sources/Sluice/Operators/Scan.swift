@@ -118,6 +118,7 @@ public struct _ScanStage<Input, Output, Failure: Error>: _Stage {
 @frozen
 public struct _TryScanStage<Input, Output, UpstreamFailure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "TryScan" }
+    @inlinable public static var _edges: _StageEdges { .transforming }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("status", status), ("result", result)] }
     public typealias Failure = any Error
     @usableFromInline var result: Output

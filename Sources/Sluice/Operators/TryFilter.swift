@@ -69,6 +69,7 @@ extension Publishers.TryFilter {
 @frozen
 public struct _TryFilterStage<Value, UpstreamFailure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "TryFilter" }
+    @inlinable public static var _edges: _StageEdges { .filtering }
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
     public typealias Failure = any Error
     @usableFromInline let isIncluded: (Value) throws -> Bool

@@ -67,6 +67,7 @@ extension Publishers.TryMap {
 @frozen
 public struct _TryMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
     @inlinable public static var _name: StaticString { "TryMap" }
+    @inlinable public static var _edges: _StageEdges { .transforming }
     public typealias Failure = any Error
     @usableFromInline let transform: (Input) throws -> Output
 

@@ -3,11 +3,13 @@ import Synchronization
 // # Folds
 //
 // The operators that fold their whole upstream into at most one value (`collect()`, `reduce`, `count`,
-// `min`/`max`, `allSatisfy`, `contains`, `first`, `last`, `ignoreOutput`) are each written once, as a
+// `min`/`max`, `allSatisfy`, `contains`, `first`, `last`) are each written once, as a
 // small `_Fold` value, and run by one subscription class, `FoldSubscription`. As in Combine, that
 // subscription asks upstream for `.unlimited` right after handing downstream its subscription, and
-// holds the one result until downstream has asked for something; a completion without a value (an
-// empty result, a failure) goes out at once, demand or not.
+// holds its finish (with the result, if there is one) until downstream has asked for something; a
+// failure goes out at once, demand or not. Signals out of order are Combine's too: a value or a
+// completion before upstream's subscription is dropped, and a subscription that arrives after
+// downstream cancelled is still asked for `.unlimited`.
 //
 // Threads: upstream calls `receive(_:)` serially, so the fold itself is touched without a lock; the
 // per-value cost is one relaxed load of `isDone` and the fold's own step. Over a fused upstream there
@@ -47,9 +49,6 @@ public protocol _FoldOperator: Publisher {
     /// What the subscription's `description` says (Combine's name for it).
     static var _name: StaticString { get }
 
-    /// Whether downstream's requests are passed on to upstream as well (`ignoreOutput`).
-    static var _forwardsDemand: Bool { get }
-
     /// What an upstream failure becomes.
     static func _failure(fromUpstream error: Upstream.Failure) -> Failure
 
@@ -62,8 +61,6 @@ public protocol _FoldOperator: Publisher {
 }
 
 extension _FoldOperator {
-    @inlinable public static var _forwardsDemand: Bool { false }
-
     public static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child] {
         let result = fold.flatMap { Mirror(reflecting: $0).children.first?.value }
         return [("downstream", downstream), ("result", result as Any), ("initial", result as Any), ("status", status)]
@@ -114,8 +111,10 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// are serial.
     @exclusivity(unchecked) @usableFromInline var fold: Releasable<Operator.Fold>
     @exclusivity(unchecked) @usableFromInline var downstream: Releasable<Downstream>
-    /// Set when the stream stops being live (a cancel, or the end); read before every value.
-    @usableFromInline let isDone = Atomic<Bool>(false)
+    /// False only while the stream is live: set until upstream's subscription arrives (a value
+    /// or completion before it is dropped, as Combine's reducers do), and again at a cancel or the
+    /// end; read before every value. Changed under `lock`.
+    @usableFromInline let isDone = Atomic<Bool>(true)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.
     @exclusivity(unchecked)
@@ -138,7 +137,17 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard lock.withLock(guarding: &handOff, { $0.attach(subscription) }) else { return subscription.cancel() }
+        let attachment = lock.withLock(guarding: &handOff) { handOff in
+            let attachment = handOff.attach(subscription)
+            if case .attached = attachment { isDone.store(false, ordering: .releasing) }
+            return attachment
+        }
+        switch attachment {
+        case .attached: break
+        // As Combine's reducers (ReduceTests.testReduceCancelBeforeSubscription, and the like).
+        case .afterCancel: return subscription.request(.unlimited)
+        case .again: return subscription.cancel()
+        }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
     }
@@ -206,7 +215,10 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     func conclude(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool) {
         var value: Downstream.Input?
         if case .finished = completion { value = fold.with { $0.result() } }
-        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value) }) else { return }
+        // As Combine's reducers, a finish waits for demand even without a value (ReduceTests'
+        // testUpstreamFinishesImmediatelyWithoutDemand); a failure goes out at once.
+        let finished = if case .finished = completion { true } else { false }
+        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value, parkingAnyway: finished) }) else { return }
         isDone.store(true, ordering: .releasing)
         if cancellingUpstream { ending.upstream?.cancel() }
         guard ending.deliverNow else { return }
@@ -218,21 +230,22 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
-        let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), Operator._forwardsDemand ? $0.live : nil) }
+        let parked = lock.withLock(guarding: &handOff) { $0.request() }
         if let parked {
             lifetime.call(self) {
                 guard lifetime.end() else { return }
-                _ = downstream.with { $0.receive(parked) }
+                if let value = parked { _ = downstream.with { $0.receive(value) } }
                 downstream.with { $0.receive(completion: .finished) }
             }
         }
-        live?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        isDone.store(true, ordering: .releasing)
-        lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+        lock.withLock(guarding: &handOff) { handOff in
+            isDone.store(true, ordering: .releasing)
+            return handOff.cancel()
+        }?.cancel()
         lifetime.end(self)
     }
 

@@ -21,32 +21,46 @@ struct UpstreamHandOff<Value> {
     @usableFromInline var phase = Phase.awaitingSubscription
     @usableFromInline var upstream: (any Subscription)?
     @usableFromInline var hasDemand = false
+    @usableFromInline var wasAttached = false
+    /// While `parked`: the value that waits, if any (a fold's finish waits for demand with or without one).
     @usableFromInline var parked: Value?
 
     @inlinable init() {}
 
-    /// Takes the first subscription; false for any other (the caller cancels it).
+    /// What became of a subscription handed to `attach`.
+    @usableFromInline enum Attachment {
+        /// It is the stream's upstream now.
+        case attached
+        /// It came after downstream had cancelled, before any other subscription: what is done
+        /// with it differs by operator in Combine (a reducer still asks it for `.unlimited`).
+        case afterCancel
+        /// A subscription came before it: the caller cancels it.
+        case again
+    }
+
+    /// Takes the first subscription.
     @inlinable
-    mutating func attach(_ subscription: any Subscription) -> Bool {
-        guard phase == .awaitingSubscription else { return false }
+    mutating func attach(_ subscription: any Subscription) -> Attachment {
+        guard phase == .awaitingSubscription else { return wasAttached ? .again : .afterCancel }
         phase = .active
         upstream = subscription
-        return true
+        wasAttached = true
+        return .attached
     }
 
     /// The upstream subscription while the stream is live, to pass a request on to.
     @inlinable var live: (any Subscription)? { phase == .active ? upstream : nil }
 
     /// Ends the stream from upstream's side, for the one caller that gets here while it is live.
-    /// With `value`, and no request yet, the value is parked. Returns nil if the stream had
-    /// already ended; otherwise the upstream subscription (to cancel, if ending early) and whether
-    /// to deliver now.
+    /// With `value` (or with `parkingAnyway`: a finish without a value), and no request yet, the
+    /// ending is parked. Returns nil if the stream had already ended; otherwise the upstream
+    /// subscription (to cancel, if ending early) and whether to deliver now.
     @inlinable
-    mutating func end(parking value: Value?) -> (upstream: (any Subscription)?, deliverNow: Bool)? {
+    mutating func end(parking value: Value?, parkingAnyway: Bool = false) -> (upstream: (any Subscription)?, deliverNow: Bool)? {
         guard phase == .active else { return nil }
         let upstream = self.upstream
         self.upstream = nil
-        if value != nil && !hasDemand {
+        if (value != nil || parkingAnyway) && !hasDemand {
             parked = value
             phase = .parked
             return (upstream, false)
@@ -55,15 +69,15 @@ struct UpstreamHandOff<Value> {
         return (upstream, true)
     }
 
-    /// Notes downstream's request; hands back the parked value if there is one (deliver it, then
-    /// `.finished`).
+    /// Notes downstream's request; hands back the parked ending if there is one (deliver its
+    /// value, if any, then `.finished`).
     @inlinable
-    mutating func request() -> Value? {
+    mutating func request() -> Value?? {
         hasDemand = true
         guard phase == .parked else { return nil }
         phase = .done
         defer { parked = nil }
-        return parked
+        return .some(parked)
     }
 
     /// Ends the stream from downstream's side; returns the upstream subscription to cancel, if live.

@@ -31,6 +31,54 @@ public protocol _Stage<Input, Output> {
 
     /// Combine's mirror children for the operator's subscription; `status` says where the stream is.
     func _children(downstream: Any, status: String) -> [Mirror.Child]
+
+    /// What the stage's own subscription does with signals out of order, as Combine's operator does.
+    static var _edges: _StageEdges { get }
+}
+
+/// What a stage's own subscription (`StageSubscription`) does with a signal that comes out of
+/// order: from upstream before its subscription, or a subscription after downstream cancelled.
+/// Combine's operators differ here by family, and OpenCombine's Apple-validated suite records each
+/// (`testReceiveValueBeforeSubscription`, `testCancelBeforeSubscription`, ... in every operator's tests).
+public struct _StageEdges: Sendable {
+    /// A value or completion before the subscription, or a request before there is one, traps.
+    public let trapsBeforeSubscription: Bool
+    /// A value before the subscription goes through the stage to downstream; otherwise it is dropped.
+    public let processesValueBeforeSubscription: Bool
+    /// A completion before the subscription is passed on; otherwise it is dropped.
+    public let forwardsCompletionBeforeSubscription: Bool
+    /// A subscription that arrives after downstream cancelled is cancelled; otherwise it is dropped
+    /// untouched.
+    public let cancelsLateSubscription: Bool
+
+    /// Drops what comes before the subscription and a late subscription (`drop(while:)`, `output`).
+    public static let dropping = _StageEdges(
+        trapsBeforeSubscription: false, processesValueBeforeSubscription: false,
+        forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
+    /// Combine's filtering operators (`tryFilter`, `tryCompactMap`, `prefix(while:)`,
+    /// `removeDuplicates`, ...): a signal before the subscription traps; a late subscription is cancelled.
+    public static let filtering = _StageEdges(
+        trapsBeforeSubscription: true, processesValueBeforeSubscription: false,
+        forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: true)
+    /// `tryMap` and `tryScan`: a value before the subscription still goes through.
+    public static let transforming = _StageEdges(
+        trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
+        forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
+    /// `encode` and `decode`: a value and a completion before the subscription still go through.
+    public static let coding = _StageEdges(
+        trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
+        forwardsCompletionBeforeSubscription: true, cancelsLateSubscription: false)
+
+    @inlinable
+    init(
+        trapsBeforeSubscription: Bool, processesValueBeforeSubscription: Bool,
+        forwardsCompletionBeforeSubscription: Bool, cancelsLateSubscription: Bool
+    ) {
+        self.trapsBeforeSubscription = trapsBeforeSubscription
+        self.processesValueBeforeSubscription = processesValueBeforeSubscription
+        self.forwardsCompletionBeforeSubscription = forwardsCompletionBeforeSubscription
+        self.cancelsLateSubscription = cancelsLateSubscription
+    }
 }
 
 extension _Stage {
@@ -39,6 +87,8 @@ extension _Stage {
     @inlinable public static var _passesSubscriptionThrough: Bool { false }
 
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [] }
+
+    @inlinable public static var _edges: _StageEdges { .dropping }
 
     /// What the subscription shows a debugger.
     @inlinable
@@ -222,6 +272,9 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
         First._passesSubscriptionThrough && Then._passesSubscriptionThrough
     }
 
+    /// Upstream talks to the bottom stage.
+    @inlinable public static var _edges: _StageEdges { First._name.utf8CodeUnitCount == 0 ? Then._edges : First._edges }
+
     @inlinable
     public func _children(downstream: Any, status: String) -> [Mirror.Child] {
         Self.showsThen ? then._children(downstream: downstream, status: status) : first._children(downstream: downstream, status: status)
@@ -258,6 +311,8 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline static var awaiting: UInt8 { 0 }
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
+    /// Ended (a cancel) before upstream's subscription arrived.
+    @usableFromInline static var abandoned: UInt8 { 3 }
 
     /// Used only inside calls through `lifetime` (from upstream, serially).
     @exclusivity(unchecked)
@@ -291,9 +346,10 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard status.load(ordering: .relaxed) == Self.awaiting else {
+        let current = status.load(ordering: .relaxed)
+        guard current == Self.awaiting else {
             lock.unlock()
-            subscription.cancel()
+            if current != Self.abandoned || Stage._edges.cancelsLateSubscription { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -304,7 +360,15 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lifetime.call(self) { status.load(ordering: .acquiring) == Self.active ? step(input) : .none } ?? .none
+        lifetime.call(self) {
+            switch status.load(ordering: .acquiring) {
+            case Self.active: return step(input)
+            case Self.awaiting:
+                if Stage._edges.trapsBeforeSubscription { preconditionFailure("\(Stage._name): received a value before its subscription") }
+                return Stage._edges.processesValueBeforeSubscription ? step(input) : .none
+            default: return .none
+            }
+        } ?? .none
     }
 
     /// Inside a `lifetime` call: runs the stage on one value.
@@ -337,6 +401,10 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
         lifetime.call(self) {
+            if status.load(ordering: .acquiring) == Self.awaiting {
+                if Stage._edges.trapsBeforeSubscription { preconditionFailure("\(Stage._name): received a completion before its subscription") }
+                guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
+            }
             guard end() != nil, lifetime.end() else { return }
             let mapped: Subscribers.Completion<Downstream.Failure> = switch completion {
             case .finished: .finished
@@ -350,14 +418,18 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
         lock.lock()
-        let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
+        let state = status.load(ordering: .relaxed)
+        let current = state == Self.active ? upstream : nil
         lock.unlock()
+        if state == Self.awaiting && Stage._edges.trapsBeforeSubscription {
+            preconditionFailure("\(Stage._name): requested demand before its subscription")
+        }
         current?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        end()?.cancel()
+        end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 
@@ -365,23 +437,34 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     /// completing downstream.
     @inlinable
     func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let upstream = end() else { return }
-        upstream.cancel()
+        guard let ending = end() else { return }
+        ending.upstream?.cancel()
         if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
-    /// Moves to `done` and hands back the upstream subscription, for the one caller that did it.
+    /// How the stream ended, for the one caller that ended it: the upstream subscription, if any.
     @usableFromInline
-    func end() -> (any Subscription)? {
+    struct Ending {
+        @usableFromInline let upstream: (any Subscription)?
+    }
+
+    /// Ends the stream, once: moves to `done` (or to `abandoned`, for a cancel before upstream's
+    /// subscription) and hands the upstream subscription to the one caller that did it.
+    @usableFromInline
+    func end(abandoning: Bool = false) -> Ending? {
         lock.lock()
         defer { lock.unlock() }
-        guard status.load(ordering: .relaxed) == Self.active else {
-            status.store(Self.done, ordering: .relaxed)
+        switch status.load(ordering: .relaxed) {
+        case Self.active:
+            status.store(Self.done, ordering: .releasing)
+            defer { upstream = nil }
+            return Ending(upstream: upstream)
+        case Self.awaiting:
+            status.store(abandoning ? Self.abandoned : Self.done, ordering: .releasing)
+            return Ending(upstream: nil)
+        default:
             return nil
         }
-        status.store(Self.done, ordering: .releasing)
-        defer { upstream = nil }
-        return upstream
     }
 
     /// Lets go of the stage and downstream: called once, when `lifetime` says so.

@@ -10,12 +10,13 @@ enum FoldStep<Failure: Error> {
 }
 
 /// The subscription shared by the operators that fold the whole upstream into at most one value
-/// (`collect()`, `reduce`, `count`, `min`/`max`, `first`/`last`, `contains`, `allSatisfy`,
-/// `ignoreOutput`).
+/// (`collect()`, `reduce`, `count`, `min`/`max`, `first`/`last`, `contains`, `allSatisfy`).
 ///
 /// As in Combine, it asks upstream for `.unlimited` as soon as it is subscribed, and holds the
-/// result until downstream has asked for something. A `nil` result means "no value": downstream
-/// just finishes, demand or not.
+/// finish (with the result, if there is one: `nil` means none) until downstream has asked for
+/// something; a failure goes out at once. Out of order, as Combine's reducers: a value or a
+/// completion before upstream's subscription is dropped, and a subscription that arrives after
+/// downstream cancelled is still asked for `.unlimited`.
 ///
 /// Lifetimes: downstream and the operator's closures live in the state. Once upstream is done the
 /// closures have served (the result is known), so a result waiting for demand keeps only
@@ -39,8 +40,10 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         case subscribed(Live, upstream: any Subscription)
         /// Upstream is done; the result is being delivered.
         case finishing(Live)
-        /// The result waits for downstream's first request.
-        case awaitingDemand(Downstream, Downstream.Input)
+        /// The finish (and the result, if any) waits for downstream's first request.
+        case awaitingDemand(Downstream, Downstream.Input?)
+        /// Cancelled before upstream's subscription arrived.
+        case abandoned
         case terminated
     }
 
@@ -63,8 +66,9 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if abandoned { subscription.request(.unlimited) } else { subscription.cancel() }
             return
         }
         state = .subscribed(live, upstream: subscription)
@@ -117,12 +121,14 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
         state = .terminated
         lock.unlock()
-        _ = downstream.receive(value)
+        if let value { _ = downstream.receive(value) }
         downstream.receive(completion: .finished)
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
@@ -161,12 +167,6 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
             lock.unlock()
             return
         }
-        guard let value else {
-            state = .terminated
-            lock.unlock()
-            live.downstream.receive(completion: .finished)
-            return
-        }
         guard downstreamHasAsked else {
             state = .awaitingDemand(live.downstream, value)
             lock.unlock()
@@ -174,7 +174,7 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
         state = .terminated
         lock.unlock()
-        _ = live.downstream.receive(value)
+        if let value { _ = live.downstream.receive(value) }
         live.downstream.receive(completion: .finished)
     }
 }

@@ -43,13 +43,13 @@ enum FoldChecks {
             for value in input { #expect(upstream.send(value) == .none, sourceLocation: sourceLocation) }
             upstream.send(completion: .finished)
             #expect(upstream.events == expectedTraffic, sourceLocation: sourceLocation)
-            if let result {
-                #expect(recorder.events == [.subscription], "the value must wait for demand", sourceLocation: sourceLocation)
-                recorder.request(.max(1))
-                #expect(recorder.events == [.subscription, .value(result), .finished], sourceLocation: sourceLocation)
-            } else {
-                #expect(recorder.events == [.subscription, .finished], "no value: finishes without demand", sourceLocation: sourceLocation)
-            }
+            // As Combine's reducers, the finish waits for demand, with a value or without one
+            // (OpenCombine's ReduceTests.testUpstreamFinishesImmediatelyWithoutDemand).
+            #expect(recorder.events == [.subscription], "the finish must wait for demand", sourceLocation: sourceLocation)
+            recorder.request(.max(1))
+            let expected: [RecordingSubscriber<P.Output, P.Failure>.Event] =
+                result.map { [.subscription, .value($0), .finished] } ?? [.subscription, .finished]
+            #expect(recorder.events == expected, sourceLocation: sourceLocation)
             #expect(upstream.events == expectedTraffic, sourceLocation: sourceLocation)
         }
 
@@ -77,7 +77,7 @@ enum FoldChecks {
             let upstream = TestPublisher<Int, TestError>()
             let recorder = make(upstream).record(initialDemand: nil)
             upstream.send(completion: .finished)
-            #expect(recorder.events == (emptyResult == nil ? [.subscription, .finished] : [.subscription]), sourceLocation: sourceLocation)
+            #expect(recorder.events == [.subscription], "the finish must wait for demand", sourceLocation: sourceLocation)
             recorder.request(.unlimited)
             let expected: [RecordingSubscriber<P.Output, P.Failure>.Event] =
                 emptyResult.map { [.subscription, .value($0), .finished] } ?? [.subscription, .finished]

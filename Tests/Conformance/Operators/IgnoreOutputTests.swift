@@ -46,7 +46,9 @@ import Testing
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
     }
 
-    @Test func afterCancelNothingReachesEitherSide() {
+    @Test func requestsAndCancelGoStraightUpstreamEvenAfterACancel() {
+        // As Combine's: downstream holds the upstream's own subscription, and every completion
+        // is passed on (OpenCombine's Apple-validated IgnoreOutputTests.testDemand).
         let upstream = TestPublisher<Int, TestError>()
         let recorder = upstream.ignoreOutput().record()
         let subscription = recorder.subscription
@@ -54,8 +56,8 @@ import Testing
         subscription?.request(.max(1))
         subscription?.cancel()
         upstream.sendKeepingSubscriber(completion: .finished)
-        #expect(recorder.events == [.subscription])
-        #expect(upstream.events == [.subscribe, .request(.unlimited), .request(.unlimited), .cancel])
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(upstream.events == [.subscribe, .request(.unlimited), .request(.unlimited), .cancel, .request(.max(1)), .cancel])
     }
 
     @Test func publicShape() {
@@ -64,10 +66,11 @@ import Testing
         #expect(ignore == Just(1).ignoreOutput())
         let recorder = ignore.record()
         #expect(recorder.events == [.subscription, .finished])
-        #expect(recorder.subscriptionDescriptions == ["IgnoreOutput"])
+        // Downstream gets the upstream's subscription (IgnoreOutputTests.testCompletionWithEmpty).
+        #expect(recorder.subscriptionDescriptions == ["Just"])
     }
 
     @Test func laws() {
-        OperatorLaws.check { $0.ignoreOutput() }
+        OperatorLaws.checkPassThrough(requestsOnSubscription: .unlimited) { $0.ignoreOutput() }
     }
 }

@@ -28,8 +28,10 @@ enum OperatorLaws {
     /// requests and cancel go straight upstream, even after a cancel, and what a misbehaving upstream
     /// sends after the end is passed on too. OpenCombine's Apple-validated suite records it:
     /// `FilterTests.testFilterBasicBehavior`, `MapTests.testError`, `BreakpointTests.testCancelAlreadyCancelled`.
+    /// `requestsOnSubscription`: what the operator itself asks for once subscribed (`ignoreOutput`).
     static func checkPassThrough<P: Publisher>(
         input: [Int] = [1, 2, 3],
+        requestsOnSubscription: Subscribers.Demand? = nil,
         sourceLocation: SourceLocation = #_sourceLocation,
         _ make: (TestPublisher<Int, TestError>) -> P
     ) {
@@ -39,8 +41,9 @@ enum OperatorLaws {
         subscription?.request(.max(2))
         subscription?.cancel()
         subscription?.request(.max(3))
+        let own: [TestPublisher<Int, TestError>.Event] = requestsOnSubscription.map { [.request($0)] } ?? []
         #expect(
-            upstream.events == [.subscribe, .request(.max(2)), .cancel, .request(.max(3))],
+            upstream.events == [.subscribe] + own + [.request(.max(2)), .cancel, .request(.max(3))],
             "requests and cancel go straight upstream: \(upstream.events)", sourceLocation: sourceLocation)
 
         let misbehaving = TestPublisher<Int, TestError>()

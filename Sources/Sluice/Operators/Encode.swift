@@ -1,0 +1,123 @@
+extension Publisher where Output: Encodable {
+    /// Encodes the output from upstream using a specified encoder.
+    ///
+    /// Encoding can fail: a thrown error cancels upstream and ends the stream.
+    @inlinable
+    public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
+        Publishers.Encode(upstream: self, encoder: encoder)
+    }
+}
+
+extension Publisher {
+    /// Decodes the output from the upstream using a specified decoder.
+    ///
+    /// Decoding can fail: a thrown error cancels upstream and ends the stream.
+    @inlinable
+    public func decode<Item: Decodable, Coder: TopLevelDecoder>(
+        type: Item.Type, decoder: Coder
+    ) -> Publishers.Decode<Self, Item, Coder> where Output == Coder.Input {
+        Publishers.Decode(upstream: self, decoder: decoder)
+    }
+}
+
+extension Publishers {
+    /// A publisher that encodes the upstream's values with an encoder.
+    @frozen
+    public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: _StageOperator where Upstream.Output: Encodable {
+        public typealias Output = Coder.Output
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
+        public typealias _StageRoot = Upstream._StageRoot
+        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        @usableFromInline let encoder: Coder
+
+        /// Creates a publisher that encodes the values of `upstream` with `encoder`.
+        @inlinable
+        public init(upstream: Upstream, encoder: Coder) {
+            self.upstream = upstream
+            self.encoder = encoder
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _EncodeStage<Upstream.Output, Coder, Upstream.Failure> {
+            _EncodeStage(encoder: encoder)
+        }
+    }
+
+    /// A publisher that decodes the upstream's values with a decoder.
+    @frozen
+    public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: _StageOperator
+    where Upstream.Output == Coder.Input {
+        public typealias Failure = any Error
+        public typealias _Cursor = _StageCursor<Upstream._Cursor, _DecodeStage<Output, Coder, Upstream.Failure>>
+        public typealias _StageRoot = Upstream._StageRoot
+        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _DecodeStage<Output, Coder, Upstream.Failure>>
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        @usableFromInline let decoder: Coder
+
+        /// Creates a publisher that decodes the values of `upstream` with `decoder`.
+        @inlinable
+        public init(upstream: Upstream, decoder: Coder) {
+            self.upstream = upstream
+            self.decoder = decoder
+        }
+
+        @inlinable @inline(__always)
+        public func _makeStage() -> _DecodeStage<Output, Coder, Upstream.Failure> {
+            _DecodeStage(decoder: decoder)
+        }
+    }
+}
+
+/// The stage of `encode`: a value goes through the encoder; a throw fails the chain.
+@frozen
+public struct _EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Stage {
+    public typealias Output = Coder.Output
+    public typealias Failure = any Error
+    @usableFromInline let encoder: Coder
+
+    @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> { ._catching { .value(try encoder.encode(input)) } }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+
+    @inlinable public static var _name: StaticString { "Encode" }
+    @inlinable public static var _edges: _StageEdges { .coding }
+
+    public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
+    }
+}
+
+/// The stage of `decode`: a value goes through the decoder; a throw fails the chain.
+@frozen
+public struct _DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Stage {
+    public typealias Input = Coder.Input
+    public typealias Failure = any Error
+    @usableFromInline let decoder: Coder
+
+    @inlinable @inline(__always) init(decoder: Coder) { self.decoder = decoder }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
+        ._catching { .value(try decoder.decode(Output.self, from: input)) }
+    }
+
+    @inlinable @inline(__always)
+    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+
+    @inlinable public static var _name: StaticString { "Decode" }
+    @inlinable public static var _edges: _StageEdges { .coding }
+
+    public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
+    }
+}
