@@ -111,7 +111,9 @@ extension Subscribers {
 }
 
 extension Subscribers.Demand {
-    /// The rule every subscription enforces on `request(_:)`.
+    /// The rule most subscriptions enforce on `request(_:)`, as Combine's do. The ones that only
+    /// pass demand on (`handleEvents`, `delay`, `receive(on:)`, `subscribe(on:)`, ...) take a zero
+    /// request as Combine's do, and so do the sequence and recording subscriptions.
     @inlinable
     func _assertNonZero() {
         precondition(rawValue != 0, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")

@@ -140,6 +140,8 @@ where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failu
 
     @inlinable public var _name: StaticString { "Concatenate" }
 
+    @inlinable public static var _acceptsZeroDemand: Bool { PrefixCursor._acceptsZeroDemand }
+
     /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
     @inlinable
     mutating func endPrefix() {
@@ -316,7 +318,6 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         let now = stage.load(ordering: .relaxed)
         if now == Self.inPrefix || now == Self.awaitingSuffix { owed += demand }

@@ -166,7 +166,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         let upstream = upstream
         lock.unlock()

@@ -184,7 +184,6 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         guard phase.load(ordering: .relaxed) != Self.done else {
             lock.unlock()

@@ -175,7 +175,6 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
         lock.unlock()

@@ -125,7 +125,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         let live = upstream
         lock.unlock()

@@ -144,7 +144,8 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, I
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        // Combine's multicast takes a zero request without trapping (MulticastTests).
+        guard demand != .none else { return }
         lock.lock()
         let current = phase.load(ordering: .relaxed) == 1 ? subscription : nil
         lock.unlock()

@@ -146,7 +146,6 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         let current = isRunning.load(ordering: .relaxed) ? upstream : nil
         lock.unlock()

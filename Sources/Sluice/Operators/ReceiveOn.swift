@@ -171,7 +171,6 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         requestUpstream(demand)
     }
 

@@ -135,7 +135,6 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         let target = upstream
         lock.unlock()

@@ -214,7 +214,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         if phase == .active || phase == .completing { self.demand += demand }
         lock.unlock()

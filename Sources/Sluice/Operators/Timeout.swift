@@ -169,7 +169,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
         lock.lock()
         guard phase.load(ordering: .relaxed) == Self.active, let live = upstream else {
             lock.unlock()

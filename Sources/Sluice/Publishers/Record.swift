@@ -155,6 +155,8 @@ public struct _RecordCursor<Output, Failure: Error>: _FusedCursor {
     /// Combine's describes a recording's playback by its values still to come.
     @inlinable public var _name: StaticString { "Record" }
 
+    @inlinable public static var _acceptsZeroDemand: Bool { true }
+
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {
         let rest = Array(output[index...])

@@ -57,6 +57,8 @@ public struct _SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _FusedC
 
     @inlinable public var _name: StaticString { "Sequence" }
 
+    @inlinable public static var _acceptsZeroDemand: Bool { true }
+
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {
         _Reflection("\(sequence)", [("sequence", sequence)])

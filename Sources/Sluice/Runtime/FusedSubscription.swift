@@ -51,7 +51,8 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        if !Cursor._acceptsZeroDemand { demand._assertNonZero() }
+        guard demand != .none else { return }
         guard !isDone.load(ordering: .relaxed) else { return }
         if self.demand.add(demand) == 0 { drainEntry(self) }
     }

@@ -35,6 +35,10 @@ public protocol _FusedCursor<Output, Failure> {
     /// subscription a subscriber of this chain would get (see `Introspection.swift`).
     func _reflection(downstream: Any) -> _Reflection
 
+    /// Whether the chain's subscription takes a zero request without trapping, as Combine's
+    /// sequence and recording subscriptions do. Defaults to false.
+    static var _acceptsZeroDemand: Bool { get }
+
     /// The description of the chain's subscription once the cursor is gone (the chain ended), as
     /// Combine's sources describe themselves then ("Sequence", "Just").
     var _name: StaticString { get }
@@ -42,6 +46,8 @@ public protocol _FusedCursor<Output, Failure> {
 
 extension _FusedCursor {
     @inlinable public static var _yieldsAtMostOneValue: Bool { false }
+
+    @inlinable public static var _acceptsZeroDemand: Bool { false }
 }
 
 extension _FusedCursor {

@@ -133,6 +133,8 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 
     @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
 
+    @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
+
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {
         Stage._passesSubscriptionThrough

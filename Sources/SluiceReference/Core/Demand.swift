@@ -107,7 +107,9 @@ extension Subscribers {
 }
 
 extension Subscribers.Demand {
-    /// The rule every subscription enforces on `request(_:)`.
+    /// The rule most subscriptions enforce on `request(_:)`, as Combine's do; those that only pass
+    /// demand on (`handleEvents`, `delay`, `receive(on:)`, ...) and the sequence and recording
+    /// subscriptions take a zero request, as Combine's do.
     func assertNonZero() {
         precondition(self != .none, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
     }

@@ -211,7 +211,6 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         switch state {
         case .prefix(let upstream, let pending, let suffix):

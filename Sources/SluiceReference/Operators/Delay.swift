@@ -179,7 +179,6 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         switch state {
         case .subscribed(_, let upstream), .completing(_, let upstream):

@@ -194,7 +194,6 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         switch state {
         case .running(let downstream, .awaitingSubscription(let pending), let trigger):

@@ -169,7 +169,6 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         guard case .subscribed(let live, let upstream) = state else {
             lock.unlock()

@@ -107,7 +107,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         guard case .active(_, let upstream, _) = state else {
             lock.unlock()

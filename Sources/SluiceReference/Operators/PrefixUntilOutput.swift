@@ -160,7 +160,6 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         guard case .running(_, .subscribed(let upstream), _) = state else {
             lock.unlock()

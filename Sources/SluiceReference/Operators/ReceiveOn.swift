@@ -144,7 +144,6 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
     // MARK: From downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         live()?.upstream.request(demand)
     }
 

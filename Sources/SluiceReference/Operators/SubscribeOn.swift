@@ -111,7 +111,6 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     // MARK: From downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         guard case .subscribed(_, let upstream) = state else {
             lock.unlock()

@@ -216,7 +216,6 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         switch state {
         case .subscribed, .completing: self.demand += demand

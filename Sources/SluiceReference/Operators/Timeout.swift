@@ -152,7 +152,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
         lock.lock()
         guard case .active(_, let upstream) = state else {
             lock.unlock()

@@ -95,10 +95,36 @@ import Testing
     @Test func requestingNoneTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-            [1, 2, 3].publisher.subscribe(recorder)
+            Just(1).subscribe(recorder)
             recorder.request(.none)
         }
         expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+    }
+
+    /// As Combine's (OpenCombine's Apple-validated SequenceTests and RecordTests): the sequence
+    /// and recording subscriptions take a zero request without trapping, and do nothing.
+    @Test func theSequenceAndRecordingSubscriptionsTakeAZeroRequest() {
+        let sequence = [1, 2, 3].publisher.record(initialDemand: .max(1))
+        sequence.request(.none)
+        #expect(sequence.values == [1])
+        let record = Record<Int, Never>(output: [1, 2], completion: .finished).record(initialDemand: .max(1))
+        record.request(.none)
+        #expect(record.values == [1])
+    }
+
+    /// As Combine's (OpenCombine's HandleEventsTests, TimeoutTests, PrefixUntilOutputTests): the
+    /// operators that only pass demand on pass a zero request on too, without trapping.
+    @Test func passingOnOperatorsPassAZeroRequestOn() {
+        func check<P: Publisher>(_ make: (TestPublisher<Int, TestError>) -> P, sourceLocation: SourceLocation = #_sourceLocation) {
+            let upstream = TestPublisher<Int, TestError>()
+            let recorder = make(upstream).record(initialDemand: nil)
+            recorder.request(.none)
+            #expect(upstream.events == [.subscribe, .request(.none)], sourceLocation: sourceLocation)
+        }
+        check { $0.handleEvents() }
+        check { $0.prefix(untilOutputFrom: Empty<Int, Never>(completeImmediately: false)) }
+        check { $0.measureInterval(using: ImmediateScheduler.shared) }
+        check { $0.append(Empty()) }
     }
 
     @Test func requestingNoneThroughAnOperatorTraps() async {
