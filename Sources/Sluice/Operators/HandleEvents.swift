@@ -114,6 +114,8 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline static var awaiting: UInt8 { 0 }
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
+    /// Cancelled before upstream's subscription arrived.
+    @usableFromInline static var abandoned: UInt8 { 3 }
 
     /// Read (not reached through `with`): `cancel` and `request` tell it from downstream's
     /// thread while upstream's values go through, so its uses may overlap.
@@ -136,12 +138,16 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
 
     @usableFromInline var description: String { Observer.name }
 
+    /// As Combine's: the observer hears of every subscription; a second one is cancelled, and one
+    /// that arrives after a cancel is left alone (HandleEventsTests, PrintTests).
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard status.load(ordering: .relaxed) == Self.awaiting else {
+        let current = status.load(ordering: .relaxed)
+        guard current == Self.awaiting else {
             lock.unlock()
-            subscription.cancel()
+            lifetime.call(self) { observer.value?.receive(subscription: subscription) }
+            if current != Self.abandoned { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -153,10 +159,12 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         }
     }
 
+    /// As Combine's, a value that comes before the subscription is passed on too.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lifetime.call(self) {
-            guard status.load(ordering: .acquiring) == Self.active else { return .none }
+            let current = status.load(ordering: .acquiring)
+            guard current == Self.active || current == Self.awaiting else { return .none }
             observer.value?.receive(input)
             let demand = downstream.with { $0.receive(input) }
             if demand != .none { observer.value?.request(demand, synchronous: true) }
@@ -164,10 +172,14 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         } ?? .none
     }
 
+    /// As Combine's, a completion that comes before the subscription is passed on too.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lifetime.call(self) {
-            guard end() != nil, lifetime.end() else { return }
+            let current = status.load(ordering: .acquiring)
+            guard current == Self.active || current == Self.awaiting else { return }
+            _ = end()
+            guard lifetime.end() else { return }
             observer.value?.receive(completion: completion)
             downstream.with { $0.receive(completion: completion) }
         }
@@ -176,11 +188,13 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let current = status.load(ordering: .relaxed) == Self.active ? upstream : nil
+        let state = status.load(ordering: .relaxed)
+        let current = state == Self.active ? upstream : nil
         lock.unlock()
-        guard let current else { return }
+        // The observer hears of a request before the subscription too, as Combine's does.
+        guard current != nil || state == Self.awaiting else { return }
         lifetime.call(self) { observer.value?.request(demand, synchronous: false) }
-        current.request(demand)
+        current?.request(demand)
     }
 
     @inlinable
@@ -196,9 +210,9 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     func end() -> (any Subscription)? {
         lock.lock()
         defer { lock.unlock() }
-        let wasActive = status.load(ordering: .relaxed) == Self.active
-        status.store(Self.done, ordering: .releasing)
-        guard wasActive else { return nil }
+        let before = status.load(ordering: .relaxed)
+        status.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
+        guard before == Self.active else { return nil }
         defer { upstream = nil }
         return upstream
     }
