@@ -76,6 +76,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
@@ -111,8 +113,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func receive(subscription: any Subscription) {
         lock.lock()
         guard phase == .awaiting else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            subscription.cancel()
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !leftAlone { subscription.cancel() }
             return
         }
         phase = .active
@@ -229,6 +233,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func cancel() {
         lock.lock()
+        if phase == .awaiting { cancelledEarly = true }
         let live = phase == .active ? upstream : nil
         phase = .done
         upstream = nil

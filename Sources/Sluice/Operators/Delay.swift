@@ -85,6 +85,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
+    @exclusivity(unchecked)
+    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
@@ -110,8 +113,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func receive(subscription: any Subscription) {
         lock.lock()
         guard status.load(ordering: .relaxed) == Self.awaiting else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            subscription.cancel()
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !leftAlone { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -175,6 +180,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func cancel() {
         lock.lock()
+        if status.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
         let previous = status.exchange(Self.done, ordering: .acquiringAndReleasing)
         let upstream = upstream
         self.upstream = nil

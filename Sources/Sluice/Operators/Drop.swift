@@ -66,6 +66,9 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
+    @exclusivity(unchecked)
+    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let count: Int
     /// Values still to drop; only `receive(_:)` touches it.
@@ -93,8 +96,10 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     func receive(subscription: any Subscription) {
         lock.lock()
         guard status.load(ordering: .relaxed) == Self.awaiting else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            subscription.cancel()
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !leftAlone { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -153,6 +158,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @inlinable
     func cancel() {
         lock.lock()
+        if status.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
         status.store(Self.done, ordering: .releasing)
         let current = upstream
         upstream = nil

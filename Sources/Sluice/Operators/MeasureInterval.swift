@@ -60,6 +60,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let isDone = Atomic<Bool>(false)
     @usableFromInline let lock = Lock()
@@ -82,8 +84,11 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     func receive(subscription: any Subscription) {
         lock.lock()
         guard !hasSubscription else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            return subscription.cancel()
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !leftAlone { subscription.cancel() }
+            return
         }
         hasSubscription = true
         upstream = subscription
@@ -134,6 +139,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     @inlinable
     func cancel() {
         lock.lock()
+        if !hasSubscription { cancelledEarly = true }
         let live = upstream
         upstream = nil
         hasSubscription = true

@@ -73,6 +73,9 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
+    @exclusivity(unchecked)
+    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
@@ -98,8 +101,10 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     func receive(subscription: any Subscription) {
         lock.lock()
         guard phase.load(ordering: .relaxed) == Self.awaiting else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            subscription.cancel()
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !leftAlone { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -177,6 +182,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     @inlinable
     func cancel() {
         lock.lock()
+        if phase.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
         let current = phase.load(ordering: .relaxed)
         guard current == Self.live || current == Self.awaiting else {
             // Completing: the completion is on its way and upstream is finished; nothing to stop.

@@ -65,6 +65,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
+    @exclusivity(unchecked)
+    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let status = Atomic<UInt8>(0)
     /// What downstream has asked for and not yet received.
@@ -86,8 +89,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     func receive(subscription: any Subscription) {
         lock.lock()
         guard status.load(ordering: .relaxed) == Self.awaiting else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            subscription.cancel()
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !leftAlone { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -159,6 +164,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @inlinable
     func cancel() {
         lock.lock()
+        if status.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
         let upstream = status.load(ordering: .relaxed) == Self.active ? upstream : nil
         status.store(Self.done, ordering: .releasing)
         self.upstream = nil
