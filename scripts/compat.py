@@ -166,6 +166,26 @@ def read_expectations():
     return expected
 
 
+def prune(module, passing):
+    """Drops this module's entries for the tests it passes. A "*" entry stays for the other
+    implementation, as its own entry."""
+    implementations = ("Sluice", "SluiceReference")
+    if module not in implementations:
+        return log("--prune only edits the implementations' entries")
+    other = next(m for m in implementations if m != module)
+    lines = []
+    for line in open(EXPECTATIONS):
+        parts = line.split(None, 2)
+        if not line.startswith("#") and len(parts) >= 2 and parts[1] in passing and parts[0] in (module, "*"):
+            if parts[0] == "*":
+                lines.append("%s %s %s" % (other, parts[1], parts[2] if len(parts) > 2 else "\n"))
+            continue
+        lines.append(line)
+    with open(EXPECTATIONS, "w") as handle:
+        handle.writelines(lines)
+    log("pruned %d passing test(s) from %s" % (len(passing), os.path.relpath(EXPECTATIONS, ROOT)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("module", choices=sorted(MODULES))
@@ -173,6 +193,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="run only the test classes whose name matches this regex")
     parser.add_argument("--report", help="write every test's result here (Class/test passed|failed)")
+    parser.add_argument("--prune", action="store_true",
+                        help="drop from the expectations file the entries this module now passes")
     args = parser.parse_args()
 
     if not os.path.isdir(SUITE):
@@ -267,6 +289,8 @@ def main():
             log("---- %s (end of its output)\n%s" % (cls, tails[cls][-1500:]))
     for key in stale:
         log("listed as expected to fail, but passes: %s (%s)" % (key, expected[key]))
+    if args.prune and stale:
+        prune(args.module, set(stale))
     passed = sum(results.values())
     log("each class's whole output: %s" % os.path.relpath(logs, ROOT))
     log("compat %s: passed %d of %d" % (args.module, passed, len(results)))

@@ -152,14 +152,14 @@ public struct _RecordCursor<Output, Failure: Error>: _FusedCursor {
 
     @inlinable public var isExhausted: Bool { index == output.endIndex }
 
-    /// Combine's describes a recording's playback by its values still to come.
-    @inlinable public var _name: StaticString { "Record" }
+    /// What Combine's recording subscription says once it has ended.
+    @inlinable public var _name: StaticString { "Cancelled Events" }
 
     @inlinable public static var _acceptsZeroDemand: Bool { true }
 
+    /// Combine's describes a recording's playback by its values while it runs.
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {
-        let rest = Array(output[index...])
-        return _Reflection("\(rest)", [("sequence", rest), ("completion", completion)])
+        _Reflection("\(output)", [("sequence", output), ("completion", completion)])
     }
 }

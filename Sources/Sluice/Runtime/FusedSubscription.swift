@@ -47,7 +47,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
 
     @usableFromInline var description: String { reflection?.description ?? "\(name)" }
 
-    @usableFromInline var customMirror: Mirror { reflection?.mirror(of: self) ?? Mirror(self, children: [:]) }
+    @usableFromInline var customMirror: Mirror { reflection?.mirror(of: self) ?? Mirror(self, children: Cursor._endedChildren) }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {

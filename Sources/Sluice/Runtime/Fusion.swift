@@ -42,12 +42,17 @@ public protocol _FusedCursor<Output, Failure> {
     /// The description of the chain's subscription once the cursor is gone (the chain ended), as
     /// Combine's sources describe themselves then ("Sequence", "Just").
     var _name: StaticString { get }
+
+    /// The mirror children of the chain's subscription once the cursor is gone. Defaults to none.
+    static var _endedChildren: [Mirror.Child] { get }
 }
 
 extension _FusedCursor {
     @inlinable public static var _yieldsAtMostOneValue: Bool { false }
 
     @inlinable public static var _acceptsZeroDemand: Bool { false }
+
+    @inlinable public static var _endedChildren: [Mirror.Child] { [] }
 }
 
 extension _FusedCursor {

@@ -135,6 +135,8 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 
     @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
 
+    @inlinable public static var _endedChildren: [Mirror.Child] { Stage._passesSubscriptionThrough ? Upstream._endedChildren : [] }
+
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {
         Stage._passesSubscriptionThrough

@@ -148,7 +148,12 @@ private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, 
         self.name = name
     }
 
-    var description: String { name ?? String(describing: output) }
+    /// As Combine's: a recording describes itself by its values while it runs, and as
+    /// "Cancelled Events" once it has ended.
+    var description: String {
+        if let name { return name }
+        return lock.withLock { downstream != nil } ? String(describing: output) : "Cancelled Events"
+    }
 
     func request(_ demand: Subscribers.Demand) {
         // Combine's recording takes a zero request without trapping (RecordTests); the one-value
