@@ -42,22 +42,32 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
         case awaitingSubscription(Live)
         case subscribed(Live, upstream: any Subscription)
         case terminated
+        /// Cancelled before upstream's subscription came.
+        case abandoned
     }
 
     private let lock = Lock()
     private var state: State
     let description: String
+    /// What a subscription that comes after a cancel gets: Combine's filtering operators
+    /// (`tryFilter`, `prefix(while:)`, `removeDuplicates`, ...) cancel it, the others leave it alone.
+    private let cancelsLateSubscription: Bool
 
-    init(_ name: String, downstream: Downstream, step: @escaping Step, mapCompletion: @escaping MapCompletion) {
+    init(
+        _ name: String, downstream: Downstream, cancelsLateSubscription: Bool = false,
+        step: @escaping Step, mapCompletion: @escaping MapCompletion
+    ) {
         description = name
+        self.cancelsLateSubscription = cancelsLateSubscription
         state = .awaitingSubscription(Live(downstream: downstream, step: step, mapCompletion: mapCompletion))
     }
 
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned || cancelsLateSubscription { subscription.cancel() }
             return
         }
         state = .subscribed(live, upstream: subscription)
@@ -124,12 +134,12 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
         switch state {
         case .awaitingSubscription(let live):
             if unlessAwaiting { return nil }
-            state = .terminated
+            state = .abandoned
             return (live, nil)
         case .subscribed(let live, let upstream):
             state = .terminated
             return (live, upstream)
-        case .terminated:
+        case .terminated, .abandoned:
             return nil
         }
     }
@@ -137,15 +147,21 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
 
 extension TransformSubscription where UpstreamFailure == Downstream.Failure {
     /// An operator that does not touch the completion.
-    convenience init(_ name: String, downstream: Downstream, step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>) {
-        self.init(name, downstream: downstream, step: step, mapCompletion: { $0 })
+    convenience init(
+        _ name: String, downstream: Downstream, cancelsLateSubscription: Bool = false,
+        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>
+    ) {
+        self.init(name, downstream: downstream, cancelsLateSubscription: cancelsLateSubscription, step: step, mapCompletion: { $0 })
     }
 }
 
 extension TransformSubscription where Downstream.Failure == any Error {
     /// A `try` operator: an upstream failure is passed on as `any Error`.
-    convenience init(_ name: String, downstream: Downstream, tryStep: @escaping (Input) throws -> TransformStep<Output, any Error>) {
-        self.init(name, downstream: downstream, step: { input in
+    convenience init(
+        _ name: String, downstream: Downstream, cancelsLateSubscription: Bool = false,
+        tryStep: @escaping (Input) throws -> TransformStep<Output, any Error>
+    ) {
+        self.init(name, downstream: downstream, cancelsLateSubscription: cancelsLateSubscription, step: { input in
             do { return try tryStep(input) } catch { return .fail(error) }
         }, mapCompletion: { completion in
             switch completion {

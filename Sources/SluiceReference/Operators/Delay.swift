@@ -74,6 +74,8 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         case completing(Downstream, upstream: any Subscription)
         /// Completed or cancelled.
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -102,8 +104,9 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let downstream) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(downstream, upstream: subscription)
@@ -146,7 +149,7 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         switch state {
         case .subscribed(let live, _), .completing(let live, _):
             downstream = live
-        case .awaitingSubscription, .terminated:
+        case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
             return
         }
@@ -158,7 +161,7 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         case .subscribed(_, let upstream), .completing(_, let upstream):
             lock.unlock()
             upstream.request(more)
-        case .awaitingSubscription, .terminated:
+        case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
         }
     }
@@ -184,13 +187,15 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         case .subscribed(_, let upstream), .completing(_, let upstream):
             lock.unlock()
             upstream.request(demand)
-        case .awaitingSubscription, .terminated:
+        case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
         }
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         // A completed upstream has nothing to cancel.
         if case .subscribed(_, let upstream) = previous { upstream.cancel() }
     }

@@ -55,6 +55,8 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
         /// `remaining` values are still to be dropped.
         case subscribed(Downstream, any Subscription, remaining: Int)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -71,8 +73,9 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let downstream, let pending) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(downstream, subscription, remaining: count)
@@ -104,7 +107,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
         switch previous {
         case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _, _):
             downstream.receive(completion: completion)
-        case .terminated:
+        case .terminated, .abandoned:
             break
         }
     }
@@ -119,13 +122,15 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
         case .subscribed(_, let upstream, _):
             lock.unlock()
             upstream.request(demand)
-        case .terminated:
+        case .terminated, .abandoned:
             lock.unlock()
         }
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         if case .subscribed(_, let upstream, _) = previous {
             upstream.cancel()
         }

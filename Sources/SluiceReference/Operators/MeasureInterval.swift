@@ -53,6 +53,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         /// `last` is the instant of the subscription or of the last value.
         case active(Downstream, upstream: any Subscription, last: Context.SchedulerTimeType)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -70,8 +72,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
         let now = scheduler.now
         lock.lock()
         guard case .awaitingSubscription(let downstream) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .active(downstream, upstream: subscription, last: now)
@@ -117,7 +120,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         if case .active(_, let upstream, _) = previous {
             upstream.cancel()
         }

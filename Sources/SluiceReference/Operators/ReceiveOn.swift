@@ -58,6 +58,8 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
         /// Upstream completed; its completion is scheduled.
         case completing(Downstream, upstream: any Subscription)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -78,8 +80,9 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let downstream) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(downstream, upstream: subscription)
@@ -137,7 +140,7 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
         defer { lock.unlock() }
         switch state {
         case .subscribed(let downstream, let upstream), .completing(let downstream, let upstream): return (downstream, upstream)
-        case .awaitingSubscription, .terminated: return nil
+        case .awaitingSubscription, .terminated, .abandoned: return nil
         }
     }
 
@@ -157,9 +160,9 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
             lock.unlock()
             upstream.cancel()
         case .awaitingSubscription:
-            state = .terminated
+            state = .abandoned
             lock.unlock()
-        case .completing, .terminated:
+        case .completing, .terminated, .abandoned:
             lock.unlock()
         }
     }

@@ -57,6 +57,8 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
         /// Upstream failed while downstream had no demand: the replacement waits for a request.
         case awaitingDemand(Live)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -73,8 +75,9 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(live, upstream: subscription)
@@ -134,13 +137,15 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
             lock.unlock()
             _ = live.downstream.receive(live.output)
             live.downstream.receive(completion: .finished)
-        case .awaitingSubscription, .terminated:
+        case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
         }
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }

@@ -101,6 +101,20 @@ import Testing
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
     }
 
+    /// As Combine's (OpenCombine's `DropTests.testDropCancelBeforeSubscription`): downstream holds
+    /// the subscription before upstream has sent its own; after a cancel, that late subscription is
+    /// neither requested from nor cancelled. (The differential fuzzer found the two implementations
+    /// disagreeing here, through `subscribe(on:)`.)
+    @Test func aSubscriptionThatComesAfterACancelIsLeftAlone() {
+        let upstream = TestPublisher<Int, TestError>()
+        let scheduler = VirtualTimeScheduler()
+        let recorder = upstream.subscribe(on: scheduler).dropFirst(0).record()
+        recorder.subscription?.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(upstream.events == [.subscribe])
+        #expect(recorder.events == [.subscription])
+    }
+
     @Test func requestAfterCompletionGoesNowhere() {
         let upstream = TestPublisher<Int, TestError>()
         let recorder = upstream.dropFirst(1).record(initialDemand: .max(1))
