@@ -145,8 +145,12 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     func receive(subscription: any Subscription) {
         lock.lock()
         guard upstream == nil, !upstreamDone, !terminated else {
+            // Cancelled before this subscription came: as Combine's, the buffer still asks for
+            // its prefetch (and drops what comes).
+            let abandoned = terminated && !upstreamDone
+            upstreamDone = true
             lock.unlock()
-            subscription.cancel()
+            if abandoned { requestPrefetch(from: subscription) } else { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -155,13 +159,18 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         draining = true
         lock.unlock()
         // Upstream is asked before downstream hears of the subscription, as in Combine.
+        requestPrefetch(from: subscription)
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        refill(after: drainOwned(adding: .none))
+    }
+
+    @inlinable
+    func requestPrefetch(from subscription: any Subscription) {
         if !keepFull {
             subscription.request(.unlimited)
         } else if size > 0 {
             subscription.request(.max(size))
         }
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        refill(after: drainOwned(adding: .none))
     }
 
     @inlinable
@@ -251,7 +260,8 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        // As Combine's buffer, it takes `.none` without trapping, and it asks for nothing.
+        guard demand != .none else { return }
         lock.lock()
         guard !terminated else {
             lock.unlock()
@@ -274,7 +284,9 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         terminated = true
         let current = upstream
         upstream = nil
-        upstreamDone = true
+        // Left false by a cancel before upstream's subscription: `receive(subscription:)` tells
+        // that late subscription by it.
+        if current != nil { upstreamDone = true }
         let dropped = ring  // dropped outside the lock: the values' deinits are user code
         ring = RingBuffer()
         lock.unlock()

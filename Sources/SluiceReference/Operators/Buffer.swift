@@ -81,6 +81,8 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         case subscribed(any Subscription)
         /// Finished, failed, or cancelled by us (`customError`): never asked again.
         case done
+        /// Downstream cancelled before upstream's subscription came.
+        case abandoned
     }
 
     /// How the stream ends, once decided and not yet delivered.
@@ -125,8 +127,12 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription = upstream, let downstream = live?.downstream else {
+            // After a cancel that came first, Combine's buffer still asks for its prefetch (and
+            // drops what comes); any other extra subscription is cancelled.
+            let abandoned = if case .abandoned = upstream { true } else { false }
+            if abandoned { upstream = .done }
             lock.unlock()
-            subscription.cancel()
+            if abandoned { requestPrefetch(from: subscription) } else { subscription.cancel() }
             return
         }
         upstream = .subscribed(subscription)
@@ -135,12 +141,16 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         isDraining = true
         lock.unlock()
         // Combine asks upstream before downstream hears of the subscription.
+        requestPrefetch(from: subscription)
+        downstream.receive(subscription: self)
+        refill(after: drain(holdingDrain: true))
+    }
+
+    private func requestPrefetch(from subscription: any Subscription) {
         switch prefetch {
         case .keepFull: if size > 0 { subscription.request(.max(size)) }
         case .byRequest: subscription.request(.unlimited)
         }
-        downstream.receive(subscription: self)
-        refill(after: drain(holdingDrain: true))
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -205,7 +215,8 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // Combine's buffer takes `.none` without trapping, and asks for nothing.
+        guard demand > 0 else { return }
         lock.lock()
         guard !isTerminated else {
             lock.unlock()
@@ -222,7 +233,7 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
         let previous = upstream
         // Kept until the lock is released: downstream, the strategy and the queued values.
         let released = (live.take(), queue)
-        upstream = .done
+        if case .awaitingSubscription = previous { upstream = .abandoned } else { upstream = .done }
         queue.removeAll()
         lock.unlock()
         if case .subscribed(let subscription) = previous { subscription.cancel() }

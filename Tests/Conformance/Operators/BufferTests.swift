@@ -216,6 +216,35 @@ import Testing
         #expect(upstream.events == [.subscribe, .request(.max(2)), .cancel])
     }
 
+    /// As Combine's (OpenCombine's `BufferTests.test...CancelBeforeSubscription`): after a cancel
+    /// that comes before upstream's subscription, the buffer still asks that late subscription for
+    /// its prefetch, and drops what it sends.
+    @Test(arguments: [(Publishers.PrefetchStrategy.keepFull, Subscribers.Demand.max(2)), (.byRequest, .unlimited)])
+    func aSubscriptionAfterACancelIsAskedForThePrefetch(prefetch: Publishers.PrefetchStrategy, expected: Subscribers.Demand) throws {
+        let held = HeldPublisher<Int, TestError>()
+        let recorder = held.buffer(size: 2, prefetch: prefetch, whenFull: .dropOldest).record()
+        try #require(held.subscriberAsSubscription).cancel()
+        let late = TestPublisher<Int, TestError>()
+        late.subscribe(try #require(held.subscriber))
+        #expect(late.events == [.subscribe, .request(expected)])
+        late.send(1)
+        late.send(completion: .finished)
+        #expect(recorder.events == [])
+    }
+
+    /// As Combine's (OpenCombine's `BufferTests.testRecursion*`): `request(.none)` does not trap,
+    /// and asks for nothing.
+    @Test func requestingNoneAsksForNothing() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest).record(initialDemand: nil)
+        upstream.send(1)
+        recorder.request(.none)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(1)])
+        #expect(upstream.events == [.subscribe, .request(.max(2)), .request(.max(1))])
+    }
+
     /// The ring wraps around and grows without losing order.
     @Test func manyValuesThroughTheRingKeepOrder() {
         let upstream = TestPublisher<Int, TestError>()

@@ -94,3 +94,18 @@ final class TestPublisher<Output, Failure: Error>: Publisher {
         func cancel() { owner?.record(.cancel) }
     }
 }
+
+/// A publisher that keeps its subscriber and sends it nothing: the test hands it a subscription
+/// when it likes (`subscriber`), or reaches the operator's own object behind it
+/// (`subscriberAsSubscription`), as OpenCombine's suite does to cancel an operator's subscription
+/// before upstream's has come (`testCancelBeforeSubscription`).
+final class HeldPublisher<Output, Failure: Error>: Publisher {
+    private(set) var subscriber: AnySubscriber<Output, Failure>?
+    /// The subscriber itself, when it is also a subscription (an operator's inner object).
+    private(set) var subscriberAsSubscription: (any Subscription)?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        self.subscriber = AnySubscriber(subscriber)
+        subscriberAsSubscription = subscriber as? any Subscription
+    }
+}
