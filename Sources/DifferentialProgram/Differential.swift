@@ -65,18 +65,23 @@ public struct KnownDivergence: Sendable {
     public static let trapping: [KnownDivergence] = [
         // Not a divergence: both implementations trap, as Combine does. `replaceEmpty` asks upstream
         // for `.unlimited` and passes values on regardless of downstream's demand (Combine's
-        // behaviour), and `replaceError`, which counts demand, traps on the overrun ("ReplaceError
-        // received a value from upstream while downstream had no outstanding demand"). A trap ends
-        // the process, so such programs are not run.
+        // behaviour), and `replaceError` and `catch`, which count demand, trap on the overrun
+        // ("ReplaceError received a value from upstream while downstream had no outstanding demand").
+        // A trap ends the process, so such programs are not run.
         KnownDivergence(
-            name: "replaceEmptyOverrunsReplaceErrorInBoth",
+            name: "replaceEmptyOverrunsADemandCounterInBoth",
             program: Program(
                 source: .sequence([8], .never), ops: [.erase, .replaceEmpty(3), .replaceError(-1)],
                 subscriber: SubscriberScript(initial: .none, perValue: .max(1)), steps: []),
             matches: { p in
                 guard let first = p.ops.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } })
                 else { return false }
-                return p.ops[first...].contains { if case .replaceError = $0 { true } else { false } }
+                return p.ops[first...].contains {
+                    switch $0 {
+                    case .replaceError, .catchWith: true
+                    default: false
+                    }
+                }
             }
         ),
     ]

@@ -162,6 +162,12 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     @usableFromInline var description: String { name }
 
+    @usableFromInline var customMirror: Mirror {
+        lock.lock()
+        defer { lock.unlock() }
+        return Mirror(self, children: [("downstream", live.value?.downstream as Any), ("demand", outstanding)])
+    }
+
     // MARK: From the sources
 
     @inlinable
@@ -189,12 +195,20 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         lock.lock()
         switch (phase, source) {
         case (.upstream(.some), .upstream), (.replacement, .replacement): break
+        case (.upstream(nil), .upstream):
+            lock.unlock()
+            preconditionFailure("\(name): received a value before its subscription")
         default:
             lock.unlock()
             return .none
         }
+        guard outstanding > 0 else {
+            lock.unlock()
+            // As Combine's: the operator counts demand, and a source that overruns it traps.
+            preconditionFailure("API violation: \(name) received a value while downstream had no outstanding demand")
+        }
         let isUnlimited = outstanding == .unlimited
-        if outstanding > 0 { outstanding -= 1 }
+        outstanding -= 1
         lock.unlock()
         let more = lifetime.call(self) { live.with { $0.downstream.receive(input) } } ?? .none
         if more != .none && !isUnlimited {
@@ -208,7 +222,12 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @inlinable
     func upstreamCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
         lock.lock()
-        guard case .upstream(.some) = phase else {
+        switch phase {
+        case .upstream(.some): break
+        case .switching, .replacement:
+            lock.unlock()
+            preconditionFailure("API violation: \(name)'s upstream sent a completion after its failure")
+        case .upstream(nil), .done:
             lock.unlock()
             return
         }
@@ -315,7 +334,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
 /// The subscriber the replacement publisher talks to.
 @usableFromInline
-struct _CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+struct _CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline typealias Input = NewPublisher.Output
     @usableFromInline typealias Failure = NewPublisher.Failure

@@ -188,7 +188,9 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
     fileprivate func upstreamReceive(_ input: Downstream.Input) -> Subscribers.Demand {
         lock.lock()
         guard case .upstream = state else {
+            let early = if case .awaitingSubscription = state { true } else { false }
             lock.unlock()
+            precondition(!early, "\(description): received a value before its subscription")
             return .none
         }
         lock.unlock()
@@ -197,7 +199,12 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
 
     fileprivate func upstreamReceive(completion: Subscribers.Completion<Upstream.Failure>) {
         lock.lock()
-        guard case .upstream = state else {
+        switch state {
+        case .upstream: break
+        case .awaitingReplacement, .replacement:
+            lock.unlock()
+            preconditionFailure("API violation: \(description)'s upstream sent a completion after its failure")
+        case .awaitingSubscription, .terminated:
             lock.unlock()
             return
         }
@@ -276,11 +283,13 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
 
     /// Passes one value on and keeps the outstanding demand up to date.
     private func deliver(_ input: Downstream.Input) -> Subscribers.Demand {
-        let downstream = lock.withLock {
-            // A source that sends more than was asked for must not drive the count below zero.
-            if demand > 0 { demand -= 1 }
-            return live?.downstream
+        let (downstream, overrun) = lock.withLock { () -> (Downstream?, Bool) in
+            guard demand > 0 else { return (nil, true) }
+            demand -= 1
+            return (live?.downstream, false)
         }
+        // As Combine's: the operator counts demand, and a source that overruns it traps.
+        precondition(!overrun, "API violation: \(description) received a value while downstream had no outstanding demand")
         guard let downstream else { return .none }
         let more = downstream.receive(input)
         lock.withLock { demand += more }

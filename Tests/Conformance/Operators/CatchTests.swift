@@ -187,19 +187,51 @@ import Testing
         #expect(recorder.events == [.subscription, .value(7), .failure(.other)])
     }
 
-    @Test func aSecondFailureFromTheOldUpstreamIsIgnored() {
-        let primary = TestPublisher<Int, TestError>()
-        let replacement = TestPublisher<Int, TestError>()
-        var calls = 0
-        let recorder = primary.catch { _ in
-            calls += 1
-            return replacement
-        }.record()
-        primary.sendKeepingSubscriber(completion: .failure(.oops))
-        primary.sendKeepingSubscriber(completion: .failure(.oops))
-        #expect(calls == 1)
-        #expect(replacement.subscriptionCount == 1)
-        #expect(recorder.events == [.subscription])
+    /// As Combine's (OpenCombine's `CatchTests.testCatchUpstreamFailsTwice`, `testCatchRecursion`):
+    /// an upstream that completes again after its failure breaks the protocol, and the operator traps.
+    @Test func aSecondCompletionFromTheFailedUpstreamTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let primary = TestPublisher<Int, TestError>()
+            _ = primary.catch { _ in TestPublisher<Int, TestError>() }.record()
+            primary.sendKeepingSubscriber(completion: .failure(.oops))
+            primary.sendKeepingSubscriber(completion: .failure(.oops))
+        }
+        expectTrapMessage(result, contains: "Catch's upstream sent a completion after its failure")
+    }
+
+    /// As Combine's (OpenCombine's `CatchTests.testCatchCrashesOnUnwantedInput`): `catch` counts
+    /// downstream's demand, and a value beyond it traps.
+    @Test func aValueBeyondDemandTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let primary = TestPublisher<Int, TestError>()
+            _ = primary.catch { _ in Just(0) }.record(initialDemand: .max(1))
+            primary.send(1)
+            primary.send(2)
+        }
+        expectTrapMessage(result, contains: "Catch received a value while downstream had no outstanding demand")
+    }
+
+    /// The replacement is held to the same count.
+    @Test func aValueBeyondDemandFromTheReplacementTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let primary = TestPublisher<Int, TestError>()
+            let replacement = TestPublisher<Int, TestError>()
+            _ = primary.catch { _ in replacement }.record(initialDemand: .max(1))
+            primary.send(completion: .failure(.oops))
+            replacement.send(1)
+            replacement.send(2)
+        }
+        expectTrapMessage(result, contains: "Catch received a value while downstream had no outstanding demand")
+    }
+
+    /// As Combine's (OpenCombine's `CatchTests.testCatchReceiveValueBeforeSubscription`).
+    @Test func aValueBeforeTheSubscriptionTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let held = HeldPublisher<Int, TestError>()
+            _ = held.catch { _ in Just(0) }.record()
+            _ = held.subscriber?.receive(1)
+        }
+        expectTrapMessage(result, contains: "Catch: received a value before its subscription")
     }
 
     @Test func failureTypeBecomesTheReplacementsFailure() {
