@@ -49,16 +49,14 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     private let lock = Lock()
     private var state: State
     let description: String
-    /// What a subscription that comes after a cancel gets: Combine's filtering operators
-    /// (`tryFilter`, `prefix(while:)`, `removeDuplicates`, ...) cancel it, the others leave it alone.
-    private let cancelsLateSubscription: Bool
+    private let family: TransformFamily
 
     init(
-        _ name: String, downstream: Downstream, cancelsLateSubscription: Bool = false,
+        _ name: String, downstream: Downstream, family: TransformFamily = .dropping,
         step: @escaping Step, mapCompletion: @escaping MapCompletion
     ) {
         description = name
-        self.cancelsLateSubscription = cancelsLateSubscription
+        self.family = family
         state = .awaitingSubscription(Live(downstream: downstream, step: step, mapCompletion: mapCompletion))
     }
 
@@ -67,7 +65,7 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
         guard case .awaitingSubscription(let live) = state else {
             let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            if !abandoned || cancelsLateSubscription { subscription.cancel() }
+            if !abandoned || family == .trapping { subscription.cancel() }
             return
         }
         state = .subscribed(live, upstream: subscription)
@@ -76,12 +74,18 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .subscribed(let live, let upstream) = state else {
-            lock.unlock()
-            return .none
+        let (current, early) = lock.withLock { () -> (Live?, Bool) in
+            switch state {
+            case .subscribed(let live, _): (live, false)
+            case .awaitingSubscription(let live): (live, true)
+            case .terminated, .abandoned: (nil, false)
+            }
         }
-        lock.unlock()
+        guard let live = current else { return .none }
+        if early {
+            precondition(family != .trapping, "\(description): received a value before its subscription")
+            guard family == .passingValues || family == .passingValuesAndCompletions else { return .none }
+        }
         switch live.step(input) {
         case .emit(let output):
             return live.downstream.receive(output)
@@ -89,52 +93,60 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
             return .max(1)
         case .emitThenFinish(let output):
             _ = live.downstream.receive(output)
-            terminate(upstream, with: .finished)
+            terminate(with: .finished)
         case .finish:
-            terminate(upstream, with: .finished)
+            terminate(with: .finished)
         case .fail(let error):
-            terminate(upstream, with: .failure(error))
+            terminate(with: .failure(error))
         }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard let (live, _) = end(unlessAwaiting: true) else { return }
+        let early = lock.withLock { if case .awaitingSubscription = state { true } else { false } }
+        if early {
+            precondition(family != .trapping, "\(description): received a completion before its subscription")
+            guard family == .passingValuesAndCompletions else { return }
+        }
+        guard let (live, _) = end(byCancel: false) else { return }
         live.downstream.receive(completion: live.mapCompletion(completion))
     }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(_, let upstream) = state else {
+        switch state {
+        case .subscribed(_, let upstream):
             lock.unlock()
-            return
+            upstream.request(demand)
+        case .awaitingSubscription:
+            lock.unlock()
+            precondition(family != .trapping, "\(description): requested demand before its subscription")
+        case .terminated, .abandoned:
+            lock.unlock()
         }
-        lock.unlock()
-        upstream.request(demand)
     }
 
     func cancel() {
-        end()?.upstream?.cancel()
+        end(byCancel: true)?.upstream?.cancel()
     }
 
-    /// Ends the stream from the middle: upstream is cancelled first, then downstream completes,
-    /// unless a cancel from downstream got there first.
-    private func terminate(_ upstream: any Subscription, with completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let (live, _) = end(unlessAwaiting: true) else { return }
-        upstream.cancel()
+    /// Ends the stream from the middle: upstream (if it has subscribed) is cancelled first, then
+    /// downstream completes, unless a cancel from downstream got there first.
+    private func terminate(with completion: Subscribers.Completion<Downstream.Failure>) {
+        guard let (live, upstream) = end(byCancel: false) else { return }
+        upstream?.cancel()
         live.downstream.receive(completion: completion)
     }
 
-    /// Moves to `.terminated` and hands what the stream held to the one caller that ended it.
-    /// `unlessAwaiting`: a signal from upstream before its subscription is ignored.
-    private func end(unlessAwaiting: Bool = false) -> (live: Live, upstream: (any Subscription)?)? {
+    /// Moves to `.terminated` (`.abandoned` for a cancel before upstream's subscription) and hands
+    /// what the stream held to the one caller that ended it.
+    private func end(byCancel: Bool) -> (live: Live, upstream: (any Subscription)?)? {
         lock.lock()
         defer { lock.unlock() }
         switch state {
         case .awaitingSubscription(let live):
-            if unlessAwaiting { return nil }
-            state = .abandoned
+            state = byCancel ? .abandoned : .terminated
             return (live, nil)
         case .subscribed(let live, let upstream):
             state = .terminated
@@ -145,23 +157,40 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     }
 }
 
+/// How a one-to-one operator's subscription treats signals that come out of order: from upstream
+/// before its subscription, or a subscription after downstream cancelled. Combine's operators
+/// differ here by family; OpenCombine's Apple-validated suite records each
+/// (`testReceiveValueBeforeSubscription`, `testCancelBeforeSubscription`, ...).
+enum TransformFamily {
+    /// Ignores what comes before the subscription; leaves a late subscription alone
+    /// (`drop(while:)`, `output(in:)`).
+    case dropping
+    /// Traps on a value, a completion or a request before the subscription; cancels a late
+    /// subscription (`tryFilter`, `tryCompactMap`, `prefix(while:)`, `removeDuplicates`, ...).
+    case trapping
+    /// Like `.dropping`, but a value before the subscription still goes through (`tryMap`, `tryScan`).
+    case passingValues
+    /// Values and the completion before the subscription still go through (`encode`, `decode`).
+    case passingValuesAndCompletions
+}
+
 extension TransformSubscription where UpstreamFailure == Downstream.Failure {
     /// An operator that does not touch the completion.
     convenience init(
-        _ name: String, downstream: Downstream, cancelsLateSubscription: Bool = false,
+        _ name: String, downstream: Downstream, family: TransformFamily = .dropping,
         step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>
     ) {
-        self.init(name, downstream: downstream, cancelsLateSubscription: cancelsLateSubscription, step: step, mapCompletion: { $0 })
+        self.init(name, downstream: downstream, family: family, step: step, mapCompletion: { $0 })
     }
 }
 
 extension TransformSubscription where Downstream.Failure == any Error {
     /// A `try` operator: an upstream failure is passed on as `any Error`.
     convenience init(
-        _ name: String, downstream: Downstream, cancelsLateSubscription: Bool = false,
+        _ name: String, downstream: Downstream, family: TransformFamily = .dropping,
         tryStep: @escaping (Input) throws -> TransformStep<Output, any Error>
     ) {
-        self.init(name, downstream: downstream, cancelsLateSubscription: cancelsLateSubscription, step: { input in
+        self.init(name, downstream: downstream, family: family, step: { input in
             do { return try tryStep(input) } catch { return .fail(error) }
         }, mapCompletion: { completion in
             switch completion {

@@ -31,7 +31,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
-            upstream.subscribe(TransformSubscription("Encode", downstream: subscriber, tryStep: { .emit(try encoder.encode($0)) }))
+            upstream.subscribe(TransformSubscription("Encode", downstream: subscriber, family: .passingValuesAndCompletions, tryStep: { .emit(try encoder.encode($0)) }))
         }
     }
 
@@ -51,7 +51,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
-            upstream.subscribe(TransformSubscription("Decode", downstream: subscriber, tryStep: {
+            upstream.subscribe(TransformSubscription("Decode", downstream: subscriber, family: .passingValuesAndCompletions, tryStep: {
                 .emit(try decoder.decode(Output.self, from: $0))
             }))
         }

@@ -41,7 +41,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
-            upstream.subscribe(TransformSubscription("RemoveDuplicates", downstream: subscriber, cancelsLateSubscription: true) { previous.step($0, predicate) })
+            upstream.subscribe(TransformSubscription("RemoveDuplicates", downstream: subscriber, family: .trapping) { previous.step($0, predicate) })
         }
     }
 
@@ -63,7 +63,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
-            upstream.subscribe(TransformSubscription("TryRemoveDuplicates", downstream: subscriber, cancelsLateSubscription: true, tryStep: { try previous.step($0, predicate) }))
+            upstream.subscribe(TransformSubscription("TryRemoveDuplicates", downstream: subscriber, family: .trapping, tryStep: { try previous.step($0, predicate) }))
         }
     }
 }

@@ -60,7 +60,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
-            upstream.subscribe(TransformSubscription("TryScan", downstream: subscriber, tryStep: { .emit(try accumulator.add($0, next)) }))
+            upstream.subscribe(TransformSubscription("TryScan", downstream: subscriber, family: .passingValues, tryStep: { .emit(try accumulator.add($0, next)) }))
         }
     }
 }

@@ -17,6 +17,19 @@ private struct Point: Codable, Equatable {
 }
 
 @Suite struct EncodeTests {
+    /// As Combine's (OpenCombine's `EncodeTests.testEncodeReceiveValueBeforeSubscription` and
+    /// `...CompletionBeforeSubscription`): a value and a completion that come before upstream's
+    /// subscription still go through.
+    @Test func aValueAndACompletionBeforeTheSubscriptionGoThrough() throws {
+        let held = HeldPublisher<Point, TestError>()
+        let recorder = held.encode(encoder: JSONCoder()).record()
+        let subscriber = try #require(held.subscriber)
+        _ = subscriber.receive(Point(x: 3))
+        subscriber.receive(completion: .finished)
+        #expect(recorder.values.map { String(decoding: $0, as: UTF8.self) } == [#"{"x":3}"#])
+        #expect(recorder.completions.count == 1)
+    }
+
     @Test func encodesEveryValueAndDecodesThemBack() {
         let upstream = TestPublisher<Point, TestError>()
         let recorder = upstream.encode(encoder: JSONCoder()).decode(type: Point.self, decoder: JSONCoder()).record()
