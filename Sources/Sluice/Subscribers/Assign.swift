@@ -61,7 +61,8 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
-            let object = target
+            // As Combine's: a value that comes before the subscription is not assigned.
+            let object = subscription == nil ? nil : target
             lock.unlock()
             object?[keyPath: keyPath] = value
             return .none
@@ -78,11 +79,16 @@ extension Subscribers {
         /// Ends the subscription: lets go of the object and hands back the upstream subscription.
         private func release() -> (any Subscription)? {
             lock.lock()
-            defer { lock.unlock() }
             isDone = true
+            // Both are dropped after the lock: the object's deinit may complete this very
+            // subscriber (a publisher the object owns finishing as it goes).
+            let object = target
+            let current = subscription
             target = nil
-            defer { subscription = nil }
-            return subscription
+            subscription = nil
+            lock.unlock()
+            withExtendedLifetime(object) {}
+            return current
         }
     }
 }

@@ -2,12 +2,15 @@
 ///
 /// Wraps an existing subscriber whose details you don't want to expose, or builds a subscriber
 /// from closures.
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     public let combineIdentifier: CombineIdentifier
     private let receiveSubscriptionBody: (any Subscription) -> Void
     private let receiveValueBody: (Input) -> Subscribers.Demand
     private let receiveCompletionBody: (Subscribers.Completion<Failure>) -> Void
-    private let describe: () -> String
+    /// What it introspects as: the wrapped subscriber, or a name for a closure-based one.
+    private let wrapped: Any
 
     /// Wraps the given subscriber.
     public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
@@ -19,7 +22,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = s.receive(subscription:)
         receiveValueBody = s.receive(_:)
         receiveCompletionBody = s.receive(completion:)
-        describe = { String(describing: s) }
+        wrapped = s
     }
 
     /// Wraps the given subject: values and completions are sent to it, and the upstream
@@ -47,10 +50,14 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = closures.receive(subscription:)
         receiveValueBody = closures.receive(_:)
         receiveCompletionBody = closures.receive(completion:)
-        describe = { "Anonymous AnySubscriber" }
+        wrapped = "Anonymous AnySubscriber"
     }
 
-    public var description: String { describe() }
+    public var description: String { String(describing: wrapped) }
+
+    public var customMirror: Mirror { Mirror(reflecting: wrapped) }
+
+    public var playgroundDescription: Any { description }
 
     public func receive(subscription: any Subscription) { receiveSubscriptionBody(subscription) }
 

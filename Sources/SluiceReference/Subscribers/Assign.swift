@@ -12,7 +12,9 @@ extension Subscribers {
     ///
     /// It holds the object strongly until the stream completes or is cancelled, and lets go of it
     /// (and of the subscription) then.
-    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         public typealias Failure = Never
 
         private enum State {
@@ -43,6 +45,19 @@ extension Subscribers {
         }
 
         public var description: String { object.map { "Assign \(type(of: $0))." } ?? "Assign" }
+
+        public var customMirror: Mirror {
+            let status = lock.withLock {
+                switch state {
+                case .awaitingSubscription: "awaiting subscription"
+                case .subscribed(_, let subscription): "subscribed(\(subscription))"
+                case .terminated: "terminal"
+                }
+            }
+            return Mirror(self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
+        }
+
+        public var playgroundDescription: Any { description }
 
         public func receive(subscription: any Subscription) {
             lock.lock()

@@ -23,7 +23,9 @@ extension Subscribers {
     /// It lets go of its closures and of the subscription when the stream completes and when it
     /// is cancelled, so that whatever the closures capture is freed then, even while the caller
     /// still holds the sink (or its `AnyCancellable`).
-    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible {
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         private struct Closures {
             let receiveValue: (Input) -> Void
             let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
@@ -53,6 +55,10 @@ extension Subscribers {
 
         public var description: String { "Sink" }
 
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        public var playgroundDescription: Any { description }
+
         private var closures: Closures? {
             lock.withLock {
                 switch state {
@@ -74,14 +80,10 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
+        /// As Combine's sink, it takes a value even before its subscription: only the end of the
+        /// stream stops values.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            lock.lock()
-            guard case .subscribed(let closures, _) = state else {
-                lock.unlock()
-                return .none
-            }
-            lock.unlock()
-            closures.receiveValue(value)
+            closures?.receiveValue(value)
             return .none
         }
 
@@ -89,7 +91,10 @@ extension Subscribers {
             lock.lock()
             // `previous` keeps the closures and the subscription until the lock is released.
             let previous = state
-            guard case .subscribed(let closures, _) = previous else {
+            let closures: Closures
+            switch previous {
+            case .awaitingSubscription(let live), .subscribed(let live, _): closures = live
+            case .terminated:
                 lock.unlock()
                 return
             }
@@ -99,10 +104,17 @@ extension Subscribers {
         }
 
         public func cancel() {
-            let previous = lock.withLock { exchange(&state, with: .terminated) }
-            if case .subscribed(_, let subscription) = previous {
-                subscription.cancel()
+            lock.lock()
+            // `previous` keeps the closures and the subscription until the lock is released.
+            let previous = state
+            // Combine's sink ignores a cancel before its subscription (and keeps its closures).
+            guard case .subscribed(_, let subscription) = previous else {
+                lock.unlock()
+                return
             }
+            state = .terminated
+            lock.unlock()
+            subscription.cancel()
         }
     }
 }

@@ -62,6 +62,33 @@ import Testing
         #expect(events == ["finished"])
         token.cancel()
     }
+
+    /// As Combine's (OpenCombine's `SinkTests.testReceiveValueWithoutSubscription`): the sink takes
+    /// a value and a completion even before its subscription; only the end of the stream stops them.
+    @Test func takesSignalsBeforeItsSubscription() {
+        var events: [String] = []
+        let sink = Subscribers.Sink<Int, TestError>(
+            receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("value \($0)") })
+        #expect(sink.receive(1) == .none)
+        sink.receive(completion: .finished)
+        #expect(sink.receive(2) == .none)
+        sink.receive(completion: .finished)
+        #expect(events == ["value 1", "finished"])
+    }
+
+    /// As Combine's (OpenCombine's `SinkTests.testDoesNotReleaseClosuresAfterCancellationNoSubscription`):
+    /// a cancel before the subscription is ignored, so the subscription that comes after is taken.
+    @Test func aCancelBeforeTheSubscriptionIsIgnored() {
+        var values: [Int] = []
+        let sink = Subscribers.Sink<Int, TestError>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        sink.cancel()
+        let upstream = TestPublisher<Int, TestError>()
+        upstream.subscribe(sink)
+        upstream.send(4)
+        #expect(upstream.events == [.subscribe, .request(.unlimited)])
+        #expect(values == [4])
+        sink.cancel()
+    }
 }
 
 @Suite struct AssignTests {
@@ -95,6 +122,43 @@ import Testing
         subject.send(completion: .finished)
         #expect(weakTarget == nil)
         token?.cancel()
+    }
+
+    /// As Combine's (OpenCombine's `AssignTests.testReceiveValue`): a value before the
+    /// subscription is not assigned.
+    @Test func aValueBeforeTheSubscriptionIsNotAssigned() {
+        let target = Target()
+        let assign = Subscribers.Assign(object: target, keyPath: \Target.value)
+        #expect(assign.receive(12) == .none)
+        #expect(target.value == 0)
+        Just(9).subscribe(assign)
+        #expect(target.value == 9)
+    }
+
+    /// An object that owns the publisher it is assigned from: when the object goes, the publisher
+    /// goes with it and finishes the very subscriber that let go of the object, which must not
+    /// deadlock (OpenCombine's `AssignTests.testReceiveCompletionWhileCancelling`).
+    final class OwnerOfItsPublisher {
+        final class FinishingOnDeinit: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            let subject = PassthroughSubject<Int, Never>()
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never { subject.subscribe(subscriber) }
+            deinit { subject.send(completion: .finished) }
+        }
+        var value = 0
+        let publisher = FinishingOnDeinit()
+    }
+
+    @Test func anObjectWhoseDeinitCompletesTheAssignDoesNotDeadlock() {
+        let token: AnyCancellable
+        do {
+            let object = OwnerOfItsPublisher()
+            token = object.publisher.assign(to: \.value, on: object)
+            object.publisher.subject.send(5)
+            #expect(object.value == 5)
+        }
+        token.cancel()
     }
 
     @Test func subscriberTypeExposesObjectAndKeyPath() {
