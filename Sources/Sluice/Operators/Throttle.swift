@@ -102,6 +102,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         scheduler = publisher.scheduler
         keepsLatest = publisher.latest
         lifetime = Lifetime { unsafeDowncast($0, to: _ThrottleSubscription.self).downstream.release() }
+        // Combine reads the clock when the subscriber is made, and while the stream is live, when
+        // the subscription, each value and the completion come and at each delivery (OpenCombine's
+        // ThrottleTests record every call on the scheduler). Sluice reads it at the same points,
+        // under the lock where a state decides it: the clock is a read, it never calls back.
+        _ = scheduler.now
     }
 
     @usableFromInline var description: String { "Throttle" }
@@ -114,6 +119,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             subscription.cancel()
             return
         }
+        _ = scheduler.now  // as Combine's (see init)
         phase = .active
         upstream = subscription
         lock.unlock()
@@ -123,12 +129,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let now = scheduler.now
         lock.lock()
         guard phase == .active else {
             lock.unlock()
             return .none
         }
+        let now = scheduler.now
         if scheduled {
             if keepsLatest { slot = input }
             lock.unlock()
@@ -158,6 +164,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             lock.unlock()
             return
         }
+        _ = scheduler.now  // as Combine's (see init)
         phase = .completing
         upstream = nil
         ending = completion
@@ -170,12 +177,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func deliver() {
-        let now = scheduler.now
         lock.lock()
         guard phase == .active || phase == .completing else {
             lock.unlock()
             return
         }
+        // The clock matters only while upstream is live: a delivery that carries the completion
+        // is the last one (and Combine does not read it then).
+        let now = phase == .active ? scheduler.now : nil
         // Only a completion that was here before this delivery ran rides on it; one that arrives
         // from inside downstream's `receive` scheduled its own.
         let carried = phase == .completing ? ending : nil
@@ -185,7 +194,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let emits = value != nil && demand != .none
         if emits {
             demand -= 1
-            lastDelivered = now
+            if let now { lastDelivered = now }
         }
         lock.unlock()
         if emits, let value {

@@ -93,6 +93,11 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
+        // Combine reads the clock when the subscriber is made, and while the stream is live, when
+        // the subscription, each value and the completion come and at each delivery (OpenCombine's
+        // ThrottleTests record every call on the scheduler). The reference reads it at the same
+        // points, under the lock: the clock is a read, it never calls back.
+        _ = scheduler.now
     }
 
     var description: String { "Throttle" }
@@ -106,6 +111,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
             subscription.cancel()
             return
         }
+        _ = scheduler.now  // as Combine's (see init)
         state = .subscribed(downstream, upstream: subscription)
         lock.unlock()
         downstream.receive(subscription: self)
@@ -113,12 +119,12 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let now = scheduler.now
         lock.lock()
         guard case .subscribed = state else {
             lock.unlock()
             return .none
         }
+        let now = scheduler.now
         if deliveryScheduled {
             if latest { chosen = input }
             lock.unlock()
@@ -149,6 +155,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
             lock.unlock()
             return
         }
+        _ = scheduler.now  // as Combine's (see init)
         state = .completing(downstream)
         self.completion = completion
         let waiting = deliveryScheduled
@@ -163,7 +170,6 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
     // MARK: Scheduler
 
     private func deliver() {
-        let now = scheduler.now
         lock.lock()
         // A completion that arrived before this delivery ran is carried by it; one that arrives
         // while it runs (from inside downstream's `receive`) has scheduled a delivery of its own.
@@ -180,6 +186,9 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
             lock.unlock()
             return
         }
+        // The clock matters only while upstream is live: a delivery that carries the completion
+        // is the last one (and Combine does not read it then).
+        let now = carried == nil ? scheduler.now : nil
         deliveryScheduled = false
         let value = chosen
         chosen = nil
@@ -187,7 +196,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         if value != nil, demand > 0 {
             demand -= 1
             deliverValue = true
-            lastDelivery = now
+            if let now { lastDelivery = now }
         }
         lock.unlock()
 
