@@ -158,7 +158,7 @@ where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failu
 /// Subscribes to one of the two parts on behalf of the subscription, telling it which part a
 /// signal comes from. It carries the subscription's identifier, as Combine's inner subscribers do.
 @frozen @usableFromInline
-struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber
+struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -171,6 +171,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         self.parent = parent
         self.isSuffix = isSuffix
     }
+
+    @inlinable var owner: ConcatenateSubscription<Suffix, Downstream> { parent }
 
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 

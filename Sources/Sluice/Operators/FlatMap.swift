@@ -158,7 +158,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
 /// The subscriber of one inner publisher, by its number.
 @frozen @usableFromInline
-struct _FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+struct _FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, Introspected
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = NewPublisher.Output
     @usableFromInline typealias Failure = NewPublisher.Failure
@@ -173,6 +173,11 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         self.index = index
         combineIdentifier = CombineIdentifier()
     }
+
+    @usableFromInline var description: String { "FlatMap" }
+
+    /// As Combine's: the identifier of the subscription (the outer subscriber) it belongs to.
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
 
     @inlinable func receive(subscription: any Subscription) { parent.innerSubscribed(subscription, index: index) }
 

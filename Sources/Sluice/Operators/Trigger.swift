@@ -32,3 +32,11 @@ struct _TriggerSubscriber<Input, Listener: _TriggerListener>: Subscriber {
 
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { listener.triggerCompleted(completion) }
 }
+
+/// `drop(untilOutputFrom:)`'s trigger subscriber introspects as its subscription, as Combine's
+/// does; `prefix(untilOutputFrom:)`'s is not introspectable in Combine, and neither is Sluice's.
+extension _TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Introspected, SideSubscriber
+where Listener: Introspected {
+    @inlinable var owner: Listener { listener }
+}

@@ -165,7 +165,6 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
                 current = seen
                 continue
             }
-            future = nil
             self.result = nil
             switch result {
             case .success(let value):
@@ -174,6 +173,8 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
             case .failure(let error):
                 downstream.with { $0.receive(completion: .failure(error)) }
             }
+            // As Combine's, the subscription shows its future until the completion is delivered.
+            future = nil
             downstream.release()
             return
         }

@@ -205,8 +205,12 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     @usableFromInline var description: String { core.name }
 
     /// Combine's children; the subject's state (`core`) stands for the subject.
+    /// After the subscription ends, the subject shows as `nil`, as Combine's does.
     @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: [("parent", core), ("downstream", reflectedDownstream), ("demand", demand), ("subject", core)])
+        let subject: SubjectCore<Output, Failure>? = isDone.load(ordering: .acquiring) ? nil : core
+        return Mirror(self, children: [
+            ("parent", subject as Any), ("downstream", reflectedDownstream), ("demand", demand), ("subject", subject as Any),
+        ])
     }
 
     @usableFromInline var reflectedDownstream: Any { fatalError("ConduitBase.reflectedDownstream is overridden by Conduit") }
