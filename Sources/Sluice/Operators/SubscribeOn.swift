@@ -75,6 +75,10 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
     /// Set once the stream has ended (or was cancelled before it began): a late subscription is refused.
     @exclusivity(unchecked)
     @usableFromInline var ended = false
+    /// Set by a cancel that came before upstream's subscription: as Combine's, that late
+    /// subscription is left alone.
+    @exclusivity(unchecked)
+    @usableFromInline var cancelledEarly = false
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -92,8 +96,9 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
     func receive(subscription: any Subscription) {
         lock.lock()
         guard upstream == nil && !ended else {
+            let leftAlone = cancelledEarly
             lock.unlock()
-            subscription.cancel()
+            if !leftAlone { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -121,8 +126,9 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
     /// Ends the stream: hands back upstream's subscription if it was live (the caller then owns
     /// the ending), nil if the stream had already ended.
     @inlinable
-    func takeUpstream() -> (any Subscription)? {
+    func takeUpstream(byCancel: Bool = false) -> (any Subscription)? {
         lock.lock()
+        if byCancel && upstream == nil && !ended { cancelledEarly = true }
         let current = upstream
         upstream = nil
         ended = true
@@ -144,7 +150,7 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
 
     @inlinable
     func cancel() {
-        if let target = takeUpstream() {
+        if let target = takeUpstream(byCancel: true) {
             scheduler.schedule(options: options) { target.cancel() }
         }
         // Also a cancel before upstream's subscription came: the stream ends here either way.

@@ -92,6 +92,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Upstream completed; the completion waits on the scheduler (a cancel still reaches upstream).
     @usableFromInline static var completing: UInt8 { 2 }
     @usableFromInline static var done: UInt8 { 3 }
+    /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+    @usableFromInline static var abandoned: UInt8 { 4 }
 
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
@@ -132,9 +134,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.awaiting else {
+        let current = phase.load(ordering: .relaxed)
+        guard current == Self.awaiting else {
             lock.unlock()
-            return subscription.cancel()
+            if current != Self.abandoned { subscription.cancel() }
+            return
         }
         upstream = subscription
         phase.store(Self.active, ordering: .releasing)
@@ -187,7 +191,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.lock()
         let live = upstream
         upstream = nil
-        phase.store(Self.done, ordering: .releasing)
+        let before = phase.load(ordering: .relaxed)
+        phase.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
         let stale = disarm()
         lock.unlock()
         stale?.cancel()

@@ -56,6 +56,8 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
         case awaitingSubscription(Downstream)
         case subscribed(Downstream, upstream: any Subscription)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -76,8 +78,9 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let downstream) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(downstream, upstream: subscription)
@@ -121,7 +124,9 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         guard case .subscribed(_, let upstream) = previous else { return }
         scheduler.schedule(options: options) { upstream.cancel() }
     }

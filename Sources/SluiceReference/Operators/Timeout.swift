@@ -86,6 +86,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         /// reaches upstream, as in Combine.
         case completing(Live, upstream: any Subscription)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -112,8 +114,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .active(live, upstream: subscription)
@@ -173,9 +176,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let upstream: (any Subscription)?
         switch previous {
         case .active(_, let current), .completing(_, let current): upstream = current
-        case .awaitingSubscription, .terminated: upstream = nil
+        case .awaitingSubscription, .terminated, .abandoned: upstream = nil
         }
-        state = .terminated
+        if case .awaitingSubscription = previous { state = .abandoned } else { state = .terminated }
         let stale = timer
         timer = nil
         timerGeneration += 1
@@ -192,7 +195,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         switch state {
         case .active(let live, _), .completing(let live, _):
             downstream = live.downstream
-        case .awaitingSubscription, .terminated:
+        case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
             return
         }
