@@ -23,7 +23,7 @@ enum FoldStep<Failure: Error> {
 /// downstream; whoever ends the stream takes what is left out under the lock, and it is dropped
 /// after the lock is released.
 final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible
+    Subscriber, Subscription, Introspectable
 {
     typealias Failure = UpstreamFailure
 

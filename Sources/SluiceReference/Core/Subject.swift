@@ -29,7 +29,7 @@ extension Publisher {
 /// The subject and the upstream subscription live in the state and only there: a cancel or the
 /// completion lets go of both, so a relay that is kept (as an `AnyCancellable`) does not keep the
 /// subject.
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible {
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Introspectable {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 

@@ -12,7 +12,7 @@ extension Subscriptions {
     public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-private final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+private final class EmptySubscription: Subscription, Introspectable, Sendable {
     static let shared = EmptySubscription()
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}

@@ -24,7 +24,7 @@ enum TransformStep<Output, Failure: Error> {
 /// that ends it) takes them out under the lock, so they are dropped when that call returns,
 /// outside the lock. A value in flight on another thread holds its own copies until it returns.
 final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible
+    Subscriber, Subscription, Introspectable
 {
     typealias Failure = UpstreamFailure
     typealias Output = Downstream.Input

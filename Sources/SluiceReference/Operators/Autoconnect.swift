@@ -75,7 +75,7 @@ extension Publishers {
 /// Downstream holds this subscriber (through its subscription), so it lets go of downstream when
 /// the stream completes and when downstream cancels; the subscriber count is kept apart, since a
 /// cancel after the completion still counts.
-private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Introspectable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -118,7 +118,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
 /// What the downstream holds: the upstream's subscription (its name and identity too), with the
 /// cancel reported to the autoconnect.
-private struct AutoconnectSubscription<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+private struct AutoconnectSubscription<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscription, Introspectable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     let owner: AutoconnectSubscriber<Upstream, Downstream>
     let upstream: any Subscription

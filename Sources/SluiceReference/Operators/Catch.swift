@@ -90,7 +90,7 @@ extension Publishers {
 /// it (a completion, a cancel) takes them out with the state (`end()`) and drops them after the
 /// lock is released.
 private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, CustomStringConvertible
+    Subscription, Introspectable
     where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input
 {
     private enum State {
@@ -132,6 +132,11 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
 
     /// The subscriber to attach to the original upstream.
     var upstreamSide: UpstreamSide { UpstreamSide(owner: self) }
+
+    /// Combine's children: the subscriber and the demand it has outstanding.
+    var customMirror: Mirror {
+        lock.withLock { Mirror(self, children: [("downstream", live?.downstream as Any), ("demand", demand)]) }
+    }
 
     // MARK: Downstream
 
@@ -297,7 +302,7 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
     }
 
     /// The subscriber the original upstream talks to.
-    struct UpstreamSide: Subscriber, CustomStringConvertible {
+    struct UpstreamSide: Subscriber, Introspectable {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
@@ -305,6 +310,8 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
         let combineIdentifier = CombineIdentifier()
 
         var description: String { owner.description }
+
+        var customMirror: Mirror { owner.customMirror }
 
         func receive(subscription: any Subscription) { owner.upstreamReceive(subscription: subscription) }
 
@@ -314,7 +321,7 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
     }
 
     /// The subscriber the replacement publisher talks to.
-    private struct ReplacementSide: Subscriber, CustomStringConvertible {
+    private struct ReplacementSide: Subscriber, Introspectable {
         typealias Input = NewPublisher.Output
         typealias Failure = NewPublisher.Failure
 
@@ -322,6 +329,8 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
         let combineIdentifier = CombineIdentifier()
 
         var description: String { owner.description }
+
+        var customMirror: Mirror { owner.customMirror }
 
         func receive(subscription: any Subscription) { owner.replacementReceive(subscription: subscription) }
 

@@ -39,7 +39,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 /// Fills arrays of `count` elements. Downstream lives in the state until the stream ends; the
 /// call that ends it takes it out (with the unfinished array) under the lock and drops it after.
 private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible where Downstream.Input == [Input]
+    Subscriber, Subscription, Introspectable where Downstream.Input == [Input]
 {
     typealias Failure = Downstream.Failure
 

@@ -63,7 +63,7 @@ extension Publishers {
 /// runs, but not downstream: a cancel lets go of downstream (and the collected values) at once and
 /// cancels the timer; the drain that delivers the completion takes downstream out.
 private final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible
+    Subscription, Introspectable
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

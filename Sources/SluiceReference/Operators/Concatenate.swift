@@ -101,7 +101,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 ///
 /// Lifetimes: `downstream` is `nil` once the stream has ended; the call that ends it (the
 /// completion, or a cancel) takes it out together with the state, and drops both after the lock.
-private final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+private final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, Introspectable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     private enum State {
         /// The prefix is being subscribed; downstream has not heard of the subscription yet.

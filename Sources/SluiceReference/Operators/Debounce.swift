@@ -55,7 +55,7 @@ extension Publishers {
 /// runs, but not downstream: a cancel lets go of downstream (and the pending value) at once and
 /// cancels the timer; the completion's action takes downstream out when it delivers.
 private final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspectable
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

@@ -61,7 +61,7 @@ extension Publishers {
 /// it runs, but not downstream: a cancel lets go of downstream at once (the delivery then finds
 /// nothing to deliver to), and the completion's delivery takes it out when it runs.
 private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspectable
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

@@ -45,7 +45,7 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 ///
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after.
-private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

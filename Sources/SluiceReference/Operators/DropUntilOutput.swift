@@ -77,7 +77,7 @@ struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber {
 /// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
 /// out under the lock and drops it after.
 private final class DropUntilOutputSubscription<Downstream: Subscriber>:
-    Subscriber, Subscription, TriggerReceiver, CustomStringConvertible
+    Subscriber, Subscription, TriggerReceiver, Introspectable
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

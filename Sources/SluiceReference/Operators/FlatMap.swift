@@ -119,7 +119,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 /// a failure that waits for the delivering thread leaves them to that thread. The inner and
 /// upstream subscriptions are taken out and cancelled (or dropped) at the end as well.
 private final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, CustomStringConvertible
+    Subscription, Introspectable
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     private enum Outer {
         case awaitingSubscription

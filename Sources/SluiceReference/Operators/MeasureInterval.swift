@@ -44,7 +44,7 @@ extension Publishers {
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after.
 private final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspectable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     typealias Failure = Downstream.Failure
 

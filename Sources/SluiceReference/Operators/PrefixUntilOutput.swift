@@ -41,9 +41,10 @@ extension Publishers {
 /// upstream and the trigger.
 ///
 /// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
-/// out under the lock and drops it after.
+/// out under the lock and drops it after. Unlike most subscriptions it does not introspect:
+/// Combine's `prefix(untilOutputFrom:)` subscription does not (PrefixUntilOutputTests).
 private final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
-    Subscriber, Subscription, TriggerReceiver, CustomStringConvertible
+    Subscriber, Subscription, TriggerReceiver
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -74,8 +75,6 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
     private var state: State
 
     init(downstream: Downstream) { state = .running(downstream, .awaitingSubscription, .awaitingSubscription) }
-
-    var description: String { "PrefixUntilOutput" }
 
     // MARK: Upstream
 

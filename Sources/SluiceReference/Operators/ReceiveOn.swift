@@ -47,7 +47,7 @@ extension Publishers {
 /// runs, but not downstream: a cancel lets go of downstream at once, and the completion's action
 /// takes it out when it delivers.
 private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+    Introspectable
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

@@ -43,7 +43,7 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 ///
 /// Lifetimes: downstream and the replacement value live in the state until the stream ends; the
 /// call that ends it takes them out under the lock and drops them after.
-private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

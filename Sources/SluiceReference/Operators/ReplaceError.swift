@@ -39,7 +39,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 /// Lifetimes: downstream and the replacement value live in the state until the stream ends; the
 /// call that ends it takes them out under the lock and drops them after.
 private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, CustomStringConvertible
+    Subscriber, Subscription, Introspectable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never
 {
     typealias Input = Upstream.Output

@@ -47,7 +47,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// Lifetimes: downstream and the upstream publisher are in `live` until the stream ends; the call
 /// that ends it (the last completion, a cancel) takes them out with the state and drops them after
 /// the lock is released.
-private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Introspectable
     where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure
 {
     private enum State {
@@ -216,7 +216,7 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
     }
 
     /// The subscriber one attempt's upstream talks to.
-    private struct Attempt: Subscriber, CustomStringConvertible {
+    private struct Attempt: Subscriber, Introspectable {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 

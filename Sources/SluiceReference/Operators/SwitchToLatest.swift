@@ -108,7 +108,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// Lifetimes: `downstream` is `nil` once the stream has ended. Whoever delivers the completion, or
 /// cancels, takes it out under the lock (`endDownstream()`) and drops it after; a completion that
 /// waits for the delivering thread leaves it to that thread.
-private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible
+private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Introspectable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     private enum Outer {
         case awaitingSubscription

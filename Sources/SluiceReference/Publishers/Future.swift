@@ -67,7 +67,7 @@ private protocol FutureResultReceiver<Output, Failure>: AnyObject {
 /// until `receive(subscription:)` has returned, a result arriving from elsewhere is only stored,
 /// and `handOver()` delivers it afterwards. A `request` comes from the subscriber itself, so it
 /// may deliver at once.
-private final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureResultReceiver, CustomStringConvertible {
+private final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureResultReceiver, Introspectable {
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 

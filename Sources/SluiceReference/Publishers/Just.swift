@@ -17,7 +17,7 @@ extension Just: Equatable where Output: Equatable {}
 
 /// Delivers the value and `.finished` on the first request; a cancel from inside `receive`
 /// suppresses the `.finished`.
-private final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+private final class JustSubscription<Downstream: Subscriber>: Subscription, Introspectable {
     private enum State {
         case pending(Downstream.Input, Downstream)
         case delivering(Downstream)

@@ -129,7 +129,7 @@ extension Subscriber {
 ///
 /// A `request` made from inside `receive` only adds demand: the loop already running picks it up,
 /// so recursion stays bounded. The subscriber is released on completion and on cancel.
-private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, Introspectable {
     private let lock = Lock()
     private let output: [Downstream.Input]
     private let completion: Subscribers.Completion<Downstream.Failure>

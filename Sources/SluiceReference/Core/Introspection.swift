@@ -1,0 +1,12 @@
+/// A subscription, or an operator's subscriber that an upstream sees, that introspects as
+/// Combine's does: it describes itself by its operator's name ("Map", "Zip",
+/// "PassthroughSubject"), shows that name in a playground, and reflects the children Combine's
+/// mirror has for it (none unless the type gives its own `customMirror`). A debugger and `print()`
+/// show a user this, and OpenCombine's Apple-validated suite checks it.
+protocol Introspectable: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {}
+
+extension Introspectable {
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+}
