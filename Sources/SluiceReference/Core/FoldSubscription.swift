@@ -51,16 +51,37 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     private var state: State
     private var downstreamHasAsked = false
     let description: String
+    /// Combine's mirror children for this operator, from the running result; `nil` for a reducer's.
+    private let reflect: ((Downstream.Input?) -> [Mirror.Child])?
 
     init(
         _ name: String,
         downstream: Downstream,
         fold: @escaping (Input) -> FoldStep<Downstream.Failure>,
         result: @escaping () -> Downstream.Input?,
-        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
+        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        reflect: ((Downstream.Input?) -> [Mirror.Child])? = nil
     ) {
         description = name
+        self.reflect = reflect
         state = .awaitingSubscription(Live(downstream: downstream, fold: fold, result: result, mapFailure: mapFailure))
+    }
+
+    /// A reducer's children in Combine: its subscriber, the running result (as "result" and as
+    /// "initial"), and where the stream is.
+    var customMirror: Mirror {
+        lock.withLock {
+            let (downstream, result, status): (Downstream?, Downstream.Input?, String) = switch state {
+            case .awaitingSubscription(let live): (live.downstream, live.result(), "awaiting subscription")
+            case .subscribed(let live, _): (live.downstream, live.result(), "subscribed")
+            case .finishing(let live): (live.downstream, live.result(), "terminal")
+            case .awaitingDemand(let downstream, let result): (downstream, result, "terminal")
+            case .abandoned, .terminated: (nil, nil, "terminal")
+            }
+            let children: [Mirror.Child] = reflect?(result)
+                ?? [("downstream", downstream as Any), ("result", result as Any), ("initial", result as Any), ("status", status)]
+            return Mirror(self, children: children)
+        }
     }
 
     func receive(subscription: any Subscription) {
@@ -183,9 +204,10 @@ extension FoldSubscription where UpstreamFailure == Downstream.Failure {
     /// A fold that passes an upstream failure on unchanged.
     convenience init(
         _ name: String, downstream: Downstream,
-        fold: @escaping (Input) -> FoldStep<Downstream.Failure>, result: @escaping () -> Downstream.Input?
+        fold: @escaping (Input) -> FoldStep<Downstream.Failure>, result: @escaping () -> Downstream.Input?,
+        reflect: ((Downstream.Input?) -> [Mirror.Child])? = nil
     ) {
-        self.init(name, downstream: downstream, fold: fold, result: result, mapFailure: { $0 })
+        self.init(name, downstream: downstream, fold: fold, result: result, mapFailure: { $0 }, reflect: reflect)
     }
 }
 

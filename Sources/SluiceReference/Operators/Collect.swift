@@ -27,7 +27,7 @@ extension Publishers {
             upstream.subscribe(FoldSubscription("Collect", downstream: subscriber, fold: { input in
                 collected.append(input)
                 return .continue
-            }, result: { collected }))
+            }, result: { collected }, reflect: { [("count", $0?.count ?? 0)] }))
         }
     }
 }
