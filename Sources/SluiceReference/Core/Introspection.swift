@@ -5,6 +5,10 @@
 /// show a user this, and OpenCombine's Apple-validated suite checks it.
 protocol Introspectable: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {}
 
+/// Combine's mirror children for an operator's subscription, from its subscriber and where the
+/// stream is ("awaiting subscription", "subscribed", "terminal").
+typealias ReflectChildren = (_ downstream: Any, _ status: String) -> [Mirror.Child]
+
 extension Introspectable {
     var customMirror: Mirror { Mirror(self, children: [:]) }
 

@@ -50,14 +50,28 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     private var state: State
     let description: String
     private let family: TransformFamily
+    private let reflect: ReflectChildren?
 
     init(
-        _ name: String, downstream: Downstream, family: TransformFamily = .dropping,
+        _ name: String, downstream: Downstream, family: TransformFamily = .dropping, reflect: ReflectChildren? = nil,
         step: @escaping Step, mapCompletion: @escaping MapCompletion
     ) {
         description = name
         self.family = family
+        self.reflect = reflect
         state = .awaitingSubscription(Live(downstream: downstream, step: step, mapCompletion: mapCompletion))
+    }
+
+    /// The operator's children while the stream lives; none once it has ended.
+    var customMirror: Mirror {
+        let (downstream, status): (Downstream?, String) = lock.withLock {
+            switch state {
+            case .awaitingSubscription(let live): (live.downstream, "awaiting subscription")
+            case .subscribed(let live, _): (live.downstream, "subscribed")
+            case .terminated, .abandoned: (nil, "terminal")
+            }
+        }
+        return Mirror(self, children: downstream.flatMap { downstream in reflect?(downstream, status) } ?? [])
     }
 
     func receive(subscription: any Subscription) {
@@ -177,20 +191,20 @@ enum TransformFamily {
 extension TransformSubscription where UpstreamFailure == Downstream.Failure {
     /// An operator that does not touch the completion.
     convenience init(
-        _ name: String, downstream: Downstream, family: TransformFamily = .dropping,
+        _ name: String, downstream: Downstream, family: TransformFamily = .dropping, reflect: ReflectChildren? = nil,
         step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>
     ) {
-        self.init(name, downstream: downstream, family: family, step: step, mapCompletion: { $0 })
+        self.init(name, downstream: downstream, family: family, reflect: reflect, step: step, mapCompletion: { $0 })
     }
 }
 
 extension TransformSubscription where Downstream.Failure == any Error {
     /// A `try` operator: an upstream failure is passed on as `any Error`.
     convenience init(
-        _ name: String, downstream: Downstream, family: TransformFamily = .dropping,
+        _ name: String, downstream: Downstream, family: TransformFamily = .dropping, reflect: ReflectChildren? = nil,
         tryStep: @escaping (Input) throws -> TransformStep<Output, any Error>
     ) {
-        self.init(name, downstream: downstream, family: family, step: { input in
+        self.init(name, downstream: downstream, family: family, reflect: reflect, step: { input in
             do { return try tryStep(input) } catch { return .fail(error) }
         }, mapCompletion: { completion in
             switch completion {
@@ -217,27 +231,32 @@ final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subs
     private let step: (Input) -> TransformStep<Output, Downstream.Failure>
     private let mapCompletion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     private let observeSubscription: (any Subscription) -> Void
+    private let reflect: ReflectChildren?
     let description: String
 
     init(
         _ name: String, downstream: Downstream,
         observeSubscription: @escaping (any Subscription) -> Void = { _ in },
+        reflect: ReflectChildren? = nil,
         step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>,
         mapCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         description = name
         self.downstream = downstream
         self.observeSubscription = observeSubscription
+        self.reflect = reflect
         self.step = step
         self.mapCompletion = mapCompletion
     }
 
-    convenience init(_ name: String, downstream: Downstream, step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>)
-    where UpstreamFailure == Downstream.Failure {
-        self.init(name, downstream: downstream, step: step, mapCompletion: { $0 })
+    convenience init(
+        _ name: String, downstream: Downstream, reflect: ReflectChildren? = nil,
+        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>
+    ) where UpstreamFailure == Downstream.Failure {
+        self.init(name, downstream: downstream, reflect: reflect, step: step, mapCompletion: { $0 })
     }
 
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: reflect?(downstream, "subscribed") ?? []) }
 
     var playgroundDescription: Any { description }
 

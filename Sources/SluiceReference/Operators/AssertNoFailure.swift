@@ -36,6 +36,7 @@ extension Publishers {
             upstream.subscribe(ForwardingSubscriber(
                 "AssertNoFailure",
                 downstream: subscriber,
+                reflect: { _, _ in [("file", file), ("line", line), ("prefix", prefix)] },
                 step: { .emit($0) },
                 mapCompletion: { completion in
                     switch completion {

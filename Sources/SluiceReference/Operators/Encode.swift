@@ -31,7 +31,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
-            upstream.subscribe(TransformSubscription("Encode", downstream: subscriber, family: .passingValuesAndCompletions, tryStep: { .emit(try encoder.encode($0)) }))
+            upstream.subscribe(TransformSubscription("Encode", downstream: subscriber, family: .passingValuesAndCompletions,
+                reflect: { downstream, status in [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)] }, tryStep: { .emit(try encoder.encode($0)) }))
         }
     }
 
@@ -51,7 +52,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
-            upstream.subscribe(TransformSubscription("Decode", downstream: subscriber, family: .passingValuesAndCompletions, tryStep: {
+            upstream.subscribe(TransformSubscription("Decode", downstream: subscriber, family: .passingValuesAndCompletions,
+                reflect: { downstream, status in [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)] }, tryStep: {
                 .emit(try decoder.decode(Output.self, from: $0))
             }))
         }

@@ -38,7 +38,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
-            upstream.subscribe(ForwardingSubscriber("ValueForKey", downstream: subscriber) { .emit($0[keyPath: keyPath]) })
+            upstream.subscribe(ForwardingSubscriber("ValueForKey", downstream: subscriber, reflect: { _, _ in [("keyPath", keyPath)] }) { .emit($0[keyPath: keyPath]) })
         }
     }
 
@@ -62,7 +62,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-            upstream.subscribe(ForwardingSubscriber("ValueForKeys", downstream: subscriber) {
+            upstream.subscribe(ForwardingSubscriber(
+                "ValueForKeys", downstream: subscriber, reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }) {
                 .emit(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
             })
         }
@@ -94,7 +95,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-            upstream.subscribe(ForwardingSubscriber("ValueForKeys", downstream: subscriber) {
+            upstream.subscribe(ForwardingSubscriber(
+                "ValueForKeys", downstream: subscriber,
+                reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }) {
                 .emit(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
             })
         }

@@ -41,7 +41,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
-            upstream.subscribe(TransformSubscription("RemoveDuplicates", downstream: subscriber, family: .trapping) { previous.step($0, predicate) })
+            upstream.subscribe(TransformSubscription(
+                "RemoveDuplicates", downstream: subscriber, family: .trapping,
+                reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] }) { previous.step($0, predicate) })
         }
     }
 
@@ -63,7 +65,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
-            upstream.subscribe(TransformSubscription("TryRemoveDuplicates", downstream: subscriber, family: .trapping, tryStep: { try previous.step($0, predicate) }))
+            upstream.subscribe(TransformSubscription(
+                "TryRemoveDuplicates", downstream: subscriber, family: .trapping,
+                reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] }, tryStep: { try previous.step($0, predicate) }))
         }
     }
 }
@@ -75,7 +79,7 @@ extension Publishers {
 /// calling the predicate. No lock: only the serial value path touches it. Both operators share
 /// it: `step` throws only if the predicate does.
 private final class PreviousElement<Value> {
-    private var last: Value?
+    private(set) var last: Value?
 
     func step<Failure>(_ element: Value, _ isDuplicate: (Value, Value) throws -> Bool) rethrows -> TransformStep<Value, Failure> {
         if let last, try isDuplicate(last, element) {

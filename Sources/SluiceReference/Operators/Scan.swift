@@ -35,7 +35,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
-            upstream.subscribe(ForwardingSubscriber("Scan", downstream: subscriber) { .emit(accumulator.add($0, next)) })
+            upstream.subscribe(ForwardingSubscriber(
+                "Scan", downstream: subscriber, reflect: { downstream, _ in [("downstream", downstream), ("result", accumulator.result)] }) { .emit(accumulator.add($0, next)) })
         }
     }
 
@@ -60,7 +61,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
-            upstream.subscribe(TransformSubscription("TryScan", downstream: subscriber, family: .passingValues, tryStep: { .emit(try accumulator.add($0, next)) }))
+            upstream.subscribe(TransformSubscription(
+                "TryScan", downstream: subscriber, family: .passingValues,
+                reflect: { downstream, status in [("downstream", downstream), ("status", status), ("result", accumulator.result)] }, tryStep: { .emit(try accumulator.add($0, next)) }))
         }
     }
 }
@@ -71,7 +74,7 @@ extension Publishers {
 /// It needs no lock: upstream delivers values one at a time (serial signals), and only the
 /// value path touches it. `scan` and `tryScan` share it: `add` throws only if the closure does.
 private final class Accumulator<Result> {
-    private var result: Result
+    private(set) var result: Result
 
     init(_ initialResult: Result) { result = initialResult }
 
