@@ -60,9 +60,9 @@ extension Publishers {
 /// Lifetimes: downstream lives in the state. A scheduled delivery holds this subscription until
 /// it runs, but not downstream: a cancel lets go of downstream at once (the delivery then finds
 /// nothing to deliver to), and the completion's delivery takes it out when it runs.
-private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspectable
-{
+///
+/// It does not introspect: Combine's delay subscription does not (DelayTests).
+private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -96,8 +96,6 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         self.scheduler = scheduler
         self.options = options
     }
-
-    var description: String { "Delay" }
 
     // MARK: Upstream
 

@@ -91,6 +91,19 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
 
     var description: String { "Future" }
 
+    /// Combine's children: the future (while it is kept), the subscriber, whether it has asked.
+    var customMirror: Mirror {
+        lock.withLock {
+            let (downstream, requested): (Downstream?, Bool) = switch state {
+            case .handingOver(let downstream, let requested, _), .subscribed(let downstream, let requested, _): (downstream, requested)
+            case .terminated: (nil, false)
+            }
+            return Mirror(self, children: [
+                ("parent", future as Any), ("downstream", downstream as Any), ("hasAnyDemand", requested), ("subject", future as Any),
+            ])
+        }
+    }
+
     /// Gives the subscriber its subscription, then delivers whatever became ready meanwhile.
     func handOver() {
         lock.lock()

@@ -31,6 +31,13 @@ private final class JustSubscription<Downstream: Subscriber>: Subscription, Intr
 
     var description: String { "Just" }
 
+    /// Combine's one child: the value, until it is delivered.
+    var customMirror: Mirror {
+        lock.withLock {
+            if case .pending(let output, _) = state { Mirror(self, children: [(nil, output)]) } else { Mirror(self, children: [:]) }
+        }
+    }
+
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()

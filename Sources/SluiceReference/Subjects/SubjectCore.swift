@@ -143,6 +143,16 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
         owesCurrentValue = currentValue != nil
     }
 
+    /// Combine's children; once the subscription has ended it shows no subject and no subscriber.
+    var customMirror: Mirror {
+        lock.withLock {
+            let subject: String? = downstream == nil ? nil : description
+            return Mirror(self, children: [
+                ("parent", subject as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", subject as Any),
+            ])
+        }
+    }
+
     func offer(_ value: Output, version: UInt64) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
