@@ -112,7 +112,9 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        // Downstream holds this subscription from the start, so, as Combine's, even a value that
+        // comes before upstream's subscription is dropped or passed on; only the end stops values.
+        guard status.load(ordering: .acquiring) != Self.done else { return .none }
         guard remaining == 0 else {
             // Asked for on top of downstream's demand: it leaves nothing to replace.
             remaining -= 1

@@ -51,7 +51,9 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     private enum State {
         /// Downstream has the subscription, upstream has not sent its own yet.
-        case awaitingSubscription(Downstream, pending: Subscribers.Demand)
+        /// `remaining` counts down already: as Combine's, a value before upstream's subscription
+        /// is dropped or passed on too.
+        case awaitingSubscription(Downstream, pending: Subscribers.Demand, remaining: Int)
         /// `remaining` values are still to be dropped.
         case subscribed(Downstream, any Subscription, remaining: Int)
         case terminated
@@ -65,20 +67,20 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     init(count: Int, downstream: Downstream) {
         self.count = count
-        state = .awaitingSubscription(downstream, pending: .none)
+        state = .awaitingSubscription(downstream, pending: .none, remaining: count)
     }
 
     var description: String { "Drop" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription(let downstream, let pending) = state else {
+        guard case .awaitingSubscription(let downstream, let pending, let remaining) = state else {
             let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
             if !abandoned { subscription.cancel() }
             return
         }
-        state = .subscribed(downstream, subscription, remaining: count)
+        state = .subscribed(downstream, subscription, remaining: remaining)
         lock.unlock()
         let first = pending + count
         if first > 0 { subscription.request(first) }
@@ -86,13 +88,20 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let downstream, let upstream, let remaining) = state else {
+        let downstream: Downstream
+        switch state {
+        case .subscribed(let live, let upstream, let remaining) where remaining > 0:
+            // This value was asked for on top of downstream's demand: nothing to replace it with.
+            state = .subscribed(live, upstream, remaining: remaining - 1)
             lock.unlock()
             return .none
-        }
-        if remaining > 0 {
-            // This value was asked for on top of downstream's demand: nothing to replace it with.
-            state = .subscribed(downstream, upstream, remaining: remaining - 1)
+        case .awaitingSubscription(let live, let pending, let remaining) where remaining > 0:
+            state = .awaitingSubscription(live, pending: pending, remaining: remaining - 1)
+            lock.unlock()
+            return .none
+        case .subscribed(let live, _, _), .awaitingSubscription(let live, _, _):
+            downstream = live
+        case .terminated, .abandoned:
             lock.unlock()
             return .none
         }
@@ -105,7 +114,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
         // upstream's subscription can be delivered.
         let previous = lock.withLock { exchange(&state, with: .terminated) }
         switch previous {
-        case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _, _):
+        case .awaitingSubscription(let downstream, _, _), .subscribed(let downstream, _, _):
             downstream.receive(completion: completion)
         case .terminated, .abandoned:
             break
@@ -116,8 +125,8 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
         demand.assertNonZero()
         lock.lock()
         switch state {
-        case .awaitingSubscription(let downstream, let pending):
-            state = .awaitingSubscription(downstream, pending: pending + demand)
+        case .awaitingSubscription(let downstream, let pending, let remaining):
+            state = .awaitingSubscription(downstream, pending: pending + demand, remaining: remaining)
             lock.unlock()
         case .subscribed(_, let upstream, _):
             lock.unlock()

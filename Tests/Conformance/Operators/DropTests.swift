@@ -115,6 +115,18 @@ import Testing
         #expect(recorder.events == [.subscription])
     }
 
+    /// As Combine's (OpenCombine's `DropTests.testDropReceiveValueBeforeSubscription`): downstream
+    /// holds the subscription from the start, so a value that comes before upstream's subscription
+    /// is dropped or passed on as any other.
+    @Test func valuesBeforeUpstreamsSubscriptionAreDroppedOrPassedOn() throws {
+        let held = HeldPublisher<Int, TestError>()
+        let recorder = held.dropFirst(1).record(initialDemand: .max(1), demandPerValue: .max(42))
+        let subscriber = try #require(held.subscriber)
+        #expect(subscriber.receive(1) == .none)
+        #expect(subscriber.receive(2) == .max(42))
+        #expect(recorder.events == [.subscription, .value(2)])
+    }
+
     @Test func requestAfterCompletionGoesNowhere() {
         let upstream = TestPublisher<Int, TestError>()
         let recorder = upstream.dropFirst(1).record(initialDemand: .max(1))
