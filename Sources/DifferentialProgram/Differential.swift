@@ -65,7 +65,7 @@ public struct KnownDivergence: Sendable {
     public static let trapping: [KnownDivergence] = [
         // Not a divergence: both implementations trap, as Combine does. `replaceEmpty` asks upstream
         // for `.unlimited` and passes values on regardless of downstream's demand (Combine's
-        // behaviour), and `replaceError` and `catch`, which count demand, trap on the overrun
+        // behaviour), and `replaceError`, `catch` and `retry`, which count demand, trap on the overrun
         // ("ReplaceError received a value from upstream while downstream had no outstanding demand").
         // A trap ends the process, so such programs are not run.
         KnownDivergence(
@@ -78,7 +78,7 @@ public struct KnownDivergence: Sendable {
                 else { return false }
                 return p.ops[first...].contains {
                     switch $0 {
-                    case .replaceError, .catchWith: true
+                    case .replaceError, .catchWith, .retry: true
                     default: false
                     }
                 }

@@ -154,20 +154,36 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func receive(_ input: Upstream.Output, attempt: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !state.isDone, attempt == state.attempt, state.current != nil else {
+        guard !state.isDone, attempt == state.attempt else {
             lock.unlock()
             return .none
         }
+        // As Combine's: a value before downstream has its subscription traps; a later attempt's
+        // value that comes before that attempt's subscription is delivered.
+        guard state.isHandedDownstream else {
+            lock.unlock()
+            preconditionFailure("Retry: received a value before its subscription")
+        }
+        guard state.outstanding > 0 else {
+            lock.unlock()
+            preconditionFailure("API violation: Retry received a value while downstream had no outstanding demand")
+        }
         let isUnlimited = state.outstanding == .unlimited
-        if state.outstanding > 0 { state.outstanding -= 1 }
+        if !isUnlimited { state.outstanding -= 1 }
         lock.unlock()
         let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
-        if more != .none && !isUnlimited {
-            lock.lock()
-            state.outstanding += more
+        guard more != .none && !isUnlimited else { return .none }
+        // As Combine's, more demand goes upstream as a request of its own, not as the answer.
+        lock.lock()
+        guard !state.isDone else {
             lock.unlock()
+            return .none
         }
-        return more
+        state.outstanding += more
+        let current = state.current
+        lock.unlock()
+        current?.request(more)
+        return .none
     }
 
     @inlinable

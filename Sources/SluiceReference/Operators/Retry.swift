@@ -173,16 +173,31 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
 
     fileprivate func receive(_ input: Downstream.Input, attempt number: Int) -> Subscribers.Demand {
         lock.lock()
-        guard number == attempt, case .subscribed = state, let downstream = live?.downstream else {
+        guard number == attempt, !isTerminated, let downstream = live?.downstream else {
             lock.unlock()
             return .none
         }
-        // A source that sends more than was asked for must not drive the count below zero.
-        if demand > 0 { demand -= 1 }
+        // As Combine's: a value before downstream has its subscription traps, a value beyond the
+        // demand traps; a later attempt's value before that attempt's subscription is delivered.
+        let (early, overrun, unlimited) = (!downstreamHasSubscription, demand == .none, demand == .unlimited)
+        if !early && !overrun { demand -= 1 }
         lock.unlock()
+        precondition(!early, "Retry: received a value before its subscription")
+        precondition(!overrun, "API violation: Retry received a value while downstream had no outstanding demand")
         let more = downstream.receive(input)
-        lock.withLock { demand += more }
-        return more
+        // With unlimited demand there is nothing more to ask for.
+        guard more > 0, !unlimited else { return .none }
+        // As Combine's, more demand goes upstream as a request of its own, not as the answer.
+        lock.lock()
+        guard !isTerminated else {
+            lock.unlock()
+            return .none
+        }
+        demand += more
+        let source: (any Subscription)? = if case .subscribed(let source) = state { source } else { nil }
+        lock.unlock()
+        source?.request(more)
+        return .none
     }
 
     fileprivate func receive(completion: Subscribers.Completion<Downstream.Failure>, attempt number: Int) {

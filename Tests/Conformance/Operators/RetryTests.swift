@@ -83,12 +83,43 @@ import Testing
         #expect(recorder.events == [.subscription, .value(9)])
     }
 
-    @Test func demandReturnedFromReceiveCountsTowardsTheNextAttempt() {
+    /// As Combine's (OpenCombine's `RetryTests.testPreservesDemand`): the demand downstream returns
+    /// for a value goes upstream as a request of its own, not as the answer, and counts towards
+    /// the next attempt.
+    @Test func demandReturnedFromReceiveIsRequestedAndCountsTowardsTheNextAttempt() {
         let upstream = TestPublisher<Int, TestError>()
         _ = upstream.retry(1).record(initialDemand: .max(3), demandPerValue: .max(2))
-        #expect(upstream.send(1) == .max(2))
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.events == [.subscribe, .request(.max(3)), .request(.max(2))])
         upstream.send(completion: .failure(.oops))
-        #expect(upstream.events == [.subscribe, .request(.max(3)), .subscribe, .request(.max(4))])
+        #expect(upstream.events == [.subscribe, .request(.max(3)), .request(.max(2)), .subscribe, .request(.max(4))])
+    }
+
+    /// As Combine's (OpenCombine's `RetryTests.testCrashesOnUnwantedValue`).
+    @Test func aValueBeyondDemandTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestPublisher<Int, TestError>()
+            _ = upstream.retry(1).record(initialDemand: .max(1))
+            upstream.send(1)
+            upstream.send(2)
+        }
+        expectTrapMessage(result, contains: "Retry received a value while downstream had no outstanding demand")
+    }
+
+    /// As Combine's (OpenCombine's `RetryTests.testRecurseAndReceiveValue`): a value a later
+    /// attempt sends before its subscription comes is delivered, and counts.
+    @Test func aLaterAttemptsValueBeforeItsSubscriptionIsDelivered() throws {
+        let held = HeldPublisher<Int, TestError>()
+        let recorder = held.retry(1).record(initialDemand: .max(3), demandPerValue: .max(2))
+        let first = TestPublisher<Int, TestError>()
+        first.subscribe(try #require(held.subscriber))
+        #expect(first.events == [.subscribe, .request(.max(3))])
+        try #require(held.subscriber).receive(completion: .failure(.oops))
+        #expect(try #require(held.subscriber).receive(7) == .none)
+        #expect(recorder.values == [7])
+        let second = TestPublisher<Int, TestError>()
+        second.subscribe(try #require(held.subscriber))
+        #expect(second.events == [.subscribe, .request(.max(4))])
     }
 
     @Test func aNegativeCountOrNilRetriesWithoutLimit() {
