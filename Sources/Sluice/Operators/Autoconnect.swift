@@ -135,7 +135,8 @@ final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscripti
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        // Passed on as it is: whether `.none` traps is the upstream's rule (Combine's multicast
+        // takes it; OpenCombine's ShareTests.testLateSubscriber).
         upstream.request(demand)
     }
 

@@ -128,7 +128,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     var description: String { String(describing: upstream) }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        // Passed on as it is: whether `.none` traps is the upstream's rule (Combine's multicast
+        // takes it; OpenCombine's ShareTests.testLateSubscriber).
         upstream.request(demand)
     }
 

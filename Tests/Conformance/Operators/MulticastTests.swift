@@ -252,9 +252,15 @@ private final class ConnectableProbe: ConnectablePublisher {
         for value in 5...7 { upstream.send(value) }
         upstream.send(completion: .finished)
         let latest = shared.record()
+        // As Combine's (OpenCombine's ShareTests.testLateSubscriber): a request for `.none` goes
+        // through to the multicast, which takes it.
+        var asksForNothing: [String] = []
+        shared.subscribe(AnySubscriber<Int, TestError>(
+            receiveSubscription: { $0.request(.none) }, receiveCompletion: { asksForNothing.append("\($0)") }))
         #expect(early.events == [.subscription, .value(1), .value(2), .value(3), .finished])
         #expect(late.events == [.subscription, .value(5), .value(6), .finished])
         #expect(latest.events == [.subscription, .finished])
+        #expect(asksForNothing == ["finished"])
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
     }
 
