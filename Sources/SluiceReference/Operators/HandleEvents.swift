@@ -108,6 +108,8 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
         case awaitingSubscription(Live)
         case subscribed(Live, upstream: any Subscription)
         case terminated
+        /// Cancelled before upstream's subscription came.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -125,11 +127,30 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
         return lock.withLock { upstreamDescription }
     }
 
+    /// The hooks and downstream while the stream lives, before upstream's subscription too: as
+    /// Combine's, these operators pass on and observe what comes before it.
+    private var live: Live? {
+        lock.withLock {
+            switch state {
+            case .awaitingSubscription(let live), .subscribed(let live, _): live
+            case .terminated, .abandoned: nil
+            }
+        }
+    }
+
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
+            // Combine's observes a second subscription too, then cancels it; one that comes
+            // after a cancel is left alone.
+            let (current, abandoned): (Live?, Bool) = switch state {
+            case .subscribed(let live, _): (live, false)
+            case .abandoned: (nil, true)
+            case .awaitingSubscription, .terminated: (nil, false)
+            }
             lock.unlock()
-            subscription.cancel()
+            current?.hooks.receiveSubscription?(subscription)
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(live, upstream: subscription)
@@ -140,12 +161,7 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard case .subscribed(let live, _) = state else {
-            lock.unlock()
-            return .none
-        }
-        lock.unlock()
+        guard let live else { return .none }
         live.hooks.receiveOutput?(input)
         let demand = live.downstream.receive(input)
         if demand != .none {
@@ -158,7 +174,10 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
         lock.lock()
         // `previous` keeps what the state held until the lock is released.
         let previous = state
-        guard case .subscribed(let live, _) = previous else {
+        let live: Live
+        switch previous {
+        case .awaitingSubscription(let current), .subscribed(let current, _): live = current
+        case .terminated, .abandoned:
             lock.unlock()
             return
         }
@@ -168,19 +187,24 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
         live.downstream.receive(completion: completion)
     }
 
+    /// Passed on as it is (`.none` too): whether it traps is upstream's rule. The hook hears of a
+    /// request before the subscription too, as Combine's does.
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard case .subscribed(let live, let upstream) = state else {
-            lock.unlock()
-            return
+        let (live, upstream): (Live?, (any Subscription)?) = switch state {
+        case .awaitingSubscription(let live): (live, nil)
+        case .subscribed(let live, let upstream): (live, upstream)
+        case .terminated, .abandoned: (nil, nil)
         }
         lock.unlock()
-        live.hooks.receiveRequest?(demand)
-        upstream.request(demand)
+        live?.hooks.receiveRequest?(demand)
+        upstream?.request(demand)
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         guard case .subscribed(let live, let upstream) = previous else { return }
         live.hooks.receiveCancel?()
         upstream.cancel()
