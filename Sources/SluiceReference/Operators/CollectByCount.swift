@@ -47,6 +47,8 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
         case awaitingSubscription(Downstream)
         case subscribed(Downstream, upstream: any Subscription)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+        case abandoned
     }
 
     private let lock = Lock()
@@ -65,8 +67,9 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let downstream) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
             lock.unlock()
-            subscription.cancel()
+            if !abandoned { subscription.cancel() }
             return
         }
         state = .subscribed(downstream, upstream: subscription)
@@ -136,7 +139,7 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
         // `previous` and `dropped` keep what the stream held until the lock is released.
         let previous = state
         let dropped = buffer
-        state = .terminated
+        if case .awaitingSubscription = previous { state = .abandoned } else { state = .terminated }
         buffer = []
         lock.unlock()
         if case .subscribed(_, let upstream) = previous {

@@ -59,6 +59,9 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
         /// Upstream finished empty before downstream asked for anything.
         case awaitingDemand(Live)
         case terminated
+        /// Cancelled before upstream's subscription came: as Combine's, that subscription is still
+        /// asked for everything (and what it sends is dropped).
+        case abandoned
     }
 
     private let lock = Lock()
@@ -75,8 +78,10 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
+            let abandoned = if case .abandoned = state { true } else { false }
+            if abandoned { state = .terminated }
             lock.unlock()
-            subscription.cancel()
+            if abandoned { subscription.request(.unlimited) } else { subscription.cancel() }
             return
         }
         state = .subscribed(live, upstream: subscription)
@@ -131,13 +136,15 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
             lock.unlock()
             _ = live.downstream.receive(live.output)
             live.downstream.receive(completion: .finished)
-        case .awaitingSubscription, .terminated:
+        case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
         }
     }
 
     func cancel() {
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
+        let previous = lock.withLock {
+            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+        }
         if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
         }
