@@ -73,6 +73,9 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @usableFromInline var trigger: (any Subscription)?
     @exclusivity(unchecked)
     @usableFromInline var hasTrigger = false
+    /// The trigger completed: an element it sends after that is ignored, as Combine ignores it.
+    @exclusivity(unchecked)
+    @usableFromInline var triggerEnded = false
 
     @inlinable
     init(downstream: Downstream) {
@@ -131,7 +134,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// go without a cancel, as in Combine: it was asked for one element and sent it.
     @usableFromInline
     func triggerFired() {
-        guard let (current, _, needsSubscription) = end() else { return }
+        guard !lock.withLock({ triggerEnded }), let (current, _, needsSubscription) = end() else { return }
         current?.cancel()
         deliver(.finished, needsSubscription: needsSubscription)
     }
@@ -139,7 +142,10 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// Without an element the trigger will never fire: the stream goes on until upstream ends.
     @usableFromInline
     func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
-        lock.withLock { trigger = nil }
+        lock.withLock {
+            trigger = nil
+            triggerEnded = true
+        }
     }
 
     // MARK: Downstream

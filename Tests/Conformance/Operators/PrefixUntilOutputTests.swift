@@ -59,7 +59,10 @@ import Testing
             let upstream = TestPublisher<Int, TestError>()
             let other = TestPublisher<String, TestError>()
             let recorder = upstream.prefix(untilOutputFrom: other).record(initialDemand: .max(2))
-            other.send(completion: completion)
+            other.sendKeepingSubscriber(completion: completion)
+            // As Combine's (OpenCombine's testTerminatorFinishesWithoutProducingValues): an element
+            // the other sends after its completion is ignored.
+            other.sendKeepingSubscriber("late")
             #expect(upstream.send(1) == .none)
             upstream.send(completion: .finished)
             #expect(recorder.events == [.subscription, .value(1), .finished])
