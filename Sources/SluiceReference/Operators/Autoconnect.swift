@@ -93,6 +93,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     var description: String { "Autoconnect" }
 
+    /// Combine's children: the autoconnecting publisher and the subscriber.
+    var customMirror: Mirror {
+        Mirror(self, children: ["parent": parent, "downstream": lock.withLock { downstream } as Any])
+    }
+
     func receive(subscription: any Subscription) {
         lock.withLock { downstream }?.receive(subscription: AutoconnectSubscription(owner: self, upstream: subscription))
     }

@@ -122,6 +122,28 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
 
     var description: String { "Buffer" }
 
+    /// Combine's children: the values held, where the stream is, downstream's demand, and the
+    /// completion decided and not yet delivered.
+    var customMirror: Mirror {
+        lock.withLock {
+            let status = if isTerminated {
+                "terminal"
+            } else if case .subscribed = upstream {
+                "subscribed"
+            } else {
+                "awaiting subscription"
+            }
+            let terminal: Subscribers.Completion<Failure>? = switch ending {
+            case .finished: .finished
+            case .failure(let error, _): .failure(error)
+            case nil: nil
+            }
+            return Mirror(self, children: [
+                ("values", queue), ("state", status), ("downstreamDemand", demand), ("terminal", terminal as Any),
+            ])
+        }
+    }
+
     // MARK: Upstream
 
     func receive(subscription: any Subscription) {

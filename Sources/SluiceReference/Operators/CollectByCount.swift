@@ -64,6 +64,20 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
 
     var description: String { "CollectByCount" }
 
+    /// Combine's children: the subscriber, upstream's subscription, the array being filled, the count.
+    var customMirror: Mirror {
+        lock.withLock {
+            let (downstream, upstream): (Downstream?, (any Subscription)?) = switch state {
+            case .awaitingSubscription(let downstream): (downstream, nil)
+            case .subscribed(let downstream, let upstream): (downstream, upstream)
+            case .terminated, .abandoned: (nil, nil)
+            }
+            return Mirror(self, children: [
+                ("downstream", downstream as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count),
+            ])
+        }
+    }
+
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription(let downstream) = state else {

@@ -93,6 +93,17 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
 
     var description: String { "Debounce" }
 
+    /// Combine's children: the subscriber, its outstanding demand, the value waiting for quiet.
+    var customMirror: Mirror {
+        lock.withLock {
+            let downstream: Downstream? = switch state {
+            case .awaitingSubscription(let downstream), .subscribed(let downstream, _), .completing(let downstream): downstream
+            case .terminated: nil
+            }
+            return Mirror(self, children: [("downstream", downstream as Any), ("downstreamDemand", demand), ("currentValue", pending?.value as Any)])
+        }
+    }
+
     // MARK: Upstream
 
     func receive(subscription: any Subscription) {

@@ -155,6 +155,19 @@ private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, 
         return lock.withLock { downstream != nil } ? String(describing: output) : "Cancelled Events"
     }
 
+    /// Combine's children: a recording's values still to send and its completion; a one-value
+    /// publisher's value, until it is sent.
+    var customMirror: Mirror {
+        lock.withLock {
+            let remaining: [Downstream.Input] = downstream == nil ? [] : Array(output[next...])
+            if name != nil {
+                return Mirror(self, children: remaining.map { Mirror.Child(label: nil, value: $0) })
+            }
+            let children: [Mirror.Child] = [("sequence", remaining), ("completion", completion)]
+            return Mirror(self, children: children)
+        }
+    }
+
     func request(_ demand: Subscribers.Demand) {
         // Combine's recording takes a zero request without trapping (RecordTests); the one-value
         // publishers played back here (`Optional`, `Result`) trap (OptionalPublisherTests).

@@ -64,6 +64,11 @@ private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream:
 
     var description: String { lock.withLock { live != nil } ? "\(sequence)" : "Sequence" }
 
+    /// Combine's one child: the sequence, while the stream lives; an empty one after.
+    var customMirror: Mirror {
+        Mirror(self, children: [("sequence", lock.withLock { live != nil } ? sequence : [Iterator.Element]())])
+    }
+
     func request(_ demand: Subscribers.Demand) {
         // Combine's sequence subscription takes a zero request without trapping (SequenceTests).
         guard demand != .none else { return }
