@@ -38,7 +38,10 @@ extension Just {
     @inlinable
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
     where Output == S.Element {
-        var joined = Array(elements)
+        // Combine reserves room for both, then appends (JustTests record the calls it makes).
+        var joined: [Output] = []
+        joined.reserveCapacity(elements.underestimatedCount + 1)
+        joined.append(contentsOf: elements)
         joined.append(output)
         return .init(sequence: joined)
     }

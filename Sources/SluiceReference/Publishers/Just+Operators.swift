@@ -28,7 +28,12 @@ extension Just {
 
     /// Publishes the elements of the sequence, then the value.
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
-        .init(sequence: Array(elements) + [output])
+        // Room for both first, then the elements and the value, as Combine's (JustTests record the calls).
+        var joined: [Output] = []
+        joined.reserveCapacity(elements.underestimatedCount + 1)
+        joined.append(contentsOf: elements)
+        joined.append(output)
+        return .init(sequence: joined)
     }
 
     /// Publishes the value, then the given elements.
@@ -36,7 +41,9 @@ extension Just {
 
     /// Publishes the value, then the elements of the sequence.
     public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
-        .init(sequence: [output] + Array(elements))
+        var joined = [output]
+        joined.append(contentsOf: elements)
+        return .init(sequence: joined)
     }
 
     /// Publishes whether the value satisfies the predicate.
