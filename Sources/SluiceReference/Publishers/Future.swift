@@ -186,24 +186,25 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
     private func deliverIfReady(_ downstream: Downstream, requested: Bool, result: Result<Output, Failure>?) {
         switch result {
         case .failure(let error)?:
-            terminate()
+            state = .terminated
+            lock.unlock()
             downstream.receive(completion: .failure(error))
+            releaseFuture()
         case .success(let value)? where requested:
-            terminate()
+            state = .terminated
+            lock.unlock()
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
+            releaseFuture()
         default:
             lock.unlock()
         }
     }
 
-    /// Called with the lock held; releases it. The caller holds downstream; the future is
-    /// dropped after the lock.
-    private func terminate() {
-        state = .terminated
-        let future = self.future
-        self.future = nil
-        lock.unlock()
+    /// As Combine's, the subscription shows its future until the completion is delivered, and
+    /// lets go of it then (after the lock).
+    private func releaseFuture() {
+        let future = lock.withLock { self.future.take() }
         withExtendedLifetime(future) {}
     }
 }
