@@ -76,7 +76,7 @@ private enum ConcatenateSideName {
 
 /// Subscribes to one of the two upstreams on behalf of the subscription, tagging each signal with
 /// its side. It shares the subscription's identifier, as Combine's inner subscribers do.
-private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber
+private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber, Introspectable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -85,6 +85,11 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     let side: ConcatenateSideName
 
     var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+    /// As Combine's, it introspects as the subscription.
+    var description: String { parent.description }
+
+    var customMirror: Mirror { parent.customMirror }
 
     func receive(subscription: any Subscription) { parent.receive(subscription, from: side) }
 

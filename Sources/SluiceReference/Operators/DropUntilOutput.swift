@@ -215,3 +215,12 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         if case .subscribed(let other) = trigger { other.cancel() }
     }
 }
+
+/// `drop(untilOutputFrom:)`'s trigger subscriber introspects as its subscription, as Combine's
+/// does; `prefix(untilOutputFrom:)`'s does not, in Combine as here.
+extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Introspectable
+where Receiver: Introspectable {
+    var description: String { receiver.description }
+
+    var customMirror: Mirror { receiver.customMirror }
+}

@@ -91,7 +91,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 }
 
 /// The subscriber one inner publisher talks to, tagged with the inner publisher's number.
-private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
+private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, Introspectable
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = NewPublisher.Output
     typealias Failure = NewPublisher.Failure
@@ -99,6 +99,11 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
     let index: Int
     let combineIdentifier = CombineIdentifier()
+
+    var description: String { "FlatMap" }
+
+    /// As Combine's: the identifier of the subscription (the outer subscriber) it belongs to.
+    var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
 
     func receive(subscription: any Subscription) { parent.receiveInner(subscription: subscription, from: index) }
 

@@ -215,7 +215,9 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let completedAfter = Atomic<Int>(-1)
         let requested = DispatchSemaphore(value: 0)
-        let token = subject.handleEvents(receiveRequest: { _ in requested.signal() }).subscribe(on: queue.queue).sink(
+        // The hook runs before the request goes on to the subject (on the queue, as subscribe(on:)
+        // sends it): the signal is queued behind it, so no value is sent before the subject has demand.
+        let token = subject.handleEvents(receiveRequest: { _ in queue.queue.async { requested.signal() } }).subscribe(on: queue.queue).sink(
             receiveCompletion: { _ in
                 completedAfter.store(counter.load(ordering: .relaxed), ordering: .relaxed)
                 done.signal()
