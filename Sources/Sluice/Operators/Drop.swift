@@ -62,19 +62,18 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @usableFromInline static var awaiting: UInt8 { 0 }
     @usableFromInline static var active: UInt8 { 1 }
     @usableFromInline static var done: UInt8 { 2 }
+    /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
+    @usableFromInline static var abandoned: UInt8 { 3 }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
-    @exclusivity(unchecked)
-    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let count: Int
     /// Values still to drop; only `receive(_:)` touches it.
     @exclusivity(unchecked)
     @usableFromInline var remaining: Int
-    /// `awaiting` → `active` → `done`; changed under `lock`, read without it per value.
+    /// `awaiting` → `active` → `done` (or `abandoned`); changed under `lock`, read without it per value.
     @usableFromInline let status = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
@@ -95,11 +94,10 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard status.load(ordering: .relaxed) == Self.awaiting else {
-            let leftAlone = cancelledEarly
+        let current = status.load(ordering: .relaxed)
+        guard current == Self.awaiting else {
             lock.unlock()
-            // As Combine's, a subscription that comes after a cancel is left alone.
-            if !leftAlone { subscription.cancel() }
+            if current != Self.abandoned { subscription.cancel() }
             return
         }
         upstream = subscription
@@ -114,7 +112,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     func receive(_ input: Input) -> Subscribers.Demand {
         // Downstream holds this subscription from the start, so, as Combine's, even a value that
         // comes before upstream's subscription is dropped or passed on; only the end stops values.
-        guard status.load(ordering: .acquiring) != Self.done else { return .none }
+        guard status.load(ordering: .acquiring) < Self.done else { return .none }
         guard remaining == 0 else {
             // Asked for on top of downstream's demand: it leaves nothing to replace.
             remaining -= 1
@@ -128,7 +126,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         lock.lock()
         // Downstream already has its subscription, so even a completion that comes before
         // upstream's subscription can be delivered.
-        guard status.load(ordering: .relaxed) != Self.done else {
+        guard status.load(ordering: .relaxed) < Self.done else {
             lock.unlock()
             return
         }
@@ -160,8 +158,8 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     @inlinable
     func cancel() {
         lock.lock()
-        if status.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
-        status.store(Self.done, ordering: .releasing)
+        let before = status.load(ordering: .relaxed)
+        status.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
         let current = upstream
         upstream = nil
         lock.unlock()
