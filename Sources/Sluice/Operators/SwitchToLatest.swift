@@ -71,38 +71,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = _SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            upstream.subscribe(_SwitchToLatestOuter(parent: subscription))
+            upstream.subscribe(subscription)
         }
-    }
-}
-
-/// The subscriber upstream talks to; it carries the subscription's identifier.
-@frozen @usableFromInline
-struct _SwitchToLatestOuter<P: Publisher, Downstream: Subscriber>: Subscriber
-where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
-    @usableFromInline typealias Input = P
-    @usableFromInline typealias Failure = P.Failure
-
-    @usableFromInline let parent: _SwitchToLatestSubscription<P, Downstream>
-
-    @inlinable init(parent: _SwitchToLatestSubscription<P, Downstream>) { self.parent = parent }
-
-    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-    @inlinable func receive(subscription: any Subscription) { parent.upstreamSubscribed(subscription) }
-
-    @inlinable func receive(_ input: P) -> Subscribers.Demand {
-        parent.lifetime.call(parent) { parent.upstreamSent(input) } ?? .none
-    }
-
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) {
-        parent.lifetime.call(parent) { parent.upstreamCompleted(completion) }
     }
 }
 
 /// The subscriber of one inner publisher; its generation tells a replaced publisher's signals apart.
 @frozen @usableFromInline
-struct _SwitchToLatestInner<P: Publisher, Downstream: Subscriber>: Subscriber
+struct _SwitchToLatestInner<P: Publisher, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Input = P.Output
     @usableFromInline typealias Failure = P.Failure
@@ -127,6 +103,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable func receive(completion: Subscribers.Completion<Failure>) {
         parent.lifetime.call(parent) { parent.innerCompleted(completion, generation: generation) }
     }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
 }
 
 /// Follows the latest inner publisher: one `Lock` over the fields below, never held while calling out.
@@ -136,9 +116,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// demand downstream returns for a value whose publisher cannot be answered (it was replaced, or
 /// never subscribed) is owed to the latest subscribed one.
 @usableFromInline
-final class _SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Introspected
+final class _SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Value = P.Output
+    @usableFromInline typealias Input = P
+    @usableFromInline typealias Failure = P.Failure
 
     // The stream's phase.
     @usableFromInline static var awaitingUpstream: UInt8 { 0 }
@@ -148,6 +130,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     // The latest inner publisher's state.
     @usableFromInline static var noInner: UInt8 { 0 }
+    /// Also after upstream failed: Combine still asks the late subscription for the demand.
     @usableFromInline static var awaitingInner: UInt8 { 1 }
     @usableFromInline static var subscribedInner: UInt8 { 2 }
     /// A one-shot inner publisher's cursor, waiting for demand in `parked`.
@@ -193,21 +176,24 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         phase == Self.upstreamFinished && innerPhase == Self.noInner && queue.isEmpty
     }
 
+    /// The latest inner publisher is subscribed to and has not completed.
+    @inlinable var isInnerLive: Bool { innerPhase == Self.awaitingInner || innerPhase == Self.subscribedInner }
+
     @inlinable
-    func terminate() {
+    func terminate(awaitingInner: Bool = false) {
         phase = Self.terminated
         isDone.store(true, ordering: .relaxed)
         upstream = nil
         inner = nil
-        innerPhase = Self.noInner
+        innerPhase = awaitingInner ? Self.awaitingInner : Self.noInner
         parked = nil
         queue.removeAll()
     }
 
-    // MARK: Upstream
+    // MARK: Upstream (in Combine, the subscription is upstream's subscriber)
 
     @inlinable
-    func upstreamSubscribed(_ subscription: any Subscription) {
+    func receive(subscription: any Subscription) {
         lock.lock()
         guard phase == Self.awaitingUpstream else {
             lock.unlock()
@@ -218,6 +204,16 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         upstream = subscription
         lock.unlock()
         subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ publisher: P) -> Subscribers.Demand {
+        lifetime.call(self) { upstreamSent(publisher) } ?? .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lifetime.call(self) { upstreamCompleted(completion) }
     }
 
     @inlinable
@@ -286,7 +282,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             complete(.finished)
         case .failure(let error):
             let current = innerPhase == Self.subscribedInner ? inner : nil
-            fail(error, cancelling: current)
+            fail(error, cancelling: current, awaitingInner: innerPhase == Self.awaitingInner)
         }
     }
 
@@ -295,14 +291,23 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, generation: UInt) {
         lock.lock()
-        guard phase != Self.terminated, generation == self.generation, innerPhase == Self.awaitingInner else {
+        let ended = phase == Self.terminated
+        guard generation == self.generation, innerPhase == Self.awaitingInner else {
+            // A replaced publisher's subscription, or a second one, is cancelled; the latest
+            // publisher completed: while the stream runs, Combine leaves it alone.
+            let leaveAlone = generation == self.generation && innerPhase == Self.noInner && !ended
             lock.unlock()
-            subscription.cancel()
+            if !leaveAlone { subscription.cancel() }
             return
         }
-        inner = subscription
-        innerPhase = Self.subscribedInner
         let ask = demand
+        if ended {
+            // Upstream failed meanwhile: Combine asks for the demand and keeps nothing.
+            innerPhase = Self.noInner
+        } else {
+            inner = subscription
+            innerPhase = Self.subscribedInner
+        }
         lock.unlock()
         if ask != .none { subscription.request(ask) }
     }
@@ -310,12 +315,15 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func innerSent(_ input: Value, generation: UInt) -> Subscribers.Demand {
         lock.lock()
-        // A value nobody asked for is dropped (Combine traps on it).
-        guard phase != Self.terminated, generation == self.generation, innerPhase == Self.subscribedInner,
-            demand != .none
-        else {
+        // A replaced or completed publisher's value is ignored. The latest may send before its
+        // subscription arrives, but never beyond the demand it was given: Combine traps.
+        guard phase != Self.terminated, generation == self.generation, isInnerLive else {
             lock.unlock()
             return .none
+        }
+        guard demand != .none else {
+            lock.unlock()
+            preconditionFailure("API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
         }
         if demand != .unlimited { demand -= 1 }
         guard !delivering else {
@@ -331,7 +339,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if more != .none && phase != Self.terminated {
             demand += more
             // The answer goes to the publisher that sent the value only if it is still the latest.
-            if generation == self.generation && innerPhase == Self.subscribedInner { answer = more } else { owed += more }
+            if generation == self.generation && isInnerLive { answer = more } else { owed += more }
         }
         drain()
         return answer
@@ -339,12 +347,16 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, generation: UInt) {
+        lock.lock()
+        guard phase != Self.terminated, generation == self.generation, isInnerLive else {
+            return lock.unlock()
+        }
+        guard innerPhase != Self.awaitingInner else {
+            lock.unlock()
+            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+        }
         switch completion {
         case .finished:
-            lock.lock()
-            guard phase != Self.terminated, generation == self.generation,
-                innerPhase == Self.awaitingInner || innerPhase == Self.subscribedInner
-            else { return lock.unlock() }
             inner = nil
             innerPhase = Self.noInner
             guard !delivering, isExhausted else { return lock.unlock() }
@@ -352,11 +364,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             lock.unlock()
             complete(.finished)
         case .failure(let error):
-            innerFailed(error, generation: generation)
+            fail(error, cancelling: upstream)
         }
     }
 
-    /// The latest inner publisher failed: upstream is cancelled and the stream fails.
+    /// A one-shot inner publisher failed: upstream is cancelled and the stream fails.
     @inlinable
     func innerFailed(_ error: Downstream.Failure, generation: UInt) {
         lock.lock()
@@ -407,8 +419,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// Fails the stream after cancelling `other`, the side that did not fail.
     @inlinable
-    func fail(_ error: Downstream.Failure, cancelling other: (any Subscription)?) {
-        terminate()
+    func fail(_ error: Downstream.Failure, cancelling other: (any Subscription)?, awaitingInner: Bool = false) {
+        terminate(awaitingInner: awaitingInner)
         let deliverNow = !delivering
         if !deliverNow { pendingFailure = error }
         lock.unlock()

@@ -59,31 +59,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            upstream.subscribe(SwitchToLatestOuterSide(parent: subscription))
+            upstream.subscribe(subscription)
         }
     }
 }
 
-/// The subscriber upstream talks to. It carries the subscription's identifier.
-private struct SwitchToLatestOuterSide<P: Publisher, Downstream: Subscriber>: Subscriber
-where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
-    typealias Input = P
-    typealias Failure = P.Failure
-
-    let parent: SwitchToLatestSubscription<P, Downstream>
-
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-    func receive(subscription: any Subscription) { parent.receiveOuter(subscription: subscription) }
-
-    func receive(_ input: P) -> Subscribers.Demand { parent.receiveOuter(input) }
-
-    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOuter(completion: completion) }
-}
-
 /// The subscriber one inner publisher talks to, tagged with its generation: a signal from a
 /// publisher that is no longer the latest is recognised and ignored.
-private struct SwitchToLatestInnerSide<P: Publisher, Downstream: Subscriber>: Subscriber
+private struct SwitchToLatestInnerSide<P: Publisher, Downstream: Subscriber>: Subscriber, Introspectable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     typealias Input = P.Output
     typealias Failure = P.Failure
@@ -97,6 +80,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receive(_ input: Input) -> Subscribers.Demand { parent.receiveInner(input, generation: generation) }
 
     func receive(completion: Subscribers.Completion<Failure>) { parent.receiveInner(completion: completion, generation: generation) }
+
+    var description: String { "SwitchToLatest" }
+
+    var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
 }
 
 /// Follows the latest inner publisher. One lock over the fields below, never held while calling out.
@@ -108,8 +95,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// Lifetimes: `downstream` is `nil` once the stream has ended. Whoever delivers the completion, or
 /// cancels, takes it out under the lock (`endDownstream()`) and drops it after; a completion that
 /// waits for the delivering thread leaves it to that thread.
-private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Introspectable
+private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspectable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    typealias Input = P
+    typealias Failure = P.Failure
+
     private enum Outer {
         case awaitingSubscription
         case subscribed(any Subscription)
@@ -121,8 +111,14 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     private enum Inner {
         case none
+        /// Also after upstream failed: Combine still asks the late subscription for the demand.
         case awaitingSubscription
         case subscribed(any Subscription)
+
+        /// Subscribed to and not completed.
+        var isLive: Bool {
+            if case .none = self { false } else { true }
+        }
     }
 
     private let lock = Lock()
@@ -157,9 +153,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         return buffer.isEmpty
     }
 
-    // MARK: Upstream
+    // MARK: Upstream (in Combine, the subscription is upstream's subscriber)
 
-    func receiveOuter(subscription: any Subscription) {
+    func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription = outer else {
             lock.unlock()
@@ -171,7 +167,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         subscription.request(.unlimited)
     }
 
-    func receiveOuter(_ input: P) -> Subscribers.Demand {
+    func receive(_ input: P) -> Subscribers.Demand {
         lock.lock()
         guard case .subscribed = outer else {
             lock.unlock()
@@ -187,7 +183,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         return .none
     }
 
-    func receiveOuter(completion: Subscribers.Completion<Downstream.Failure>) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         lock.lock()
         // `previous` keeps the upstream subscription until the lock is released.
         let previous = outer
@@ -209,7 +205,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             ended?.receive(completion: .finished)
         case .failure(let error):
             let toCancel = innerSubscription
-            inner = .none
+            if toCancel != nil { inner = .none }
             end(with: .failure(error), cancelling: toCancel)
         }
     }
@@ -218,23 +214,46 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     func receiveInner(subscription: any Subscription, generation: Int) {
         lock.lock()
-        guard !isTerminated, generation == self.generation, case .awaitingSubscription = inner else {
+        // A replaced publisher's subscription, or a second one, is cancelled.
+        guard generation == self.generation else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        inner = .subscribed(subscription)
-        let ask = demand
-        lock.unlock()
-        if ask > 0 { subscription.request(ask) }
+        switch inner {
+        case .none:
+            // The latest publisher completed: while the stream runs, Combine leaves a
+            // subscription it sends after alone.
+            let ended = isTerminated
+            lock.unlock()
+            if ended { subscription.cancel() }
+        case .subscribed:
+            lock.unlock()
+            subscription.cancel()
+        case .awaitingSubscription:
+            let ask = demand
+            if isTerminated {
+                // Upstream failed meanwhile: Combine asks for the demand and keeps nothing.
+                inner = .none
+            } else {
+                inner = .subscribed(subscription)
+            }
+            lock.unlock()
+            if ask > 0 { subscription.request(ask) }
+        }
     }
 
     func receiveInner(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        // A value nobody asked for is dropped (Combine traps on it).
-        guard !isTerminated, generation == self.generation, case .subscribed = inner, demand > 0 else {
+        // A replaced or completed publisher's value is ignored. The latest may send before its
+        // subscription arrives, but never beyond the demand it was given: Combine traps.
+        guard !isTerminated, generation == self.generation, inner.isLive else {
             lock.unlock()
             return .none
+        }
+        guard demand > 0 else {
+            lock.unlock()
+            preconditionFailure("API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
         }
         demand -= 1
         guard !delivering, let downstream else {
@@ -264,7 +283,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .none:
             lock.unlock()
             return
-        case .awaitingSubscription, .subscribed:
+        case .awaitingSubscription:
+            lock.unlock()
+            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+        case .subscribed:
             inner = .none
         }
         switch completion {
@@ -346,7 +368,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     private func settle(_ more: Subscribers.Demand, from generation: Int) -> Subscribers.Demand {
         guard more > 0, !isTerminated else { return .none }
         demand += more
-        if generation == self.generation, case .subscribed = inner { return more }
+        if generation == self.generation, inner.isLive { return more }
         owedToLatest += more
         return .none
     }

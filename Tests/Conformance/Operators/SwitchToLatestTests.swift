@@ -107,6 +107,95 @@ import Testing
         #expect(recorder.events == [.subscription])
     }
 
+    // MARK: Signals out of order (as OpenCombine's Apple-validated SwitchToLatestTests record)
+
+    /// The latest inner publisher may send before its subscription: the value is delivered and
+    /// the publisher is answered with what downstream returned.
+    @Test func anInnerValueBeforeItsSubscriptionIsDelivered() throws {
+        let upstream = TestPublisher<HeldPublisher<Int, TestError>, TestError>()
+        let recorder = upstream.switchToLatest().record(initialDemand: .unlimited, demandPerValue: .max(42))
+        let inner = HeldPublisher<Int, TestError>()
+        upstream.send(inner)
+        #expect(try #require(inner.subscriber).receive(1) == .max(42))
+        #expect(recorder.values == [1])
+    }
+
+    /// A second subscription of the latest inner publisher is cancelled; one that comes after it
+    /// completed is left alone while the stream runs.
+    @Test func aSecondInnerSubscriptionIsCancelledOneAfterItsCompletionLeftAlone() throws {
+        let upstream = TestPublisher<HeldPublisher<Int, TestError>, TestError>()
+        let recorder = upstream.switchToLatest().record(initialDemand: .max(3))
+        let inner = HeldPublisher<Int, TestError>()
+        upstream.send(inner)
+        let side = try #require(inner.subscriber)
+        let first = TestPublisher<Int, TestError>()
+        let second = TestPublisher<Int, TestError>()
+        let third = TestPublisher<Int, TestError>()
+        first.subscribe(side)
+        second.subscribe(side)
+        #expect(first.events == [.subscribe, .request(.max(3))])
+        #expect(second.events == [.subscribe, .cancel])
+        side.receive(completion: .finished)
+        third.subscribe(side)
+        #expect(third.events == [.subscribe])
+        #expect(recorder.events == [.subscription])
+    }
+
+    /// Upstream completing while the latest inner publisher's subscription has not come: the late
+    /// subscription is still asked for downstream's demand, after a failure too.
+    @Test func aLateInnerSubscriptionIsAskedForTheDemandAfterUpstreamCompleted() throws {
+        for completion in [Subscribers.Completion<TestError>.finished, .failure(.oops)] {
+            let upstream = TestPublisher<HeldPublisher<Int, TestError>, TestError>()
+            let recorder = upstream.switchToLatest().record(initialDemand: .unlimited)
+            let inner = HeldPublisher<Int, TestError>()
+            upstream.send(inner)
+            upstream.send(completion: completion)
+            let late = TestPublisher<Int, TestError>()
+            late.subscribe(try #require(inner.subscriber))
+            #expect(late.events == [.subscribe, .request(.unlimited)])
+            #expect(recorder.completions == (completion == .finished ? [] : [completion]))
+        }
+    }
+
+    @Test func anInnerValueBeyondDemandTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestPublisher<TestPublisher<Int, TestError>, TestError>()
+            _ = upstream.switchToLatest().record(initialDemand: nil)
+            let inner = TestPublisher<Int, TestError>()
+            upstream.send(inner)
+            inner.send(-1)
+        }
+        expectTrapMessage(result, contains: "SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
+    }
+
+    @Test func anInnerCompletionBeforeItsSubscriptionTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestPublisher<HeldPublisher<Int, TestError>, TestError>()
+            _ = upstream.switchToLatest().record()
+            let inner = HeldPublisher<Int, TestError>()
+            upstream.send(inner)
+            inner.subscriber?.receive(completion: .failure(.oops))
+        }
+        expectTrapMessage(result, contains: "SwitchToLatest's inner publisher completed before sending its subscription")
+    }
+
+    /// Upstream's subscriber is the subscription downstream got, as in Combine; an inner
+    /// publisher's subscriber names its parent.
+    @Test func introspection() throws {
+        let upstream = HeldPublisher<HeldPublisher<Int, TestError>, TestError>()
+        let recorder = upstream.switchToLatest().record()
+        let outer = try #require(upstream.subscriberAsSubscription)
+        #expect(outer.combineIdentifier == recorder.subscription?.combineIdentifier)
+        upstream.subscriber?.receive(subscription: Subscriptions.empty)
+        let inner = HeldPublisher<Int, TestError>()
+        _ = upstream.subscriber?.receive(inner)
+        let side = try #require(inner.subscriber)
+        #expect(inner.subscriberAsSubscription == nil)
+        #expect(String(describing: side) == "SwitchToLatest")
+        let children = Mirror(reflecting: side).children.map { "\($0.label ?? ""): \($0.value)" }
+        #expect(children == ["parentSubscription: \(outer.combineIdentifier)"])
+    }
+
     /// Downstream switching the inner publisher from inside `receive`: delivery stays serial.
     @Test func reentrantSwitchFromInsideReceive() {
         let upstream = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
