@@ -46,8 +46,12 @@ extension Publishers {
 
 /// Passes upstream's values through until the trigger fires.
 ///
-/// One lock over the links to both upstreams; never held while calling out. `isRunning` mirrors
-/// the state a value needs, so that a value costs one atomic load and no lock.
+/// One lock over the links to both upstreams; never held while calling out. `phase` is atomic, so
+/// that a value costs one atomic load and no lock.
+///
+/// As in Combine, downstream gets this subscription when upstream's arrives, and hears nothing
+/// of a stream that ends before: a completion from upstream then goes unheard, and the trigger
+/// firing delivers `.finished` alone.
 @usableFromInline
 final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
     Subscriber, Subscription, _TriggerListener
@@ -59,15 +63,13 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let isRunning = Atomic<Bool>(true)
+    @usableFromInline static var awaitingUpstream: UInt8 { 0 }
+    @usableFromInline static var running: UInt8 { 1 }
+    @usableFromInline static var ended: UInt8 { 2 }
+    @usableFromInline let phase = Atomic<UInt8>(0)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
-    @exclusivity(unchecked)
-    @usableFromInline var hasUpstream = false
-    /// Whether downstream was handed this subscription (it must be, before any completion).
-    @exclusivity(unchecked)
-    @usableFromInline var isHandedDownstream = false
     /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
     @exclusivity(unchecked)
     @usableFromInline var trigger: (any Subscription)?
@@ -88,30 +90,30 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard isRunning.load(ordering: .relaxed), !hasUpstream else {
+        guard phase.load(ordering: .relaxed) == Self.awaitingUpstream else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        hasUpstream = true
+        phase.store(Self.running, ordering: .releasing)
         upstream = subscription
-        isHandedDownstream = true
         lock.unlock()
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard isRunning.load(ordering: .acquiring) else { return .none }
+        guard phase.load(ordering: .acquiring) == Self.running else { return .none }
         return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         // Combine cancels a trigger that is still waiting before downstream hears the completion.
-        guard let (_, other, needsSubscription) = end() else { return }
+        guard let (_, other, wasSubscribed) = end() else { return }
         other?.cancel()
-        deliver(completion, needsSubscription: needsSubscription)
+        guard wasSubscribed else { return lifetime.end(self) }
+        finish(completion)
     }
 
     // MARK: Trigger
@@ -119,7 +121,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @usableFromInline
     func triggerSubscribed(_ subscription: any Subscription) {
         lock.lock()
-        guard isRunning.load(ordering: .relaxed), !hasTrigger else {
+        guard phase.load(ordering: .relaxed) != Self.ended, !hasTrigger else {
             lock.unlock()
             subscription.cancel()
             return
@@ -134,9 +136,10 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// go without a cancel, as in Combine: it was asked for one element and sent it.
     @usableFromInline
     func triggerFired() {
-        guard !lock.withLock({ triggerEnded }), let (current, _, needsSubscription) = end() else { return }
+        // Combine ignores an element from a trigger that has not subscribed yet or has completed.
+        guard lock.withLock({ hasTrigger && !triggerEnded }), let (current, _, _) = end() else { return }
         current?.cancel()
-        deliver(.finished, needsSubscription: needsSubscription)
+        finish(.finished)
     }
 
     /// Without an element the trigger will never fire: the stream goes on until upstream ends.
@@ -153,7 +156,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let current = isRunning.load(ordering: .relaxed) ? upstream : nil
+        let current = phase.load(ordering: .relaxed) == Self.running ? upstream : nil
         lock.unlock()
         current?.request(demand)
     }
@@ -167,27 +170,24 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
         lifetime.end(self)
     }
 
-    /// Stops the stream and hands back both links (and whether downstream still lacks its
-    /// subscription) to the one caller that stopped it.
+    /// Stops the stream and hands back both links (and whether upstream had subscribed) to the
+    /// one caller that stopped it.
     @usableFromInline
-    func end() -> (upstream: (any Subscription)?, trigger: (any Subscription)?, needsSubscription: Bool)? {
+    func end() -> (upstream: (any Subscription)?, trigger: (any Subscription)?, wasSubscribed: Bool)? {
         lock.lock()
         defer { lock.unlock() }
-        guard isRunning.load(ordering: .relaxed) else { return nil }
-        isRunning.store(false, ordering: .releasing)
+        let current = phase.load(ordering: .relaxed)
+        guard current != Self.ended else { return nil }
+        phase.store(Self.ended, ordering: .releasing)
         defer {
             upstream = nil
             trigger = nil
-            isHandedDownstream = true
         }
-        return (upstream, trigger, !isHandedDownstream)
+        return (upstream, trigger, current == Self.running)
     }
 
-    /// When the stream ends before upstream has subscribed (the trigger fired first), downstream
-    /// is handed this subscription, now inert, before the completion.
     @usableFromInline
-    func deliver(_ completion: Subscribers.Completion<Failure>, needsSubscription: Bool) {
-        if needsSubscription { lifetime.call(self) { downstream.with { $0.receive(subscription: self) } } }
+    func finish(_ completion: Subscribers.Completion<Failure>) {
         lifetime.call(self) {
             if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
         }

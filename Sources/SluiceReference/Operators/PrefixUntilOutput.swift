@@ -40,6 +40,10 @@ extension Publishers {
 /// Passes upstream through until the trigger fires. One lock over one state that covers both
 /// upstream and the trigger.
 ///
+/// As in Combine, downstream gets this subscription when upstream's arrives, and hears nothing
+/// of a stream that ends before: a completion from upstream then goes unheard, and the trigger
+/// firing delivers `.finished` alone.
+///
 /// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
 /// out under the lock and drops it after. Unlike most subscriptions it does not introspect:
 /// Combine's `prefix(untilOutputFrom:)` subscription does not (PrefixUntilOutputTests).
@@ -112,7 +116,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         lock.unlock()
         // Combine cancels the trigger before downstream hears the completion.
         if case .subscribed(let other) = trigger { other.cancel() }
-        end(downstream, with: completion, downstreamHasSubscription: upstream.hasSubscription)
+        if upstream.hasSubscription { downstream.receive(completion: completion) }
     }
 
     // MARK: Trigger
@@ -142,7 +146,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         state = .terminated
         lock.unlock()
         if case .subscribed(let upstream) = upstream { upstream.cancel() }
-        end(downstream, with: .finished, downstreamHasSubscription: upstream.hasSubscription)
+        downstream.receive(completion: .finished)
     }
 
     func receiveTrigger(completion: Subscribers.Completion<TriggerFailure>) {
@@ -176,11 +180,4 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         if case .subscribed(let other) = trigger { other.cancel() }
     }
 
-    /// A subscriber must see a subscription before a completion. When the stream ends before
-    /// upstream has subscribed (the trigger fired first), this subscription, now inert, is
-    /// handed over first.
-    private func end(_ downstream: Downstream, with completion: Subscribers.Completion<Failure>, downstreamHasSubscription: Bool) {
-        if !downstreamHasSubscription { downstream.receive(subscription: self) }
-        downstream.receive(completion: completion)
-    }
 }

@@ -107,9 +107,29 @@ import Testing
     @Test func aTriggerThatFiresAtOnceEndsTheStreamBeforeUpstreamRuns() {
         let upstream = TestPublisher<Int, TestError>()
         let recorder = upstream.prefix(untilOutputFrom: Just("stop")).record()
-        // Downstream still gets a subscription before the completion.
-        #expect(recorder.events == [.subscription, .finished])
+        // As in Combine (OpenCombine's testTerminatorEmitsValueBeforeUpstreamSendsSubscription),
+        // downstream hears the completion alone: its subscription would come with upstream's.
+        #expect(recorder.events == [.finished])
         #expect(upstream.events == [.subscribe, .cancel])
+    }
+
+    /// As in Combine (OpenCombine's testPrefixUntilOutputReceiveCompletionBeforeSubscription):
+    /// downstream hears nothing of an upstream that completes before its subscription, and the
+    /// trigger is cancelled; a trigger's element before the trigger's subscription is ignored.
+    @Test func signalsBeforeASubscription() throws {
+        let trigger = TestPublisher<String, Never>()
+        let held = HeldPublisher<Int, TestError>()
+        let recorder = held.prefix(untilOutputFrom: trigger).record()
+        held.subscriber?.receive(completion: .finished)
+        #expect(recorder.events == [])
+        #expect(trigger.events == [.subscribe, .request(.max(1)), .cancel])
+
+        let upstream = TestPublisher<Int, TestError>()
+        let heldTrigger = HeldPublisher<String, Never>()
+        let second = upstream.prefix(untilOutputFrom: heldTrigger).record()
+        #expect(try #require(heldTrigger.subscriber).receive("stop") == .none)
+        #expect(second.events == [.subscription])
+        #expect(upstream.events == [.subscribe, .request(.unlimited)])
     }
 
     @Test func cancelFromInsideReceiveStopsEverything() {
