@@ -106,7 +106,10 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard !isDone.load(ordering: .relaxed), lock.withLock(guarding: &handOff, { $0.end(parking: nil) }) != nil else { return }
+        // As Combine's, a completion before upstream's subscription is passed on (alone).
+        guard !isDone.load(ordering: .relaxed),
+            lock.withLock(guarding: &handOff, { $0.end(parking: nil) != nil || $0.endBeforeSubscription() })
+        else { return }
         isDone.store(true, ordering: .releasing)
         let rest = buffer
         buffer = []

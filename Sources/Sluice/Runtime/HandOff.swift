@@ -69,6 +69,15 @@ struct UpstreamHandOff<Value> {
         return (upstream, true)
     }
 
+    /// Ends the stream before upstream's subscription came (an operator that, as in Combine,
+    /// passes such a completion on). Returns whether it was awaiting it.
+    @inlinable
+    mutating func endBeforeSubscription() -> Bool {
+        guard phase == .awaitingSubscription else { return false }
+        phase = .done
+        return true
+    }
+
     /// Notes downstream's request; hands back the parked ending if there is one (deliver its
     /// value, if any, then `.finished`).
     @inlinable

@@ -381,18 +381,13 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         switch stage.with({ $0.step(input) }) {
         case .value(let output):
             let demand = downstream.with { $0.receive(output) }
-            guard !stage.with({ $0.isComplete }) else {
-                // Upstream is cancelled now: it is owed no more demand.
-                terminate(.finished)
-                return .none
-            }
+            // Upstream is cancelled now; Combine still answers it with downstream's demand.
+            if stage.with({ $0.isComplete }) { terminate(.finished) }
             return demand
         case .skip:
             // A bounded stage (`prefix`, `output`) can complete on a value that a later stage drops.
-            if stage.with({ $0.isComplete }) {
-                terminate(.finished)
-                return .none
-            }
+            // As in Combine, where the dropping operator answers with `.max(1)` all the same.
+            if stage.with({ $0.isComplete }) { terminate(.finished) }
             return .max(1)
         case .finished:
             terminate(.finished)

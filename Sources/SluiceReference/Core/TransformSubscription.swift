@@ -106,8 +106,10 @@ final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Sub
         case .skip:
             return .max(1)
         case .emitThenFinish(let output):
-            _ = live.downstream.receive(output)
+            // Upstream is cancelled now; Combine still answers it with downstream's demand.
+            let demand = live.downstream.receive(output)
             terminate(with: .finished)
+            return demand
         case .finish:
             terminate(with: .finished)
         case .fail(let error):

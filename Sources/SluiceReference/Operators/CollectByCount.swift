@@ -118,7 +118,12 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
         lock.lock()
         // `previous` keeps what the state held until the lock is released.
         let previous = state
-        guard case .subscribed(let downstream, _) = previous else {
+        let downstream: Downstream
+        switch previous {
+        case .subscribed(let subscriber, _), .awaitingSubscription(let subscriber):
+            // As Combine's, a completion before upstream's subscription is passed on (alone).
+            downstream = subscriber
+        case .terminated, .abandoned:
             lock.unlock()
             return
         }

@@ -6,6 +6,15 @@ import Testing
         #expect(recorder.events == [.subscription, .value([1, 2, 3]), .value([4, 5, 6]), .value([7]), .finished])
     }
 
+    /// As in Combine (OpenCombine's testCollectByCountReceiveCompletionBeforeSubscription): a
+    /// completion before upstream's subscription reaches downstream, alone.
+    @Test func aCompletionBeforeTheSubscriptionIsPassedOn() {
+        let held = HeldPublisher<Int, TestError>()
+        let recorder = held.collect(19).record()
+        held.subscriber?.receive(completion: .finished)
+        #expect(recorder.events == [.finished])
+    }
+
     /// A subscriber that cancels inside `receive` and still returns demand: upstream, cancelled,
     /// is owed nothing for it.
     @Test func demandReturnedAfterACancelInsideReceiveIsNotPassedUp() {

@@ -34,7 +34,9 @@ import Testing
         #expect(upstream.send(11) == .max(1))
         #expect(recorder.events == [.subscription])
         #expect(upstream.send(12) == .max(7))
-        upstream.send(13)
+        // The last value of the range: upstream is cancelled, and still answered with
+        // downstream's demand, as in Combine (OpenCombine's OutputTests.testBasicBehavior).
+        #expect(upstream.send(13) == .max(7))
         #expect(recorder.events == [.subscription, .value(12), .value(13), .finished])
         #expect(upstream.events == [.subscribe, .request(.max(3)), .request(.max(4)), .cancel])
         recorder.request(.max(1))
