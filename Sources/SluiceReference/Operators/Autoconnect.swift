@@ -70,21 +70,16 @@ extension Publishers {
     }
 }
 
-/// Passes everything through untouched; it only watches the downstream's cancel.
-///
-/// Downstream holds this subscriber (through its subscription), so it lets go of downstream when
-/// the stream completes and when downstream cancels; the subscriber count is kept apart, since a
-/// cancel after the completion still counts.
+/// Passes everything through untouched, as Combine's does: it lives as long as upstream holds it,
+/// and downstream's subscription does not hold it (only the autoconnect and the upstream
+/// subscription), so no cycle keeps either alive.
 private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Introspectable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
     let parent: Publishers.Autoconnect<Upstream>
-    private let lock = Lock()
-    /// `nil` once the stream has completed or been cancelled.
-    private var downstream: Downstream?
-    private var counted = true
+    private let downstream: Downstream
 
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
         self.parent = parent
@@ -95,42 +90,40 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     /// Combine's children: the autoconnecting publisher and the subscriber.
     var customMirror: Mirror {
-        Mirror(self, children: ["parent": parent, "downstream": lock.withLock { downstream } as Any])
+        Mirror(self, children: ["parent": parent, "downstream": downstream])
     }
 
     func receive(subscription: any Subscription) {
-        lock.withLock { downstream }?.receive(subscription: AutoconnectSubscription(owner: self, upstream: subscription))
+        downstream.receive(subscription: AutoconnectSubscription(parent: parent, upstream: subscription))
     }
 
-    func receive(_ input: Input) -> Subscribers.Demand { lock.withLock { downstream }?.receive(input) ?? .none }
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
-        // Taken out under the lock, told and dropped after it.
-        lock.withLock { downstream.take() }?.receive(completion: completion)
-    }
-
-    /// Every cancel goes upstream; only the first one counts against the subscribers.
-    func cancelled(_ upstream: any Subscription) {
-        upstream.cancel()
-        let (first, released) = lock.withLock {
-            defer { counted = false }
-            return (counted, downstream.take())
-        }
-        if first { parent.subscriberCancelled() }
-        withExtendedLifetime(released) {}
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
 /// What the downstream holds: the upstream's subscription (its name and identity too), with the
-/// cancel reported to the autoconnect.
-private struct AutoconnectSubscription<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscription, Introspectable
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    let owner: AutoconnectSubscriber<Upstream, Downstream>
+/// cancel reported to the autoconnect. Every cancel goes upstream; only the first one counts
+/// against the subscribers (a cancel after the completion counts too).
+/// As Combine's, it shows itself as the upstream subscription it stands for, without a mirror.
+private final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
+    let parent: Publishers.Autoconnect<Upstream>
     let upstream: any Subscription
+    private let lock = Lock()
+    private var counted = true
+
+    init(parent: Publishers.Autoconnect<Upstream>, upstream: any Subscription) {
+        self.parent = parent
+        self.upstream = upstream
+    }
 
     var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
     var description: String { String(describing: upstream) }
+
+    var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
         // Passed on as it is: whether `.none` traps is the upstream's rule (Combine's multicast
@@ -138,5 +131,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         upstream.request(demand)
     }
 
-    func cancel() { owner.cancelled(upstream) }
+    func cancel() {
+        upstream.cancel()
+        let first = lock.withLock {
+            defer { counted = false }
+            return counted
+        }
+        if first { parent.subscriberCancelled() }
+    }
 }

@@ -68,26 +68,9 @@ extension Publishers {
             let subscription = FlatMapSubscription<Upstream, NewPublisher, S>(
                 maxPublishers: maxPublishers, transform: transform, downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            upstream.subscribe(FlatMapOuterSide(parent: subscription))
+            upstream.subscribe(subscription)
         }
     }
-}
-
-/// The subscriber upstream talks to. It carries the subscription's identifier.
-private struct FlatMapOuterSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber
-where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
-
-    let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
-
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-    func receive(subscription: any Subscription) { parent.receiveOuter(subscription: subscription) }
-
-    func receive(_ input: Input) -> Subscribers.Demand { parent.receiveOuter(input) }
-
-    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOuter(completion: completion) }
 }
 
 /// The subscriber one inner publisher talks to, tagged with the inner publisher's number.
@@ -124,8 +107,11 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 /// a failure that waits for the delivering thread leaves them to that thread. The inner and
 /// upstream subscriptions are taken out and cancelled (or dropped) at the end as well.
 private final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, Introspectable
+    Subscription, Subscriber, Introspectable
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
     private enum Outer {
         case awaitingSubscription
         case subscribed(any Subscription)
@@ -186,9 +172,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         }
     }
 
-    // MARK: Upstream
+    // MARK: Upstream (in Combine, the subscription is upstream's subscriber)
 
-    func receiveOuter(subscription: any Subscription) {
+    func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription = outer else {
             lock.unlock()
@@ -201,7 +187,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         if maxPublishers != .none { subscription.request(maxPublishers) }
     }
 
-    func receiveOuter(_ input: Upstream.Output) -> Subscribers.Demand {
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         lock.lock()
         guard case .subscribed = outer, let transform = live?.transform else {
             lock.unlock()
@@ -223,7 +209,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         return .none
     }
 
-    func receiveOuter(completion: Subscribers.Completion<Upstream.Failure>) {
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         lock.lock()
         // `previous` keeps the upstream subscription until the lock is released.
         let previous = outer

@@ -83,6 +83,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        // As Combine's, the clock is not read for a value that comes after the stream ended.
+        let isActive = lock.withLock { if case .active = state { true } else { false } }
+        guard isActive else { return .none }
         let now = scheduler.now
         lock.lock()
         guard case .active(let downstream, let upstream, let last) = state else {
