@@ -58,13 +58,16 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
         subject.send(subscription: self)
     }
 
+    /// Signals before upstream's subscription are ignored, as Combine's are
+    /// (ShareTests.testShareCompletionBeforeSubscription).
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.withLock { subject }?.send(input)
+        lock.withLock { upstream == nil ? nil : subject }?.send(input)
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let target = lock.withLock { () -> Target? in
+            guard upstream != nil else { return nil }
             defer { subject = nil; upstream = nil }
             return subject
         }

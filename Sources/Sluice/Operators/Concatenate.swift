@@ -77,7 +77,7 @@ extension Publishers {
             if Self._isFusable {
                 _subscribeFused(subscriber)
             } else {
-                prefix.subscribe(_ConcatenateSide(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber), isSuffix: false))
+                prefix.subscribe(_ConcatenateSide<Suffix, S, _ConcatenatePrefixPart>(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
             }
         }
 
@@ -155,22 +155,32 @@ where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failu
     mutating func startSuffix() { suffix = suffixPublisher._makeCursor() }
 }
 
+/// Which part of a concatenation a side subscribes to. The two sides are of two types, as in
+/// Combine (OpenCombine's ConcatenateTests.testCombineIdentifier).
+@usableFromInline protocol _ConcatenatePart { static var isSuffix: Bool { get } }
+
+@usableFromInline enum _ConcatenatePrefixPart: _ConcatenatePart {
+    @inlinable static var isSuffix: Bool { false }
+}
+
+@usableFromInline enum _ConcatenateSuffixPart: _ConcatenatePart {
+    @inlinable static var isSuffix: Bool { true }
+}
+
 /// Subscribes to one of the two parts on behalf of the subscription, telling it which part a
 /// signal comes from. It carries the subscription's identifier, as Combine's inner subscribers do.
 @frozen @usableFromInline
-struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
+struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Part: _ConcatenatePart>: Subscriber, SideSubscriber
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let parent: ConcatenateSubscription<Suffix, Downstream>
-    @usableFromInline let isSuffix: Bool
 
     @inlinable
-    init(parent: ConcatenateSubscription<Suffix, Downstream>, isSuffix: Bool) {
-        self.parent = parent
-        self.isSuffix = isSuffix
-    }
+    init(parent: ConcatenateSubscription<Suffix, Downstream>) { self.parent = parent }
+
+    @inlinable var isSuffix: Bool { Part.isSuffix }
 
     @inlinable var owner: ConcatenateSubscription<Suffix, Downstream> { parent }
 
@@ -305,7 +315,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             suffix = nil
             stage.store(Self.awaitingSuffix, ordering: .releasing)
             lock.unlock()
-            next.subscribe(_ConcatenateSide(parent: self, isSuffix: true))
+            next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenateSuffixPart>(parent: self))
             return
         }
         suffix = nil

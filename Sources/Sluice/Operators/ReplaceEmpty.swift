@@ -57,7 +57,9 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @usableFromInline let lifetime: Lifetime
     /// Only upstream's signals touch it, serially.
     @exclusivity(unchecked) @usableFromInline var receivedValue = false
-    @usableFromInline let isDone = Atomic<Bool>(false)
+    /// Upstream's subscription has come and the stream has not ended: values before it are
+    /// ignored, as Combine's are (ReplaceEmptyTests.testReplaceEmptyReceiveValueBeforeSubscription).
+    @usableFromInline let isLive = Atomic<Bool>(false)
     @usableFromInline let lock = Mutex(())
     /// Guarded by `lock`.
     @exclusivity(unchecked)
@@ -74,30 +76,35 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLock(guarding: &handOff, { $0.attach(subscription) }) {
+        let attachment = lock.withLock(guarding: &handOff) {
+            let attachment = $0.attach(subscription)
+            if case .attached = attachment { isLive.store(true, ordering: .releasing) }
+            return attachment
+        }
+        switch attachment {
         case .attached: break
         // As Combine's (ReplaceEmptyTests.testReplaceEmptyCancelBeforeSubscription).
         case .afterCancel: return subscription.request(.unlimited)
         case .again: return subscription.cancel()
         }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
+        if isLive.load(ordering: .acquiring) { subscription.request(.unlimited) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard !isDone.load(ordering: .relaxed) else { return .none }
+        guard isLive.load(ordering: .acquiring) else { return .none }
         receivedValue = true
         return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard !isDone.load(ordering: .relaxed) else { return }
+        guard isLive.load(ordering: .acquiring) else { return }
         var replacement: Input?
         if case .finished = completion, !receivedValue { replacement = output }
         guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: replacement) }) else { return }
-        isDone.store(true, ordering: .releasing)
+        isLive.store(false, ordering: .releasing)
         guard ending.deliverNow else { return }
         lifetime.call(self) {
             guard lifetime.end() else { return }
@@ -122,8 +129,10 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func cancel() {
-        isDone.store(true, ordering: .releasing)
-        lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+        lock.withLock(guarding: &handOff) {
+            isLive.store(false, ordering: .releasing)
+            return $0.cancel()
+        }?.cancel()
         lifetime.end(self)
     }
 }

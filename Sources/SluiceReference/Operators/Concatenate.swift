@@ -61,7 +61,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.subscribe(ConcatenateSide(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber), side: .prefix))
+            prefix.subscribe(ConcatenateSide<Suffix, S, PrefixPart>(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
         }
     }
 }
@@ -74,15 +74,23 @@ private enum ConcatenateSideName {
     case suffix
 }
 
+/// The part a side subscribes to, as a type: the two sides are of two types, as in Combine
+/// (OpenCombine's ConcatenateTests.testCombineIdentifier).
+private protocol ConcatenatePart { static var side: ConcatenateSideName { get } }
+
+private enum PrefixPart: ConcatenatePart { static var side: ConcatenateSideName { .prefix } }
+
+private enum SuffixPart: ConcatenatePart { static var side: ConcatenateSideName { .suffix } }
+
 /// Subscribes to one of the two upstreams on behalf of the subscription, tagging each signal with
 /// its side. It shares the subscription's identifier, as Combine's inner subscribers do.
-private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber>: Subscriber, Introspectable
+private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Part: ConcatenatePart>: Subscriber, Introspectable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     let parent: ConcatenateSubscription<Suffix, Downstream>
-    let side: ConcatenateSideName
+    var side: ConcatenateSideName { Part.side }
 
     var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
@@ -179,7 +187,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         case (.prefix, .prefix(_, let demand, let suffix), .finished):
             state = .awaitingSuffix(demand: demand)
             lock.unlock()
-            suffix.subscribe(ConcatenateSide(parent: self, side: .suffix))
+            suffix.subscribe(ConcatenateSide<Suffix, Downstream, SuffixPart>(parent: self))
         case (.prefix, .prefix, .failure),
              (.suffix, .suffix, _):
             let (previous, ended) = end()
