@@ -35,8 +35,11 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
     typealias Failure = Target.Failure
 
     private let lock = Lock()
+    /// As Combine's, it does not keep the subject: upstream holds this relay, and a subject nobody
+    /// else holds is freed (its deinit cancels the relay), connected or not
+    /// (MulticastTests.testDeallocateConnectedMulticastBeforeCancelling).
     @exclusivity(unchecked)
-    private var subject: Target?
+    private weak var subject: Target?
     @exclusivity(unchecked)
     private var upstream: (any Subscription)?
 

@@ -26,41 +26,42 @@ extension Publisher {
 /// itself to the subject as the upstream subscription and forwards values and the completion
 /// until cancelled.
 ///
-/// The subject and the upstream subscription live in the state and only there: a cancel or the
-/// completion lets go of both, so a relay that is kept (as an `AnyCancellable`) does not keep the
-/// subject.
+/// As Combine's, it does not keep the subject: upstream holds this relay, and a subject nobody
+/// else holds is freed (its deinit cancels the relay), connected or not
+/// (MulticastTests.testDeallocateConnectedMulticastBeforeCancelling).
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Introspectable {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 
     private enum State {
-        case awaitingSubscription(Downstream)
-        case subscribed(Downstream, any Subscription)
+        case awaitingSubscription
+        case subscribed(any Subscription)
         case terminated
     }
 
     private let lock = Lock()
-    private var state: State
+    private var state = State.awaitingSubscription
+    private weak var subject: Downstream?
 
-    init(_ subject: Downstream) { state = .awaitingSubscription(subject) }
+    init(_ subject: Downstream) { self.subject = subject }
 
     var description: String { "Subject" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription(let subject) = state else {
+        guard case .awaitingSubscription = state, let subject else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state = .subscribed(subject, subscription)
+        state = .subscribed(subscription)
         lock.unlock()
         subject.send(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed(let subject, _) = state else {
+        guard case .subscribed = state, let subject else {
             lock.unlock()
             return .none
         }
@@ -71,22 +72,27 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Int
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        // `previous` keeps the subject and the upstream subscription until the lock is released.
+        // `previous` keeps the upstream subscription until the lock is released.
         let previous = state
-        guard case .subscribed(let subject, _) = previous else {
+        guard case .subscribed = previous, let subject else {
             lock.unlock()
             return
         }
         state = .terminated
+        self.subject = nil
         lock.unlock()
         subject.send(completion: completion)
     }
 
     func cancel() {
-        // `previous` keeps the subject alive until the lock is released: if this was its last
+        // `target` keeps the subject alive until the lock is released: if this was its last
         // reference, its deinit cancels this relay again.
-        let previous = lock.withLock { exchange(&state, with: .terminated) }
-        if case .subscribed(_, let upstream) = previous { upstream.cancel() }
+        let (previous, target) = lock.withLock {
+            defer { subject = nil }
+            return (exchange(&state, with: .terminated), subject)
+        }
+        if case .subscribed(let upstream) = previous { upstream.cancel() }
+        withExtendedLifetime(target) {}
     }
 }
 
@@ -95,7 +101,7 @@ extension SubjectSubscriber: Subscription {
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
-        guard case .subscribed(_, let upstream) = state else {
+        guard case .subscribed(let upstream) = state else {
             lock.unlock()
             return
         }

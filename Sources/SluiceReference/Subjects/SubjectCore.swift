@@ -28,9 +28,10 @@ final class SubjectCore<Output, Failure: Error> {
         wantsUpstream = asksUpstreamAtOnce
     }
 
+    /// As Combine's, a freed subject leaves its subscriptions be: each keeps its subscriber until
+    /// it is cancelled (PassthroughSubjectTests.testLifecycle).
     deinit {
         for upstream in upstreams { upstream.cancel() }
-        for conduit in conduits { conduit.letGo() }
     }
 
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -226,15 +227,11 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
         if more > 0 { lock.withLock { demand += more } }
     }
 
-    func cancel() {
-        letGo()
-        core?.remove(self)
-    }
-
     /// Lets go of the subscriber: nothing reaches it any more. It is taken out under the lock and
     /// dropped after it, since its deinit may run any code.
-    func letGo() {
+    func cancel() {
         let released = lock.withLock { downstream.take() }
         withExtendedLifetime(released) {}
+        core?.remove(self)
     }
 }
