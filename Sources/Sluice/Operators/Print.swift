@@ -90,8 +90,10 @@ final class _PrintObserver<Input, Failure: Error>: _EventObserver {
             Swift.print(line)
             return
         }
-        // What `Swift.print(line, to: &target)` writes, spelled out: that call on an existential
-        // stream crashes the Swift 6.3 compiler.
+        // What `Swift.print(line, to: &target)` writes (the empty separator before its one item,
+        // the item, the terminator), as Combine's `print` does, spelled out: that call on an
+        // existential stream crashes the Swift 6.3 compiler.
+        target.write("")
         target.write(line)
         target.write("\n")
         stream = target

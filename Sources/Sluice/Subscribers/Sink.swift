@@ -71,7 +71,7 @@ final class SinkLink: Cancellable, @unchecked Sendable {
 
     @inlinable init() {}
 
-    /// Takes the first subscription; false for any other, and after a cancel (the caller cancels it).
+    /// Takes the first subscription; false for any other (the caller cancels it).
     @usableFromInline
     func attach(_ subscription: any Subscription) -> Bool {
         lock.lock()
@@ -97,6 +97,8 @@ final class SinkLink: Cancellable, @unchecked Sendable {
     @usableFromInline
     func cancel() {
         lock.lock()
+        // As Combine's sink, it ignores a cancel before its subscription (PrintTests.testSynchronization).
+        guard isAttached else { return lock.unlock() }
         _ = hasEnded.exchange(true, ordering: .relaxed)
         let current = subscription
         subscription = nil

@@ -76,8 +76,10 @@ private final class PrintLog {
             Swift.print(line)
             return
         }
-        // What `Swift.print(line, to: &target)` writes; that call on an existential stream
-        // crashes the Swift 6.3 compiler (IRGen), so the two writes are spelled out.
+        // What `Swift.print(line, to: &target)` writes (the empty separator before its one item,
+        // the item, the terminator), as Combine's `print` does; that call on an existential stream
+        // crashes the Swift 6.3 compiler (IRGen), so the three writes are spelled out.
+        target.write("")
         target.write(line)
         target.write("\n")
         // A value-type stream keeps what was written for the next line.

@@ -89,6 +89,20 @@ import Testing
         #expect(values == [4])
         sink.cancel()
     }
+
+    /// The same through `sink(...)`'s token, as Combine's (OpenCombine's
+    /// `PrintTests.testSynchronization` drops the token before the subscription comes).
+    @Test func aTokenCancelledBeforeTheSubscriptionIsIgnored() throws {
+        let held = HeldPublisher<Int, Never>()
+        var values: [Int] = []
+        held.sink { values.append($0) }.cancel()
+        _ = held.subscriber?.receive(1)
+        let upstream = TestPublisher<Int, Never>()
+        upstream.subscribe(try #require(held.subscriber))
+        upstream.send(2)
+        #expect(values == [1, 2])
+        #expect(upstream.events == [.subscribe, .request(.unlimited)])
+    }
 }
 
 @Suite struct AssignTests {
