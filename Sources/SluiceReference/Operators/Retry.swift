@@ -202,7 +202,9 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
 
     fileprivate func receive(completion: Subscribers.Completion<Downstream.Failure>, attempt number: Int) {
         lock.lock()
-        guard number == attempt, case .subscribed = state else {
+        // As Combine's, an attempt's completion counts even before its subscription: a failure
+        // is retried, a finish is delivered (RetryTests.testRetryReceiveCompletionBeforeSubscription).
+        guard number == attempt, !isTerminated else {
             lock.unlock()
             return
         }
