@@ -157,6 +157,13 @@ public struct _RecordCursor<Output, Failure: Error>: _FusedCursor {
 
     @inlinable public static var _acceptsZeroDemand: Bool { true }
 
+    /// Combine's ended recording subscription shows no values and the completion (the one it
+    /// delivered; none after a cancel).
+    public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+        guard let completion else { return [("sequence", [Output]())] }
+        return [("sequence", [Output]()), ("completion", completion)]
+    }
+
     /// Combine's describes a recording's playback by its values while it runs.
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {

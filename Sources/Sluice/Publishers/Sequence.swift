@@ -60,7 +60,7 @@ public struct _SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _FusedC
     @inlinable public static var _acceptsZeroDemand: Bool { true }
 
     /// Combine's ended sequence subscription shows an empty sequence.
-    public static var _endedChildren: [Mirror.Child] { [("sequence", [Elements.Element]())] }
+    public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [("sequence", [Elements.Element]())] }
 
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {

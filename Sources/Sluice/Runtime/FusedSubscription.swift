@@ -28,6 +28,9 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     /// The specialised drain loop (see above), and `release()` specialised for `cancel()`.
     /// What the subscription says it is once the cursor is gone (see `description`).
     @usableFromInline let name: StaticString
+    /// The completion delivered, for the mirror once the cursor is gone (see `customMirror`).
+    @exclusivity(unchecked)
+    @usableFromInline var ending: Subscribers.Completion<Downstream.Failure>?
     @usableFromInline let drainEntry: (FusedSubscription) -> Void
     @usableFromInline let releaseEntry: (FusedSubscription) -> Void
 
@@ -47,7 +50,9 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
 
     @usableFromInline var description: String { reflection?.description ?? "\(name)" }
 
-    @usableFromInline var customMirror: Mirror { reflection?.mirror(of: self) ?? Mirror(self, children: Cursor._endedChildren) }
+    @usableFromInline var customMirror: Mirror {
+        reflection?.mirror(of: self) ?? Mirror(self, children: Cursor._endedChildren(completion: ending.map { $0 as Any }))
+    }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
@@ -108,7 +113,10 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        if !isDone.exchange(true, ordering: .acquiringAndReleasing) { downstream.with { $0.receive(completion: completion) } }
+        if !isDone.exchange(true, ordering: .acquiringAndReleasing) {
+            ending = completion
+            downstream.with { $0.receive(completion: completion) }
+        }
         release()
     }
 

@@ -43,8 +43,9 @@ public protocol _FusedCursor<Output, Failure> {
     /// Combine's sources describe themselves then ("Sequence", "Just").
     var _name: StaticString { get }
 
-    /// The mirror children of the chain's subscription once the cursor is gone. Defaults to none.
-    static var _endedChildren: [Mirror.Child] { get }
+    /// The mirror children of the chain's subscription once the cursor is gone, given the
+    /// completion it delivered (nil after a cancel). Defaults to none.
+    static func _endedChildren(completion: Any?) -> [Mirror.Child]
 }
 
 extension _FusedCursor {
@@ -52,7 +53,7 @@ extension _FusedCursor {
 
     @inlinable public static var _acceptsZeroDemand: Bool { false }
 
-    @inlinable public static var _endedChildren: [Mirror.Child] { [] }
+    @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [] }
 }
 
 extension _FusedCursor {

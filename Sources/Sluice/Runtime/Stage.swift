@@ -135,7 +135,9 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 
     @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
 
-    @inlinable public static var _endedChildren: [Mirror.Child] { Stage._passesSubscriptionThrough ? Upstream._endedChildren : [] }
+    @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+        Stage._passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
+    }
 
     @inlinable
     public func _reflection(downstream: Any) -> _Reflection {

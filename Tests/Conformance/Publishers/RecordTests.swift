@@ -11,6 +11,17 @@ import Testing
         #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .failure(.oops)])
     }
 
+    /// As Combine's (OpenCombine's RecordTests.testRecordNoInitialDemand): once played back, the
+    /// subscription shows no values and the completion it delivered.
+    @Test func anEndedPlaybackShowsNoValuesAndItsCompletion() throws {
+        let recorder = Record<Int, TestError>(output: [1, 2], completion: .failure(.oops)).record(initialDemand: nil)
+        let subscription = try #require(recorder.subscription)
+        subscription.request(.unlimited)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .failure(.oops)])
+        let children = Mirror(reflecting: subscription).children
+        #expect(children.map { "\($0.label ?? ""): \($0.value)" } == ["sequence: []", "completion: failure(\(TestError.oops))"])
+    }
+
     @Test func unlimitedDemandPlaysEverything() {
         let record = Record<String, Never> {
             $0.receive("one")
