@@ -76,6 +76,9 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @usableFromInline var upstream: (any Subscription)?
     @exclusivity(unchecked)
     @usableFromInline var hasUpstream = false
+    /// What downstream requested and upstream has not sent yet: a value that finds none traps,
+    /// as in Combine (whose operator counts it too), dropped or not, and after the end too.
+    @usableFromInline let demand = DemandCounter()
     /// Demand that arrived before upstream's subscription.
     @exclusivity(unchecked)
     @usableFromInline var pending = Subscribers.Demand.none
@@ -113,8 +116,16 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard phase.load(ordering: .acquiring) == Self.passing else { return .none }
-        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
+        precondition(
+            demand.load() != 0,
+            "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+        guard phase.load(ordering: .acquiring) == Self.passing else {
+            _ = demand.settle(emitted: 1, returned: .none)
+            return .none
+        }
+        let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
+        _ = demand.settle(emitted: 1, returned: more)
+        return more
     }
 
     @inlinable
@@ -189,6 +200,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
             lock.unlock()
             return
         }
+        _ = self.demand.add(demand)
         guard hasUpstream else {
             pending += demand
             lock.unlock()

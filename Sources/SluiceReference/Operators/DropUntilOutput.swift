@@ -104,6 +104,9 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     private let lock = Lock()
     private var state: State
+    /// What downstream requested and upstream has not sent yet: a value that finds none traps,
+    /// as in Combine (whose operator counts it too), dropped or not, and after the end too.
+    private var outstanding = Subscribers.Demand.none
 
     init(downstream: Downstream) { state = .running(downstream, .awaitingSubscription(pending: .none), .awaitingSubscription) }
 
@@ -125,13 +128,19 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .running(let downstream, .subscribed, let trigger) = state else {
+        guard outstanding > 0 else {
+            lock.unlock()
+            preconditionFailure("API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+        }
+        outstanding -= 1
+        guard case .running(let downstream, .subscribed, .fired) = state else {
             lock.unlock()
             return .none
         }
         lock.unlock()
-        guard case .fired = trigger else { return .none }
-        return downstream.receive(input)
+        let more = downstream.receive(input)
+        lock.withLock { outstanding += more }
+        return more
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -195,6 +204,7 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
+        if case .running = state { outstanding += demand }
         switch state {
         case .running(let downstream, .awaitingSubscription(let pending), let trigger):
             state = .running(downstream, .awaitingSubscription(pending: pending + demand), trigger)

@@ -1,6 +1,31 @@
 import Testing
 
 @Suite struct DropUntilOutputTests {
+    /// As Combine's (OpenCombine's testCrashesWhenReceivesInputAfterCancel and
+    /// testDropUntilOutputReceiveValueBeforeSubscription): the operator counts demand, and a value
+    /// that finds none traps, whether it would be dropped or passed, and after the stream ended.
+    @Test func aValueBeyondDemandTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestPublisher<Int, TestError>()
+            _ = upstream.drop(untilOutputFrom: Empty<Int, TestError>()).record(initialDemand: nil)
+            upstream.sendKeepingSubscriber(0)
+        }
+        expectTrapMessage(result, contains: "DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+    }
+
+    /// A dropped value spends demand as a passed one does.
+    @Test func aDroppedValueSpendsDemand() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestPublisher<Int, TestError>()
+            let trigger = TestPublisher<Int, TestError>()
+            _ = upstream.drop(untilOutputFrom: trigger).record(initialDemand: .max(1))
+            upstream.send(1)
+            trigger.send(0)
+            upstream.send(2)
+        }
+        expectTrapMessage(result, contains: "DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+    }
+
     @Test func downstreamThenOtherThenUpstreamAreSubscribed() {
         let log = TrafficLog()
         let upstream = TestPublisher<Int, TestError>()
