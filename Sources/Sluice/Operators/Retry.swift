@@ -41,21 +41,22 @@ extension Publishers {
 extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 /// The subscription of `retry`. Downstream gets it when the first attempt's subscription arrives
-/// and keeps it across attempts; each attempt talks through its own `_RetryAttempt`, numbered, so
-/// events from an attempt that already failed are recognised and ignored.
+/// and keeps it across attempts. As in Combine, it is also every attempt's subscriber: an attempt
+/// ends with its completion, and what comes after is the next attempt's.
 ///
 /// One lock over one state, never held while calling out. Attempts are subscribed by one loop,
 /// `subscribeAttempts`: a failure while that loop runs (an upstream that fails inside `subscribe`)
 /// only leaves a note for it, so the stack stays flat however many attempts fail synchronously.
 @usableFromInline
-final class _RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Introspected
+final class _RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
+
     @usableFromInline
     struct State {
         /// The publisher to subscribe to again; let go once the stream is over.
         @usableFromInline var upstream: Upstream?
-        /// The current attempt; only its events count.
-        @usableFromInline var attempt = 0
         /// Retries still allowed; `nil` for no limit.
         @usableFromInline var retriesLeft: Int?
         /// The current attempt's subscription, once it has arrived.
@@ -122,9 +123,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
                 return
             }
             state.needsAttempt = false
-            let attempt = state.attempt
             lock.unlock()
-            upstream.subscribe(_RetryAttempt(owner: self, attempt: attempt))
+            upstream.subscribe(self)
             lock.lock()
         }
     }
@@ -132,9 +132,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     // MARK: From the attempts
 
     @inlinable
-    func receive(subscription: any Subscription, attempt: Int) {
+    func receive(subscription: any Subscription) {
         lock.lock()
-        guard !state.isDone, attempt == state.attempt, state.current == nil else {
+        guard !state.isDone, state.current == nil else {
             lock.unlock()
             subscription.cancel()
             return
@@ -152,9 +152,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     @inlinable
-    func receive(_ input: Upstream.Output, attempt: Int) -> Subscribers.Demand {
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         lock.lock()
-        guard !state.isDone, attempt == state.attempt else {
+        guard !state.isDone else {
             lock.unlock()
             return .none
         }
@@ -187,15 +187,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>, attempt: Int) {
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         lock.lock()
-        guard !state.isDone, attempt == state.attempt else {
+        guard !state.isDone else {
             lock.unlock()
             return
         }
         if case .failure = completion, state.retriesLeft != 0 {
             state.retriesLeft = state.retriesLeft.map { $0 - 1 }
-            state.attempt += 1
             state.current = nil
             state.needsAttempt = true
             let isLoopRunning = state.isSubscribing
@@ -239,28 +238,4 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         current?.cancel()
         lifetime.end(self)
     }
-}
-
-/// The subscriber of one attempt's upstream subscription.
-@usableFromInline
-struct _RetryAttempt<Upstream: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline typealias Input = Upstream.Output
-    @usableFromInline typealias Failure = Upstream.Failure
-
-    @usableFromInline let owner: _RetrySubscription<Upstream, Downstream>
-    @usableFromInline let attempt: Int
-    /// One per attempt: a publisher that remembers its subscribers must not mistake a new attempt for an old one.
-    @usableFromInline let combineIdentifier: CombineIdentifier
-
-    @inlinable
-    init(owner: _RetrySubscription<Upstream, Downstream>, attempt: Int) {
-        self.owner = owner
-        self.attempt = attempt
-        combineIdentifier = CombineIdentifier()
-    }
-
-    @inlinable func receive(subscription: any Subscription) { owner.receive(subscription: subscription, attempt: attempt) }
-    @inlinable func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, attempt: attempt) }
-    @inlinable func receive(completion: Subscribers.Completion<Failure>) { owner.receive(completion: completion, attempt: attempt) }
 }

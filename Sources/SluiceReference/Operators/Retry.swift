@@ -37,8 +37,8 @@ extension Publishers {
 extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 /// The subscription of `retry`. Downstream sees one subscription, handed over when the first
-/// attempt's subscription arrives; each attempt has its own side object (``Attempt``), so
-/// the events of an attempt that already failed are recognised and ignored.
+/// attempt's subscription arrives. As in Combine, it is also every attempt's subscriber: an
+/// attempt ends with its completion, and what comes after is the next attempt's.
 ///
 /// An attempt that fails synchronously, inside `subscribe`, does not subscribe the next one
 /// from that deep in the stack: it leaves a note, and the loop in `subscribeAttempts` that is
@@ -47,9 +47,12 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// Lifetimes: downstream and the upstream publisher are in `live` until the stream ends; the call
 /// that ends it (the last completion, a cancel) takes them out with the state and drops them after
 /// the lock is released.
-private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Introspectable
+private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspectable
     where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure
 {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
     private enum State {
         /// The current attempt has subscribed upstream; its subscription has not arrived yet.
         case awaitingSubscription
@@ -59,8 +62,6 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
 
     private let lock = Lock()
     private var state = State.awaitingSubscription
-    /// The number of the current attempt; only its events count.
-    private var attempt = 0
     /// Retries still allowed; `nil` for no limit.
     private var retriesLeft: Int?
     /// Requested by downstream and not yet delivered, plus the demand it returned for each value.
@@ -100,9 +101,8 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
         lock.lock()
         while attemptPending, let upstream = live?.upstream {
             attemptPending = false
-            let current = attempt
             lock.unlock()
-            upstream.subscribe(Attempt(owner: self, number: current))
+            upstream.subscribe(self)
             lock.lock()
         }
         isSubscribing = false
@@ -151,9 +151,9 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
 
     // MARK: Upstream, one attempt at a time
 
-    fileprivate func receive(subscription: any Subscription, attempt number: Int) {
+    func receive(subscription: any Subscription) {
         lock.lock()
-        guard number == attempt, case .awaitingSubscription = state else {
+        guard case .awaitingSubscription = state else {
             lock.unlock()
             subscription.cancel()
             return
@@ -171,9 +171,9 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
         }
     }
 
-    fileprivate func receive(_ input: Downstream.Input, attempt number: Int) -> Subscribers.Demand {
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         lock.lock()
-        guard number == attempt, !isTerminated, let downstream = live?.downstream else {
+        guard !isTerminated, let downstream = live?.downstream else {
             lock.unlock()
             return .none
         }
@@ -200,11 +200,11 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
         return .none
     }
 
-    fileprivate func receive(completion: Subscribers.Completion<Downstream.Failure>, attempt number: Int) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         lock.lock()
         // As Combine's, an attempt's completion counts even before its subscription: a failure
         // is retried, a finish is delivered (RetryTests.testRetryReceiveCompletionBeforeSubscription).
-        guard number == attempt, !isTerminated else {
+        guard !isTerminated else {
             lock.unlock()
             return
         }
@@ -213,7 +213,6 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
         if case .failure = completion, retriesLeft != 0 {
             // The failed attempt is done: nothing to cancel. Start the next one.
             retriesLeft = retriesLeft.map { $0 - 1 }
-            attempt += 1
             state = .awaitingSubscription
             attemptPending = true
             if isSubscribing {
@@ -230,23 +229,5 @@ private final class RetrySubscription<Upstream: Publisher, Downstream: Subscribe
         lock.unlock()
         ended?.downstream.receive(completion: completion)
         withExtendedLifetime(finished) {}
-    }
-
-    /// The subscriber one attempt's upstream talks to.
-    private struct Attempt: Subscriber, Introspectable {
-        typealias Input = Upstream.Output
-        typealias Failure = Upstream.Failure
-
-        let owner: RetrySubscription
-        let number: Int
-        let combineIdentifier = CombineIdentifier()
-
-        var description: String { "Retry" }
-
-        func receive(subscription: any Subscription) { owner.receive(subscription: subscription, attempt: number) }
-
-        func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, attempt: number) }
-
-        func receive(completion: Subscribers.Completion<Failure>) { owner.receive(completion: completion, attempt: number) }
     }
 }

@@ -179,16 +179,24 @@ import Testing
         #expect(recorder.values == [1])
     }
 
-    @Test func theFailedAttemptIsNotHeardFromAgain() {
+    /// As in Combine, every attempt has the same subscriber, the subscription itself (OpenCombine's
+    /// RetryTests reach it as one): an attempt ends with its completion, and what comes after is
+    /// the next attempt's, whoever sends it.
+    @Test func everyAttemptHasTheSameSubscriber() throws {
+        let held = HeldPublisher<Int, TestError>()
+        _ = held.retry(2).record()
+        let subscriber = try #require(held.subscriberAsSubscription)
         let upstream = TestPublisher<Int, TestError>()
         let recorder = upstream.retry(2).record()
         let firstAttempt = upstream.subscriber
         upstream.send(completion: .failure(.oops))
+        #expect(upstream.subscriptionCount == 2)
         #expect(firstAttempt?.receive(5) == Subscribers.Demand.none)
         firstAttempt?.receive(completion: .failure(.oops))
+        #expect(upstream.subscriptionCount == 3)
         firstAttempt?.receive(completion: .finished)
-        #expect(upstream.subscriptionCount == 2)
-        #expect(recorder.events == [.subscription])
+        #expect(recorder.events == [.subscription, .value(5), .finished])
+        #expect(String(describing: subscriber) == "Retry")
     }
 
     @Test func equatableWhenUpstreamIs() {
