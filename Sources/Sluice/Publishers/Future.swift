@@ -180,3 +180,28 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
         }
     }
 }
+
+extension Future where Failure == Never {
+    /// The future's value, once its promise is fulfilled.
+    public var value: Output {
+        get async { await outcome.value.get() }
+    }
+}
+
+extension Future {
+    /// The future's value once its promise is fulfilled; throws the failure it is fulfilled with.
+    public var value: Output {
+        get async throws { try await outcome.value.get() }
+    }
+
+    /// How the promise is fulfilled. A sink waits for it: the future holds the sink until it delivers.
+    private var outcome: _Crossing<Result<Output, Failure>> {
+        get async {
+            await withCheckedContinuation { continuation in
+                subscribe(Subscribers.Sink(
+                    receiveCompletion: { if case .failure(let error) = $0 { continuation.resume(returning: _Crossing(.failure(error))) } },
+                    receiveValue: { continuation.resume(returning: _Crossing(.success($0))) }))
+            }
+        }
+    }
+}

@@ -208,3 +208,32 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
         withExtendedLifetime(future) {}
     }
 }
+
+extension Future where Failure == Never {
+    /// The future's value, once its promise is fulfilled.
+    public var value: Output {
+        get async {
+            await fulfilment.value.get()
+        }
+    }
+}
+
+extension Future {
+    /// The future's value once its promise is fulfilled; throws the failure it is fulfilled with.
+    public var value: Output {
+        get async throws {
+            try await fulfilment.value.get()
+        }
+    }
+
+    /// How the promise was fulfilled. The future keeps the subscriber until it delivers.
+    private var fulfilment: Handover<Result<Output, Failure>> {
+        get async {
+            await withCheckedContinuation { continuation in
+                subscribe(Subscribers.Sink(
+                    receiveCompletion: { if case .failure(let error) = $0 { continuation.resume(returning: Handover(value: .failure(error))) } },
+                    receiveValue: { continuation.resume(returning: Handover(value: .success($0))) }))
+            }
+        }
+    }
+}

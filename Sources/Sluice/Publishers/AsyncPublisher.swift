@@ -1,0 +1,220 @@
+extension Publisher where Failure == Never {
+    /// The elements of this publisher as an asynchronous sequence: `for await value in publisher.values`.
+    ///
+    /// Each `next()` asks upstream for one element; nothing is buffered, so a `PassthroughSubject`
+    /// drops what it sends while no `next()` waits (the iterating task is busy), as Apple's does.
+    public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
+}
+
+extension Publisher {
+    /// The elements of this publisher as an asynchronous throwing sequence; its failure is thrown
+    /// by the `next()` that meets it. One element is asked for per `next()`, nothing is buffered.
+    public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
+}
+
+/// A publisher that never fails, as an `AsyncSequence`.
+///
+/// Making an iterator subscribes. Each `next()` requests one element; cancelling a task waiting in
+/// `next()`, or letting go of the iterator, cancels the subscription. After the end, `nil`.
+public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
+    public typealias Element = P.Output
+
+    @usableFromInline let publisher: P
+
+    /// Creates an asynchronous sequence of the elements of `publisher`.
+    @inlinable
+    public init(_ publisher: P) { self.publisher = publisher }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = P.Output
+
+        @usableFromInline let owner: _AsyncIterationOwner<P.Output, Never>
+
+        @usableFromInline init(owner: _AsyncIterationOwner<P.Output, Never>) { self.owner = owner }
+
+        /// The next element, or `nil` once the publisher has finished or the task was cancelled.
+        public mutating func next() async -> P.Output? {
+            await owner.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(owner: _AsyncIterationOwner(subscribingTo: publisher)) }
+}
+
+/// A publisher as an `AsyncSequence` whose iteration throws the publisher's failure: the `next()`
+/// that meets it throws (or the next one, if none waited), and every later one returns `nil`.
+public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
+    public typealias Element = P.Output
+
+    @usableFromInline let publisher: P
+
+    /// Creates an asynchronous throwing sequence of the elements of `publisher`.
+    @inlinable
+    public init(_ publisher: P) { self.publisher = publisher }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = P.Output
+
+        @usableFromInline let owner: _AsyncIterationOwner<P.Output, P.Failure>
+
+        @usableFromInline init(owner: _AsyncIterationOwner<P.Output, P.Failure>) { self.owner = owner }
+
+        /// The next element, or `nil` once the publisher has finished or the task was cancelled.
+        public mutating func next() async throws -> P.Output? {
+            try await owner.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(owner: _AsyncIterationOwner(subscribingTo: publisher)) }
+}
+
+/// One crossing from the thread a publisher sends on to the task that awaits: Combine's elements
+/// and failures need not be `Sendable`, and the sender keeps nothing of what it hands over.
+@usableFromInline
+struct _Crossing<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @inlinable init(_ value: Value) { self.value = value }
+}
+
+/// What an iterator holds (all its copies share it): letting go of it cancels the iteration.
+@usableFromInline
+final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline let iteration: _AsyncIteration<Output, Failure>
+
+    @usableFromInline
+    init<P: Publisher>(subscribingTo publisher: P) where P.Output == Output, P.Failure == Failure {
+        iteration = _AsyncIteration()
+        publisher.subscribe(iteration)
+    }
+
+    deinit { iteration.cancel() }
+
+    @usableFromInline
+    func next() async throws(Failure) -> Output? {
+        let iteration = iteration
+        let crossing = await withTaskCancellationHandler {
+            await withCheckedContinuation { iteration.wait($0) }
+        } onCancel: {
+            iteration.cancel()
+        }
+        return try crossing.value.get()
+    }
+}
+
+/// The subscriber behind both iterators. Waiting `next()` calls queue up, each with one element
+/// of demand; values go to them in order. One lock, never held while resuming a task or calling
+/// upstream.
+@usableFromInline
+final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+    @usableFromInline typealias Waiter = CheckedContinuation<_Crossing<Result<Output?, Failure>>, Never>
+
+    @usableFromInline enum Phase {
+        /// Demand from `next()` calls that came first waits in `early`.
+        case awaiting(early: Int)
+        case live(any Subscription)
+        /// Completed or cancelled; `failure` is for the next `next()` if none waited for it.
+        case over(failure: Failure?)
+    }
+
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked) @usableFromInline var phase = Phase.awaiting(early: 0)
+    @exclusivity(unchecked) @usableFromInline var waiters: [Waiter] = []
+
+    @usableFromInline init() {}
+
+    @usableFromInline
+    func wait(_ waiter: Waiter) {
+        lock.lock()
+        switch phase {
+        case .awaiting(let early):
+            phase = .awaiting(early: early + 1)
+            waiters.append(waiter)
+            lock.unlock()
+        case .live(let subscription):
+            waiters.append(waiter)
+            lock.unlock()
+            subscription.request(.max(1))
+        case .over(let failure):
+            phase = .over(failure: nil)
+            lock.unlock()
+            waiter.resume(returning: _Crossing(failure.map { .failure($0) } ?? .success(nil)))
+        }
+    }
+
+    @usableFromInline
+    func cancel() {
+        lock.lock()
+        let previous = phase
+        if case .over = previous {} else { phase = .over(failure: nil) }
+        let waiting = takeWaiters()
+        lock.unlock()
+        if case .live(let subscription) = previous { subscription.cancel() }
+        Self.end(waiting)
+    }
+
+    @usableFromInline
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard case .awaiting(let early) = phase else {
+            lock.unlock()
+            return subscription.cancel()
+        }
+        phase = .live(subscription)
+        lock.unlock()
+        if early > 0 { subscription.request(.max(early)) }
+    }
+
+    @usableFromInline
+    func receive(_ input: Output) -> Subscribers.Demand {
+        lock.lock()
+        switch phase {
+        case .over:
+            lock.unlock()
+        case .awaiting:
+            // As Apple's, a value before the subscription is not delivered and the waiting
+            // `next()` calls get `nil` (PublisherConcurrencyTests.testNonThrowingReceiveInputBeforeSubscription).
+            let waiting = takeWaiters()
+            lock.unlock()
+            Self.end(waiting)
+        case .live:
+            guard !waiters.isEmpty else {
+                lock.unlock()
+                preconditionFailure("API violation: values received while no next() was waiting for one (the demand was exhausted)")
+            }
+            let waiter = waiters.removeFirst()
+            lock.unlock()
+            waiter.resume(returning: _Crossing(.success(input)))
+        }
+        return .none
+    }
+
+    @usableFromInline
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let previous = phase
+        if case .over = previous { return lock.unlock() }
+        var waiting = takeWaiters()
+        var failure: Failure?
+        if case .failure(let error) = completion { failure = error }
+        // The failure goes to the first `next()` waiting, or is kept for the next one.
+        let thrower = failure == nil || waiting.isEmpty ? nil : waiting.removeFirst()
+        phase = .over(failure: thrower == nil ? failure : nil)
+        lock.unlock()
+        if let thrower, let failure { thrower.resume(returning: _Crossing(.failure(failure))) }
+        Self.end(waiting)
+        _ = previous  // upstream's subscription, let go of outside the lock
+    }
+
+    /// Called with the lock held.
+    @usableFromInline
+    func takeWaiters() -> [Waiter] {
+        defer { waiters = [] }
+        return waiters
+    }
+
+    @usableFromInline
+    static func end(_ waiting: [Waiter]) {
+        for waiter in waiting { waiter.resume(returning: _Crossing(.success(nil))) }
+    }
+}
