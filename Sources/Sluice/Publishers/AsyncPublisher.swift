@@ -71,7 +71,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 /// One crossing from the thread a publisher sends on to the task that awaits: Combine's elements
 /// and failures need not be `Sendable`, and the sender keeps nothing of what it hands over.
 @usableFromInline
-struct _Crossing<Value>: @unchecked Sendable {
+struct _Handover<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
 
     @inlinable init(_ value: Value) { self.value = value }
@@ -93,12 +93,12 @@ final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     func next() async throws(Failure) -> Output? {
         let iteration = iteration
-        let crossing = await withTaskCancellationHandler {
+        let handover = await withTaskCancellationHandler {
             await withCheckedContinuation { iteration.wait($0) }
         } onCancel: {
             iteration.cancel()
         }
-        return try crossing.value.get()
+        return try handover.value.get()
     }
 }
 
@@ -107,7 +107,7 @@ final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
 /// upstream.
 @usableFromInline
 final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-    @usableFromInline typealias Waiter = CheckedContinuation<_Crossing<Result<Output?, Failure>>, Never>
+    @usableFromInline typealias Waiter = CheckedContinuation<_Handover<Result<Output?, Failure>>, Never>
 
     @usableFromInline enum Phase {
         /// Demand from `next()` calls that came first waits in `early`.
@@ -138,7 +138,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
         case .over(let failure):
             phase = .over(failure: nil)
             lock.unlock()
-            waiter.resume(returning: _Crossing(failure.map { .failure($0) } ?? .success(nil)))
+            waiter.resume(returning: _Handover(failure.map { .failure($0) } ?? .success(nil)))
         }
     }
 
@@ -184,7 +184,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
             }
             let waiter = waiters.removeFirst()
             lock.unlock()
-            waiter.resume(returning: _Crossing(.success(input)))
+            waiter.resume(returning: _Handover(.success(input)))
         }
         return .none
     }
@@ -201,7 +201,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
         let thrower = failure == nil || waiting.isEmpty ? nil : waiting.removeFirst()
         phase = .over(failure: thrower == nil ? failure : nil)
         lock.unlock()
-        if let thrower, let failure { thrower.resume(returning: _Crossing(.failure(failure))) }
+        if let thrower, let failure { thrower.resume(returning: _Handover(.failure(failure))) }
         Self.end(waiting)
         _ = previous  // upstream's subscription, let go of outside the lock
     }
@@ -215,6 +215,6 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
 
     @usableFromInline
     static func end(_ waiting: [Waiter]) {
-        for waiter in waiting { waiter.resume(returning: _Crossing(.success(nil))) }
+        for waiter in waiting { waiter.resume(returning: _Handover(.success(nil))) }
     }
 }

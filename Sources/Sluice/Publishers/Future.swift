@@ -195,12 +195,12 @@ extension Future {
     }
 
     /// How the promise is fulfilled. A sink waits for it: the future holds the sink until it delivers.
-    private var outcome: _Crossing<Result<Output, Failure>> {
+    private var outcome: _Handover<Result<Output, Failure>> {
         get async {
             await withCheckedContinuation { continuation in
                 subscribe(Subscribers.Sink(
-                    receiveCompletion: { if case .failure(let error) = $0 { continuation.resume(returning: _Crossing(.failure(error))) } },
-                    receiveValue: { continuation.resume(returning: _Crossing(.success($0))) }))
+                    receiveCompletion: { if case .failure(let error) = $0 { continuation.resume(returning: _Handover(.failure(error))) } },
+                    receiveValue: { continuation.resume(returning: _Handover(.success($0))) }))
             }
         }
     }

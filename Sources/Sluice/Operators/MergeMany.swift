@@ -1,0 +1,59 @@
+// MergeMany: the merge of any number of upstreams of one type, on the same fan-in (Merge+FanIn.swift) as
+// Merge … Merge8 (Merge.swift).
+
+extension Publishers {
+    /// A publisher created by applying the merge function to an arbitrary number of upstream
+    /// publishers.
+    ///
+    /// Every merge (`Merge` … `Merge8` too) runs on the same fan-in. Downstream receives the
+    /// subscription first, then the upstreams are subscribed in order. While downstream's demand is
+    /// unlimited each upstream is asked for `.unlimited`; otherwise each is asked for one value at a
+    /// time, and again (`.max(1)`) once its value has been delivered. A value that arrives while
+    /// downstream has no demand waits in its upstream's queue; waiting values go out in upstream
+    /// order when demand comes. Delivery is serial even when upstreams send from several threads.
+    /// The merge finishes once every upstream has finished (after any waiting values); a failure of
+    /// any upstream cancels all of them and fails the merge.
+    @frozen
+    public struct MergeMany<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The array of upstream publishers that this publisher merges together.
+        public let publishers: [Upstream]
+
+        /// Creates a publisher that merges an arbitrary number of upstream publishers.
+        @inlinable
+        public init(_ upstream: Upstream...) {
+            publishers = upstream
+        }
+
+        /// Creates a publisher that merges a sequence of upstream publishers.
+        @inlinable
+        public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
+            publishers = Array(upstream)
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let fanIn = _MergeFanIn<S>(downstream: subscriber, upstreamCount: publishers.count)
+            subscriber.receive(subscription: fanIn)
+            var index = 0
+            for publisher in publishers {
+                publisher.subscribe(_MergeInlet(fanIn: fanIn, index: index))
+                index += 1
+            }
+            // No upstream at all: all of them (none) have finished.
+            if publishers.isEmpty { fanIn.finishEmpty() }
+        }
+
+        /// Combines elements from this publisher with those from another publisher of the same type.
+        @inlinable
+        public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
+            var all = publishers
+            all.append(other)
+            return Publishers.MergeMany(all)
+        }
+    }
+}
+
+extension Publishers.MergeMany: Equatable where Upstream: Equatable {}

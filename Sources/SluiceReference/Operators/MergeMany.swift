@@ -1,0 +1,50 @@
+// MergeMany: the merge of any number of upstreams of one type, on the same subscription (Merge+Subscription.swift) as
+// Merge … Merge8 (Merge.swift).
+
+extension Publishers {
+    /// A publisher created by applying the merge function to an arbitrary number of upstream
+    /// publishers.
+    ///
+    /// Every merge (`Merge` … `Merge8` too) works the same way. Downstream receives the
+    /// subscription first, then the upstreams are subscribed in order. While downstream's demand is
+    /// unlimited, each upstream is asked for `.unlimited`; otherwise each upstream is asked for one
+    /// value at a time, and asked again (`.max(1)`) once its value has been delivered. A value that
+    /// arrives while downstream has no demand waits, one queue per upstream, and waiting values are
+    /// delivered in upstream order when demand comes. Values are delivered serially even when the
+    /// upstreams send from several threads. The merge finishes once every upstream has finished
+    /// (after any waiting values); a failure of any upstream cancels all of them and fails the merge.
+    public struct MergeMany<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The array of upstream publishers that this publisher merges together.
+        public let publishers: [Upstream]
+
+        /// Creates a publisher that merges an arbitrary number of upstream publishers.
+        public init(_ upstream: Upstream...) {
+            publishers = upstream
+        }
+
+        /// Creates a publisher that merges a sequence of upstream publishers.
+        public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
+            publishers = Array(upstream)
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let merger = MergeSubscription(downstream: subscriber, count: publishers.count)
+            subscriber.receive(subscription: merger)
+            for (index, publisher) in publishers.enumerated() {
+                publisher.subscribe(MergeSide(parent: merger, index: index))
+            }
+            // With no upstream at all, every upstream has finished.
+            if publishers.isEmpty { merger.noUpstreams() }
+        }
+
+        /// Combines elements from this publisher with those from another publisher of the same type.
+        public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
+            Publishers.MergeMany(publishers + [other])
+        }
+    }
+}
+
+extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
