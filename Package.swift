@@ -1,17 +1,44 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Where Apple's Combine is not: there `SluiceShim` is Sluice and SluiceFoundation.
+let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
 let package = Package(
     name: "Sluice",
     products: [
         .library(name: "Sluice", targets: ["Sluice"]),
         .library(name: "SluiceReference", targets: ["SluiceReference"]),
+        .library(name: "SluiceFoundation", targets: ["SluiceFoundation"]),
+        .library(name: "SluiceReferenceFoundation", targets: ["SluiceReferenceFoundation"]),
+        .library(name: "SluiceShim", targets: ["SluiceShim"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceReferenceTesting", targets: ["SluiceReferenceTesting"]),
+    ],
+    dependencies: [
+        // Test-only: the HTTP server on 127.0.0.1 that URLSession's tests talk to.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .target(name: "Sluice"),
         .target(name: "SluiceReference"),
+        // Foundation's integrations (NotificationCenter, Timer, URLSession, coders, RunLoop and
+        // OperationQueue schedulers), written once in Sources/SluiceFoundation over the public API and
+        // compiled against each implementation (SluiceReferenceFoundation links that folder).
+        .target(name: "SluiceFoundation", dependencies: ["Sluice"]),
+        .target(
+            name: "SluiceReferenceFoundation",
+            dependencies: ["SluiceReference"],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
+        // `import SluiceShim`: Apple's Combine where it exists, Sluice and SluiceFoundation elsewhere.
+        .target(
+            name: "SluiceShim",
+            dependencies: [
+                .target(name: "Sluice", condition: .when(platforms: nonApple)),
+                .target(name: "SluiceFoundation", condition: .when(platforms: nonApple)),
+            ]
+        ),
         // The test kit (virtual-time TestScheduler, ...), written once in Sources/SluiceTesting and
         // compiled against each implementation (SluiceReferenceTesting links that folder, a symlink).
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
@@ -43,12 +70,18 @@ let package = Package(
         ),
         .testTarget(
             name: "SluiceReferenceConformanceTests",
-            dependencies: ["SluiceReference", "SluiceReferenceTesting"],
+            dependencies: [
+                "SluiceReference", "SluiceReferenceTesting", "SluiceReferenceFoundation",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         .testTarget(
             name: "SluiceConformanceTests",
-            dependencies: ["Sluice", "SluiceTesting"]
+            dependencies: [
+                "Sluice", "SluiceTesting", "SluiceFoundation", "SluiceShim",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
         ),
         // Stress scenarios under real threads (issue 5): written once in Sources/StressScenarios and
         // compiled against each implementation (each target links that folder, a symlink), run by

@@ -30,8 +30,14 @@ EXPECTATIONS = os.path.join(ROOT, "Tests", "Compatibility", "expected-failures.t
 
 # What `import Combine` stands for, per module under test: (package products, re-exported modules).
 MODULES = {
-    "Sluice": (['.product(name: "Sluice", package: "Sluice")'], ["Sluice"]),
-    "SluiceReference": (['.product(name: "SluiceReference", package: "Sluice")'], ["SluiceReference"]),
+    "Sluice": ([
+        '.product(name: "Sluice", package: "Sluice")',
+        '.product(name: "SluiceFoundation", package: "Sluice")',
+    ], ["Sluice", "SluiceFoundation"]),
+    "SluiceReference": ([
+        '.product(name: "SluiceReference", package: "Sluice")',
+        '.product(name: "SluiceReferenceFoundation", package: "Sluice")',
+    ], ["SluiceReference", "SluiceReferenceFoundation"]),
     # The suite's own subject, to check the runner: OpenCombine passes 1,485 on Linux.
     "OpenCombine": ([
         '.product(name: "OpenCombine", package: "OpenCombine")',

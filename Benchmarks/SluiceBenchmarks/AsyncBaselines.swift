@@ -51,6 +51,18 @@ enum AsyncBaselines {
         }
     }
 
+    /// Sums `input` through an `AsyncStream` filled up front (unbounded buffer).
+    static func streamOf(_ input: [Int]) -> Int {
+        blocking {
+            let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
+            for value in input { continuation.yield(value) }
+            continuation.finish()
+            var sum = 0
+            for await value in stream { sum &+= value }
+            return sum
+        }
+    }
+
     static func reduce(_ input: [Int]) -> Int {
         blocking { await AsyncArray(elements: input).reduce(0, &+) }
     }

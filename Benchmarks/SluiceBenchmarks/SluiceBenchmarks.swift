@@ -157,4 +157,21 @@ let benchmarks: @Sendable () -> Void = {
         "SluiceReference": { ScenariosReference.receiveOnQueue(sends, queue: deliveryQueue) },
         "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue) },
     ])
+
+    let appInput = Array(0..<sends)
+    scenario("14 @Published set → sink", units: sends, expected: HandWritten.sum(appInput), [
+        "loop": { HandWritten.sum(appInput) },
+        "Sluice": { ScenariosSluice.publishedSets(sends) },
+        "SluiceReference": { ScenariosReference.publishedSets(sends) },
+        "OpenCombine": { ScenariosOpenCombine.publishedSets(sends) },
+    ])
+    // "AsyncSequence" here is an AsyncStream that holds every element, the async baseline.
+    let awaited = Array(0..<oneByOneElements)
+    scenario("15 for await over publisher.values", units: oneByOneElements, expected: HandWritten.sum(awaited), [
+        "loop": { HandWritten.sum(awaited) },
+        "Sluice": { AsyncBaselines.blocking { await ScenariosSluice.valuesSum(awaited) } },
+        "SluiceReference": { AsyncBaselines.blocking { await ScenariosReference.valuesSum(awaited) } },
+        "OpenCombine": { AsyncBaselines.blocking { await ScenariosOpenCombine.valuesSum(awaited) } },
+        "AsyncSequence": { AsyncBaselines.streamOf(awaited) },
+    ])
 }

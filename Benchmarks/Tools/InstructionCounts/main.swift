@@ -21,6 +21,7 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "reduce": { reduce(elements) },
     "demand.max1": { demandOneByOne(elements) },
     "13-stage.lifecycle": { thirteenStageLifecycle(1_000) },
+    "published.set": { publishedSets(100_000) },
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

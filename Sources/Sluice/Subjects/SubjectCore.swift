@@ -31,6 +31,10 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
     @exclusivity(unchecked)
     @usableFromInline var current: Output?
+    /// The version (`sendCount` when it was sent) of `current`. `CurrentValueSubject` stores a value
+    /// before delivering it; `@Published` after (`publish`), so the two may differ meanwhile.
+    @exclusivity(unchecked)
+    @usableFromInline var currentVersion: UInt64 = 0
     @usableFromInline let isCurrentValue: Bool
     @usableFromInline let name: String
 
@@ -84,12 +88,34 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
             lock.unlock()
             return
         }
-        if isCurrentValue { current = value }
+        sendCount &+= 1
+        let version = sendCount
+        if isCurrentValue {
+            current = value
+            currentVersion = version
+        }
+        let receivers = conduits
+        lock.unlock()
+        for conduit in receivers { conduit.offerEntry(conduit, value, version) }
+    }
+
+    /// Sends a value to every subscriber with demand and only then stores it as the current value
+    /// (`@Published`: its subscribers see the value before the property has it). Of values sent at
+    /// once from several threads, the last sent is stored.
+    @inlinable
+    func publish(_ value: Output) {
+        lock.lock()
         sendCount &+= 1
         let version = sendCount
         let receivers = conduits
         lock.unlock()
         for conduit in receivers { conduit.offerEntry(conduit, value, version) }
+        lock.lock()
+        if version > currentVersion {
+            current = value
+            currentVersion = version
+        }
+        lock.unlock()
     }
 
     @usableFromInline
@@ -121,7 +147,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     func currentValue() -> (value: Output, version: UInt64) {
         lock.lock()
         defer { lock.unlock() }
-        return (current!, sendCount)
+        return (current!, currentVersion)
     }
 
     /// A subscriber asked: the first time any does, upstream is asked for everything.

@@ -2,9 +2,11 @@
 // folder against one implementation, chosen by a compilation condition in Package.swift.
 #if SLUICE_REFERENCE
 @_exported import SluiceReference
+@_exported import SluiceReferenceFoundation
 @_exported import SluiceReferenceTesting
 #else
 @_exported import Sluice
+@_exported import SluiceFoundation
 @_exported import SluiceTesting
 #endif
 

@@ -1,0 +1,83 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// A type of object with a publisher that emits before the object has changed.
+///
+/// By default `objectWillChange` is an `ObservableObjectPublisher` that emits before any
+/// `@Published` property of the object changes, those its superclasses declare included.
+public protocol ObservableObject: AnyObject {
+    /// The type of publisher that emits before the object has changed.
+    associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
+    where ObjectWillChangePublisher.Failure == Never
+
+    /// A publisher that emits before the object has changed.
+    var objectWillChange: ObjectWillChangePublisher { get }
+}
+
+extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
+    /// A publisher that emits before any `@Published` property of the object changes.
+    ///
+    /// The object's `@Published` fields are found once per class (from its field metadata, not by
+    /// a `Mirror` of each object); the publisher is made on the first access and kept in the storage
+    /// of each of them, so every later access returns the same one. An object without `@Published`
+    /// fields has nowhere to keep it and gets a new one each time, as in Combine.
+    public var objectWillChange: ObservableObjectPublisher {
+        let fields = PublishedFields.of(type(of: self))
+        guard let first = fields.first else { return ObservableObjectPublisher() }
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        if let installed = first.storage(in: object).installed { return installed }
+        let publisher = first.storage(in: object).install(ObservableObjectPublisher())
+        for field in fields.dropFirst() { _ = field.storage(in: object).install(publisher) }
+        return publisher
+    }
+}
+
+/// The storage every `@Published` property has, seen without its value type: where the owning
+/// object's `objectWillChange` is kept.
+@usableFromInline
+class PublishedStorage {
+    /// The object's publisher, if one is installed here already; otherwise `candidate`, installed.
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        fatalError("PublishedStorage.install is overridden by PublishedSubject")
+    }
+
+    /// The object's publisher, if installed.
+    var installed: ObservableObjectPublisher? { fatalError("PublishedStorage.installed is overridden by PublishedSubject") }
+}
+
+/// A field type that holds `PublishedStorage`: `Published`, whatever its value.
+protocol PublishedField {
+    /// The storage of the field of this type at `address`.
+    static func storage(at address: UnsafeRawPointer) -> PublishedStorage
+}
+
+extension Published: PublishedField {
+    static func storage(at address: UnsafeRawPointer) -> PublishedStorage { address.load(as: Published.self).subject }
+}
+
+/// Where a class keeps its `@Published` fields: their offsets in an instance, found once per class.
+struct PublishedFields: Sendable {
+    /// Metatypes are immutable, so a field list may be shared between threads.
+    struct Field: @unchecked Sendable {
+        let offset: Int
+        let type: any PublishedField.Type
+
+        func storage(in object: UnsafeRawPointer) -> PublishedStorage { type.storage(at: object + offset) }
+    }
+
+    private static let known = Mutex<[ObjectIdentifier: [Field]]>([:])
+
+    /// The `Published` fields of instances of `type`, its superclasses' included.
+    static func of(_ type: AnyObject.Type) -> [Field] {
+        let key = ObjectIdentifier(type)
+        if let fields = known.withLock({ $0[key] }) { return fields }
+        var fields: [Field] = []
+        // `.classType` (raw value 1), spelled out: the stdlib declares it a mutable static.
+        _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
+            if let published = fieldType as? any PublishedField.Type { fields.append(Field(offset: offset, type: published)) }
+            return true
+        }
+        known.withLock { $0[key] = fields }
+        return fields
+    }
+}

@@ -1,0 +1,15 @@
+// Foundation's coders as the top-level coders `encode(encoder:)` and `decode(type:decoder:)` take.
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+import Foundation
+
+extension JSONEncoder: TopLevelEncoder {}
+
+extension JSONDecoder: TopLevelDecoder {}
+
+extension PropertyListEncoder: TopLevelEncoder {}
+
+extension PropertyListDecoder: TopLevelDecoder {}

@@ -1,0 +1,58 @@
+@_spi(Reflection) import Swift
+
+/// A type of object with a publisher that emits before the object has changed.
+public protocol ObservableObject: AnyObject {
+    /// The type of publisher that emits before the object has changed.
+    associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
+    where ObjectWillChangePublisher.Failure == Never
+
+    /// A publisher that emits before the object has changed.
+    var objectWillChange: ObjectWillChangePublisher { get }
+}
+
+extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
+    /// A publisher that emits before any `@Published` property of the object (its superclasses'
+    /// included) changes.
+    ///
+    /// It is kept in the storage of each of those properties: the first access installs it there, and
+    /// every later one finds it. The properties are found in the class's field metadata, not by a
+    /// `Mirror`. An object without `@Published` properties gets a new publisher at each access.
+    public var objectWillChange: ObservableObjectPublisher {
+        let storages = publishedStorages(of: self)
+        guard let first = storages.first else { return ObservableObjectPublisher() }
+        let publisher = first.install(ObservableObjectPublisher())
+        for storage in storages.dropFirst() { _ = storage.install(publisher) }
+        return publisher
+    }
+}
+
+/// The storage of a `@Published` property, whatever its value type.
+class PublishedStorageBase {
+    /// The publisher installed here; `candidate` if there was none (it is installed then).
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher { fatalError("overridden by PublishedStorage") }
+
+    /// The publisher installed here, if any.
+    var installed: ObservableObjectPublisher? { fatalError("overridden by PublishedStorage") }
+}
+
+/// A type that is a `Published` of some value type.
+private protocol PublishedField {
+    static func storage(at address: UnsafeRawPointer) -> PublishedStorageBase
+}
+
+extension Published: PublishedField {
+    fileprivate static func storage(at address: UnsafeRawPointer) -> PublishedStorageBase { address.load(as: Published.self).storage }
+}
+
+/// The storages of `object`'s `Published` fields, its superclasses' included, read at the offsets
+/// its class's field metadata gives.
+private func publishedStorages(of object: AnyObject) -> [PublishedStorageBase] {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    var storages: [PublishedStorageBase] = []
+    // `_EachFieldOptions.classType` is raw value 1 (the stdlib declares it a mutable static).
+    _forEachField(of: type(of: object), options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
+        if let published = fieldType as? any PublishedField.Type { storages.append(published.storage(at: base + offset)) }
+        return true
+    }
+    return withExtendedLifetime(object) { storages }
+}

@@ -1,0 +1,10 @@
+// One import for code that builds on Apple's platforms and everywhere else: Apple's Combine and
+// Foundation's integrations of it where Combine exists, Sluice and SluiceFoundation (the same names
+// and signatures) elsewhere.
+#if canImport(Combine)
+@_exported import Combine
+#else
+@_exported import Sluice
+@_exported import SluiceFoundation
+#endif
+@_exported import Foundation
