@@ -8,3 +8,6 @@
 @_exported import SluiceFoundation
 #endif
 @_exported import Foundation
+#if canImport(FoundationNetworking)
+@_exported import FoundationNetworking
+#endif

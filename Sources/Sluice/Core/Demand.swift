@@ -76,7 +76,12 @@ extension Subscribers {
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
-            precondition(rhs != .min, "Subscribers.Demand subtraction overflowed: demand cannot be negative")
+            if rhs < 0 {
+                // Past `Int.max` this is `.none` in Combine, not `.unlimited` (OpenCombine's
+                // Apple-validated SubscribersDemandTests.testSubtraction).
+                let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+                return overflow ? .none : Demand(rawValue: UInt(difference))
+            }
             return offset(lhs.rawValue, by: -rhs)
         }
 
@@ -99,13 +104,20 @@ extension Subscribers {
         @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
         @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
 
+        /// Combine's encoded form of `.unlimited`: one past `Int.max`.
+        static var encodedUnlimited: UInt { UInt(Int.max) + 1 }
+
+        /// Decodes Combine's form: a count; anything past `Int.max` is `.unlimited`; a negative
+        /// number is an error.
         public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(UInt.self)
+            let raw = try decoder.singleValueContainer().decode(UInt.self)
+            rawValue = raw > UInt(Int.max) ? .max : raw
         }
 
+        /// Encodes Combine's form: the count, or one past `Int.max` for `.unlimited`.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
+            try container.encode(rawValue == .max ? Self.encodedUnlimited : rawValue)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct DemandTests {
@@ -27,6 +28,23 @@ import Testing
         demand -= 1
         demand -= .max(1)
         #expect(demand == .max(1))
+        // Subtracting a negative number adds, but past Int.max Combine answers .none.
+        #expect(Demand.max(5) - (-2) == .max(7))
+        #expect(Demand.max(Int.max) - (-1) == .none)
+    }
+
+    /// Combine's coded form: the count, and one past Int.max for .unlimited; any larger number
+    /// decodes as .unlimited, a negative one does not decode.
+    @Test func codedAsCombineCodesIt() throws {
+        struct Wrapper: Codable, Equatable { let value: Demand }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(Wrapper(value: .max(42))), as: UTF8.self) == #"{"value":42}"#)
+        #expect(String(decoding: try encoder.encode(Wrapper(value: .unlimited)), as: UTF8.self) == #"{"value":9223372036854775808}"#)
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(Wrapper.self, from: Data(#"{"value":9223372036854775808}"#.utf8)).value == .unlimited)
+        #expect(try decoder.decode(Wrapper.self, from: Data(#"{"value":9223372036854775809}"#.utf8)).value == .unlimited)
+        #expect(throws: (any Error).self) { try decoder.decode(Wrapper.self, from: Data(#"{"value":-1}"#.utf8)) }
     }
 
     @Test func multiplication() {
