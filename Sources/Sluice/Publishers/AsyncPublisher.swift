@@ -94,7 +94,9 @@ final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
     func next() async throws(Failure) -> Output? {
         let iteration = iteration
         let handover = await withTaskCancellationHandler {
-            await withCheckedContinuation { iteration.wait($0) }
+            // Unsafe, not checked: a checked continuation allocates its misuse canary on every
+            // `next()`, and each waiter here is taken out under the lock and resumed exactly once.
+            await withUnsafeContinuation { iteration.wait($0) }
         } onCancel: {
             iteration.cancel()
         }
@@ -107,7 +109,7 @@ final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
 /// upstream.
 @usableFromInline
 final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-    @usableFromInline typealias Waiter = CheckedContinuation<_Handover<Result<Output?, Failure>>, Never>
+    @usableFromInline typealias Waiter = UnsafeContinuation<_Handover<Result<Output?, Failure>>, Never>
 
     @usableFromInline enum Phase {
         /// Demand from `next()` calls that came first waits in `early`.
@@ -182,7 +184,15 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
                 lock.unlock()
                 preconditionFailure("API violation: values received while no next() was waiting for one (the demand was exhausted)")
             }
-            let waiter = waiters.removeFirst()
+            // Emptied keeping its buffer: one `next()` at a time is the common case, and it should
+            // not allocate the array anew for each element.
+            let waiter: Waiter
+            if waiters.count == 1 {
+                waiter = waiters[0]
+                waiters.removeAll(keepingCapacity: true)
+            } else {
+                waiter = waiters.removeFirst()
+            }
             lock.unlock()
             waiter.resume(returning: _Handover(.success(input)))
         }
