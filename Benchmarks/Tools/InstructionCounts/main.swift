@@ -22,6 +22,12 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "demand.max1": { demandOneByOne(elements) },
     "13-stage.lifecycle": { thirteenStageLifecycle(1_000) },
     "published.set": { publishedSets(100_000) },
+    // The combining scenarios (8-12 of the benchmark; 13, receive(on:), crosses threads).
+    "flatMap.just": { flatMapJust(elements) },
+    "merge.two": { mergeTwo(Array(elements[..<50_000]), Array(elements[50_000...])) },
+    "zip.two": { zipTwo(elements, elements) },
+    "combineLatest.subjects": { combineLatestAlternating(100_000) },
+    "switchToLatest.just": { switchToLatestJust(elements) },
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
