@@ -74,14 +74,16 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if Self._isFusable {
+            if Self._fusesUnderAnyDemand {
                 _subscribeFused(subscriber)
             } else {
                 prefix.subscribe(_ConcatenateSide<Suffix, S, _ConcatenatePrefixPart>(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
             }
         }
 
-        @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix._isFusable }
+        /// A suffix that needs unlimited demand is not fused: its cursor would be made mid-stream, too
+        /// late to see that it is starved.
+        @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix._fusesUnderAnyDemand }
 
         @inlinable
         public func _makeCursor() -> _ConcatenateCursor<Prefix._Cursor, Suffix> {
@@ -123,7 +125,6 @@ where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failu
         let step = prefix.next()
         switch step {
         case .value, .skip:
-            if prefix.isExhausted { endPrefix() }
             return step
         case .finished:
             startSuffix()
@@ -134,13 +135,26 @@ where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failu
         }
     }
 
-    @inlinable public var isExhausted: Bool { suffix?.isExhausted ?? (failure != nil) }
+    /// The prefix's end is looked at once its last value has been delivered, as Combine subscribes
+    /// the suffix when the prefix completes after that value.
+    @inlinable public var isExhausted: Bool {
+        mutating get {
+            if suffix == nil && failure == nil && prefix.isExhausted { endPrefix() }
+            return suffix?.isExhausted ?? (failure != nil)
+        }
+    }
 
     @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Concatenate") }
 
     @inlinable public var _name: StaticString { "Concatenate" }
 
     @inlinable public static var _acceptsZeroDemand: Bool { PrefixCursor._acceptsZeroDemand }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { PrefixCursor._needsUnlimitedDemand }
+
+    @inlinable public var _isStarved: Bool { prefix._isStarved }
+
+    @inlinable public mutating func _didEnd() { if suffix == nil { prefix._didEnd() } else { suffix!._didEnd() } }
 
     /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
     @inlinable

@@ -59,6 +59,7 @@ extension Publishers {
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output
         public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _FlattenCursor<Upstream._Cursor, NewPublisher>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -82,7 +83,116 @@ extension Publishers {
             subscriber.receive(subscription: subscription)
             upstream.subscribe(_FlatMapOuter(parent: subscription))
         }
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_FlattenCursor`).
+        @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand && NewPublisher._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor {
+            _FlattenCursor(
+                upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: false, isStarved: maxPublishers == .none, name: "FlatMap",
+                transform: transform)
+        }
     }
+}
+
+/// `flatMap` and `switchToLatest` over synchronous publishers, for a consumer whose demand is
+/// unlimited from the start: each upstream element's publisher is run to its end before the next
+/// element is pulled.
+///
+/// That is exactly what the operators do there. Upstream is asked for `.unlimited` (or
+/// `maxPublishers`, then one more per finished inner, which a synchronous upstream answers at
+/// once), so it sends an element as soon as the previous one has been dealt with; each inner
+/// publisher is subscribed when its element arrives and, asked for `.unlimited`, sends everything
+/// and finishes inside that call (`switchToLatest` has nothing to switch away from). So the
+/// closures run in the same order, and no subscription, lock or queue is needed.
+@frozen
+public struct _FlattenCursor<Upstream: _FusedCursor, NewPublisher: Publisher>: _FusedCursor
+where NewPublisher.Failure == Upstream.Failure {
+    public typealias Output = NewPublisher.Output
+    public typealias Failure = Upstream.Failure
+
+    @usableFromInline var upstream: Upstream
+    @usableFromInline let transform: (Upstream.Output) -> NewPublisher
+    /// The publisher of the latest element, while it has something left.
+    @usableFromInline var inner: NewPublisher._Cursor?
+    /// The failure the latest publisher ended with (seen ahead of time by `isExhausted`).
+    @usableFromInline var failure: Failure?
+    /// Whether an inner failure cancels upstream (`switchToLatest`) or leaves it be (`flatMap`).
+    @usableFromInline let cancelsUpstreamOnFailure: Bool
+    public let _isStarved: Bool
+    public let _name: StaticString
+
+    @inlinable @inline(__always)
+    public init(
+        upstream: Upstream, cancelsUpstreamOnFailure: Bool, isStarved: Bool, name: StaticString,
+        transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
+        self.upstream = upstream
+        self.transform = transform
+        inner = nil
+        failure = nil
+        self.cancelsUpstreamOnFailure = cancelsUpstreamOnFailure
+        _isStarved = isStarved
+        _name = name
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Output, Failure> {
+        if let failure { return .failure(failure) }
+        while true {
+            if inner != nil {
+                switch inner!.next() {
+                case .value(let value): return .value(value)
+                case .skip: return .skip
+                case .finished: inner = nil
+                case .failure(let error):
+                    inner = nil
+                    failure = error
+                    return .failure(error)
+                }
+            }
+            switch upstream.next() {
+            case .value(let element): inner = transform(element)._makeCursor()
+            case .skip: return .skip
+            case .finished: return .finished
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
+    /// Nothing is left once the latest publisher and upstream have nothing left. Upstream is looked
+    /// at only once the latest publisher has finished, as the operator hears of upstream's end only
+    /// then; if it failed, the operator has cancelled upstream, which is not looked at.
+    @inlinable public var isExhausted: Bool {
+        mutating get {
+            if failure != nil { return true }
+            if inner != nil {
+                guard inner!.isExhausted else { return false }
+                if case .failure(let error) = inner!.next() { failure = error }
+                inner = nil
+                if failure != nil { return true }
+            }
+            return upstream.isExhausted
+        }
+    }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+    /// As Combine's, `flatMap` does not cancel upstream when an inner publisher fails: a
+    /// synchronous upstream runs on to its end, its elements unheard.
+    @inlinable
+    public mutating func _didEnd() {
+        guard failure != nil, !cancelsUpstreamOnFailure else { return }
+        while !upstream.isExhausted {
+            switch upstream.next() {
+            case .finished, .failure: return
+            case .value, .skip: break
+            }
+        }
+    }
+
+    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("\(_name)") }
 }
 
 extension _FusedCursor {

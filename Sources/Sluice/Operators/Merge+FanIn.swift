@@ -344,3 +344,160 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
         }
     }
 }
+
+// MARK: Fused
+
+// A merge of synchronous upstreams, for a consumer whose demand is unlimited from the start, is
+// each upstream run to its end in turn: the merge subscribes them in order, and each one, asked
+// for `.unlimited`, sends everything and finishes inside its subscription, before the next one is
+// subscribed (and its cursor made). When the stream ends early (a failure, or a `prefix` after the
+// merge) the unfused merge still subscribes the later upstreams once the completion has gone out,
+// and cancels them at once: `_didEnd()` makes their cursors and drops them.
+
+/// The upstreams of a `Merge`…`Merge8` still to run after the current one.
+public protocol _MergeRest<Output, Failure> {
+    associatedtype Output
+    associatedtype Failure: Error
+    associatedtype Cursor: _FusedCursor where Cursor.Output == Output, Cursor.Failure == Failure
+
+    /// The cursor over these upstreams, made when the one before them has finished.
+    func _makeCursor() -> Cursor
+
+    /// Makes each upstream's cursor and drops it, as the merge subscribes and cancels them after
+    /// its stream ended.
+    func _abandon()
+}
+
+/// One more upstream, then the rest.
+@frozen
+public struct _MergeUpstreams<Upstream: Publisher, Rest: _MergeRest>: _MergeRest
+where Rest.Output == Upstream.Output, Rest.Failure == Upstream.Failure {
+    @usableFromInline let upstream: Upstream
+    @usableFromInline let rest: Rest
+
+    @inlinable @inline(__always)
+    public init(_ upstream: Upstream, _ rest: Rest) {
+        self.upstream = upstream
+        self.rest = rest
+    }
+
+    @inlinable @inline(__always)
+    public func _makeCursor() -> _MergeCursor<Upstream._Cursor, Rest> { _MergeCursor(upstream._makeCursor(), then: rest) }
+
+    @inlinable
+    public func _abandon() {
+        _ = upstream._makeCursor()
+        rest._abandon()
+    }
+}
+
+/// No upstream left: the merge finishes.
+@frozen
+public struct _MergeEnd<Output, Failure: Error>: _MergeRest {
+    @inlinable @inline(__always) public init() {}
+
+    @inlinable @inline(__always) public func _makeCursor() -> _Unfusable<Output, Failure> { _Unfusable() }
+
+    @inlinable public func _abandon() {}
+}
+
+/// The fused merge: the current upstream, then the rest.
+@frozen
+public struct _MergeCursor<Current: _FusedCursor, Rest: _MergeRest>: _FusedCursor
+where Rest.Output == Current.Output, Rest.Failure == Current.Failure {
+    @usableFromInline var current: Current
+    @usableFromInline let rest: Rest
+    /// The rest's cursor, once the current upstream has finished.
+    @usableFromInline var later: Rest.Cursor?
+
+    @inlinable @inline(__always)
+    public init(_ current: Current, then rest: Rest) {
+        self.current = current
+        self.rest = rest
+        later = nil
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Current.Output, Current.Failure> {
+        if later != nil { return later!.next() }
+        switch current.next() {
+        case .finished:
+            later = rest._makeCursor()
+            return later!.next()
+        case let step:
+            return step
+        }
+    }
+
+    @inlinable public var isExhausted: Bool { mutating get { later?.isExhausted ?? false } }
+
+    @inlinable
+    public mutating func _didEnd() {
+        if later == nil { rest._abandon() } else { later!._didEnd() }
+    }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+    @inlinable public var _name: StaticString { "Merge" }
+
+    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Merge") }
+}
+
+/// The fused `MergeMany`: its upstreams in turn.
+@frozen
+public struct _MergeManyCursor<Upstream: Publisher>: _FusedCursor {
+    @usableFromInline let upstreams: [Upstream]
+    /// The next upstream to start.
+    @usableFromInline var index: Int
+    /// The running upstream's cursor; nil once all have finished.
+    @usableFromInline var current: Upstream._Cursor?
+
+    @inlinable @inline(__always)
+    init(_ upstreams: [Upstream]) {
+        self.upstreams = upstreams
+        index = 0
+        current = nil
+        startNext()
+    }
+
+    @inlinable @inline(__always)
+    mutating func startNext() {
+        if index < upstreams.count {
+            current = upstreams[index]._makeCursor()
+            index += 1
+        } else {
+            current = nil
+        }
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Upstream.Output, Upstream.Failure> {
+        while current != nil {
+            switch current!.next() {
+            case .finished:
+                startNext()
+            case let step:
+                return step
+            }
+        }
+        return .finished
+    }
+
+    @inlinable public var isExhausted: Bool {
+        mutating get { current == nil || (index == upstreams.count && current!.isExhausted) }
+    }
+
+    @inlinable
+    public mutating func _didEnd() {
+        while index < upstreams.count {
+            _ = upstreams[index]._makeCursor()
+            index += 1
+        }
+    }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+    @inlinable public var _name: StaticString { "Merge" }
+
+    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Merge") }
+}

@@ -94,6 +94,14 @@ extension Publishers {
             a.subscribe(_MergeInlet(fanIn: fanIn, index: 0))
             b.subscribe(_MergeInlet(fanIn: fanIn, index: 1))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeEnd<Output, Failure>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeEnd())) }
     }
 }
 
@@ -177,6 +185,14 @@ extension Publishers {
             b.subscribe(_MergeInlet(fanIn: fanIn, index: 1))
             c.subscribe(_MergeInlet(fanIn: fanIn, index: 2))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeEnd<Output, Failure>>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeEnd()))) }
     }
 }
 
@@ -257,6 +273,14 @@ extension Publishers {
             c.subscribe(_MergeInlet(fanIn: fanIn, index: 2))
             d.subscribe(_MergeInlet(fanIn: fanIn, index: 3))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeEnd<Output, Failure>>>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeEnd())))) }
     }
 }
 
@@ -334,6 +358,14 @@ extension Publishers {
             d.subscribe(_MergeInlet(fanIn: fanIn, index: 3))
             e.subscribe(_MergeInlet(fanIn: fanIn, index: 4))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeEnd<Output, Failure>>>>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeEnd()))))) }
     }
 }
 
@@ -408,6 +440,14 @@ extension Publishers {
             e.subscribe(_MergeInlet(fanIn: fanIn, index: 4))
             f.subscribe(_MergeInlet(fanIn: fanIn, index: 5))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeUpstreams<F, _MergeEnd<Output, Failure>>>>>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeUpstreams(f, _MergeEnd())))))) }
     }
 }
 
@@ -479,6 +519,14 @@ extension Publishers {
             f.subscribe(_MergeInlet(fanIn: fanIn, index: 5))
             g.subscribe(_MergeInlet(fanIn: fanIn, index: 6))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeUpstreams<F, _MergeUpstreams<G, _MergeEnd<Output, Failure>>>>>>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeUpstreams(f, _MergeUpstreams(g, _MergeEnd()))))))) }
     }
 }
 
@@ -547,6 +595,14 @@ extension Publishers {
             g.subscribe(_MergeInlet(fanIn: fanIn, index: 6))
             h.subscribe(_MergeInlet(fanIn: fanIn, index: 7))
         }
+
+        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeUpstreams<F, _MergeUpstreams<G, _MergeUpstreams<H, _MergeEnd<Output, Failure>>>>>>>>>
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand && H._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeUpstreams(f, _MergeUpstreams(g, _MergeUpstreams(h, _MergeEnd())))))))) }
     }
 }
 

@@ -17,6 +17,7 @@ extension Publishers {
     public struct MergeMany<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
+        public typealias _Cursor = _MergeManyCursor<Upstream>
 
         /// The array of upstream publishers that this publisher merges together.
         public let publishers: [Upstream]
@@ -45,6 +46,12 @@ extension Publishers {
             // No upstream at all: all of them (none) have finished.
             if publishers.isEmpty { fanIn.finishEmpty() }
         }
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _MergeManyCursor<Upstream> { _MergeManyCursor(publishers) }
 
         /// Combines elements from this publisher with those from another publisher of the same type.
         @inlinable

@@ -63,7 +63,7 @@ extension Publishers {
         /// The stage's two paths, with the fused one named as Combine names the subscription.
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if Self._isFusable {
+            if Self._fusesUnderAnyDemand {
                 _subscribeFused(subscriber)
             } else {
                 _subscribeThroughStages(subscriber)

@@ -57,6 +57,7 @@ extension Publishers {
     where P == Upstream.Output, P.Failure == Upstream.Failure {
         public typealias Output = P.Output
         public typealias Failure = P.Failure
+        public typealias _Cursor = _FlattenCursor<Upstream._Cursor, P>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -72,6 +73,16 @@ extension Publishers {
             let subscription = _SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)
             upstream.subscribe(subscription)
+        }
+
+        /// Fused for the consumers that ask for `.unlimited` at once: a synchronous inner publisher
+        /// has sent everything and finished before the next one arrives, so there is never one to
+        /// switch away from, and the stream is `flatMap`'s (see `_FlattenCursor`).
+        @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand && P._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor {
+            _FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false, name: "SwitchToLatest") { $0 }
         }
     }
 }

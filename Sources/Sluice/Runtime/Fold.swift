@@ -72,7 +72,13 @@ extension _FoldOperator {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
         if Upstream._isFusable {
-            subscription.run(upstream._makeCursor())
+            let cursor = upstream._makeCursor()
+            // A starved chain never sends anything: the fold waits, as it would unfused.
+            if Upstream._Cursor._needsUnlimitedDemand && cursor._isStarved {
+                subscription.receive(subscription: Subscriptions.empty)
+            } else {
+                subscription.run(cursor)
+            }
         } else {
             upstream.subscribe(subscription)
         }
@@ -174,6 +180,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
                 }
             }
         }
+        if Cursor._needsUnlimitedDemand { cursor._didEnd() }
     }
 
     @inlinable

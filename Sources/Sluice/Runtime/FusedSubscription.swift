@@ -96,6 +96,9 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
                 case .failure(let error):
                     return finish(.failure(error))
                 }
+                // A cancel from inside the delivery stops the source before it looks at its end (a
+                // concatenation would start its suffix there).
+                if isDone.load(ordering: .relaxed) { return release() }
                 if cursor.isExhausted { return finish(cursor._completion()) }
             }
             // Demand only grows under the owner's feet, so if some is left now, the word stays

@@ -24,7 +24,10 @@ public protocol _FusedCursor<Output, Failure> {
     ///
     /// Once it is true, `next()` only reports the chain's completion (`.finished`, or the failure a
     /// source such as `Fail` or `Record` ends with) and runs no closure: see `_completion()`.
-    var isExhausted: Bool { get }
+    ///
+    /// Asked right after a value has been delivered, it is where an operator does what Combine's
+    /// does when its upstream completes after that value: a concatenation starts its suffix here.
+    var isExhausted: Bool { mutating get }
 
     /// True when the chain yields at most one value before its completion (`Just`, `Optional`,
     /// `Result`, `Fail` and stages over them). `flatMap` and `switchToLatest` then take that value
@@ -46,6 +49,24 @@ public protocol _FusedCursor<Output, Failure> {
     /// The mirror children of the chain's subscription once the cursor is gone, given the
     /// completion it delivered (nil after a cancel). Defaults to none.
     static func _endedChildren(completion: Any?) -> [Mirror.Child]
+
+    /// True for a chain with a fan-in operator in it (`flatMap`, `switchToLatest`, `merge`): its
+    /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
+    /// observed (the inline `sink`, the folds). Under finite demand those operators run upstream's
+    /// closures ahead of demand, which a cursor, pulled one element at a time, would not.
+    /// Defaults to false.
+    static var _needsUnlimitedDemand: Bool { get }
+
+    /// True when the chain can never start: an operator in it asks its upstream for nothing
+    /// (`flatMap(maxPublishers: .none)`). The consumer then waits forever, as it would unfused,
+    /// instead of running the cursor. Only a cursor that needs unlimited demand can be starved.
+    var _isStarved: Bool { get }
+
+    /// What the chain's operators still do once its stream has ended and the completion has been
+    /// delivered: a merge subscribes its later upstreams then, and cancels them at once, so their
+    /// cursors are made and dropped. Called by the consumers that run a cursor needing unlimited
+    /// demand; does nothing by default.
+    mutating func _didEnd()
 }
 
 extension _FusedCursor {
@@ -54,6 +75,12 @@ extension _FusedCursor {
     @inlinable public static var _acceptsZeroDemand: Bool { false }
 
     @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [] }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { false }
+
+    @inlinable public var _isStarved: Bool { false }
+
+    @inlinable public mutating func _didEnd() {}
 }
 
 extension _FusedCursor {
@@ -77,6 +104,13 @@ public struct _Unfusable<Output, Failure: Error>: _FusedCursor {
     @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("") }
 
     @inlinable public var _name: StaticString { "" }
+}
+
+extension Publisher {
+    /// Whether any subscriber, whatever its demand, can be given this chain's fused subscription
+    /// (`_subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
+    /// consumers that ask for it at once, and subscribed through its operators otherwise.
+    @inlinable public static var _fusesUnderAnyDemand: Bool { _isFusable && !_Cursor._needsUnlimitedDemand }
 }
 
 extension Publisher where _Cursor == _Unfusable<Output, Failure> {

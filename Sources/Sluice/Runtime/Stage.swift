@@ -126,7 +126,8 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
         }
     }
 
-    @inlinable public var isExhausted: Bool { upstream.isExhausted || stage.isComplete }
+    /// A completed stage has cancelled its upstream: nothing more is asked of it.
+    @inlinable public var isExhausted: Bool { mutating get { stage.isComplete || upstream.isExhausted } }
 
     /// A stage turns one element into at most one.
     @inlinable public static var _yieldsAtMostOneValue: Bool { Upstream._yieldsAtMostOneValue }
@@ -134,6 +135,12 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
     @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
 
     @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { Upstream._needsUnlimitedDemand }
+
+    @inlinable public var _isStarved: Bool { upstream._isStarved }
+
+    @inlinable public mutating func _didEnd() { upstream._didEnd() }
 
     @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
         Stage._passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
@@ -172,7 +179,7 @@ extension _StageOperator {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        if Self._isFusable {
+        if Self._fusesUnderAnyDemand {
             _subscribeFused(subscriber)
         } else {
             _subscribeThroughStages(subscriber)

@@ -14,7 +14,13 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if Self._isFusable {
-            _drain(_makeCursor(), receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            let cursor = _makeCursor()
+            // A starved chain never sends anything: as unfused, the closures (and the chain) stay
+            // until the token is cancelled or released.
+            if _Cursor._needsUnlimitedDemand && cursor._isStarved {
+                return AnyCancellable { withExtendedLifetime((cursor, receiveValue, receiveCompletion)) {} }
+            }
+            _drain(cursor, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
             return AnyCancellable()
         }
         let link = SinkLink()
@@ -40,19 +46,30 @@ public func _drain<Cursor: _FusedCursor>(
     receiveCompletion: (Subscribers.Completion<Cursor.Failure>) -> Void
 ) {
     var cursor = cursor
-    while true {
+    let completion: Subscribers.Completion<Cursor.Failure>
+    loop: while true {
         switch cursor.next() {
         case .value(let value):
             receiveValue(value)
-            if cursor.isExhausted { return receiveCompletion(cursor._completion()) }
+            if cursor.isExhausted {
+                completion = cursor._completion()
+                break loop
+            }
         case .skip:
-            if cursor.isExhausted { return receiveCompletion(cursor._completion()) }
+            if cursor.isExhausted {
+                completion = cursor._completion()
+                break loop
+            }
         case .finished:
-            return receiveCompletion(.finished)
+            completion = .finished
+            break loop
         case .failure(let error):
-            return receiveCompletion(.failure(error))
+            completion = .failure(error)
+            break loop
         }
     }
+    receiveCompletion(completion)
+    if Cursor._needsUnlimitedDemand { cursor._didEnd() }
 }
 
 /// What `sink(...)`'s `AnyCancellable` holds: the subscription, once it has come, and whether the

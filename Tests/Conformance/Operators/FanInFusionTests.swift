@@ -1,0 +1,297 @@
+import Testing
+
+/// `flatMap`, `switchToLatest` and the merges over synchronous upstreams, seen by a consumer that
+/// asks for `.unlimited` at once (`sink`, the folds). Sluice runs such a chain as one loop; whatever
+/// an implementation does, every closure call and every event must be what the operators do over
+/// subscribed upstreams. The oracle is the same chain with its sources behind
+/// `eraseToAnyPublisher()`. The sources write each pull in the log, peeks included, so a cursor made
+/// at another moment than the subscription would be shows too.
+@Suite struct FanInFusionTests {
+    final class Log {
+        var lines: [String] = []
+
+        func callAsFunction(_ line: String) { lines.append(line) }
+    }
+
+    /// A source that logs every element taken from it.
+    static func source(_ name: String, _ values: [Int], _ log: Log) -> Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError> {
+        Publishers.Sequence(sequence: values.lazy.map { value in
+            log("\(name) \(value)")
+            return value
+        })
+    }
+
+    /// A source that fails after its values (or finishes, if not `fails`).
+    static func failing(_ name: String, _ values: [Int], _ log: Log, fails: Bool = true)
+        -> Publishers.Concatenate<Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError>, Record<Int, TestError>>
+    {
+        source(name, values, log).append(Record(output: [], completion: fails ? .failure(.oops) : .finished))
+    }
+
+    /// What `sink` and a fold (`collect()`) see of the chain `make` builds, with the log of its closures.
+    static func run<P: Publisher>(_ make: (Log) -> P) -> [String] where P.Output == Int {
+        let log = Log()
+        let token = make(log).sink(receiveCompletion: { log("sink \($0)") }, receiveValue: { log("sink \($0)") })
+        log("returned")
+        token.cancel()
+        let foldToken = make(log).collect().sink(receiveCompletion: { log("fold \($0)") }, receiveValue: { log("fold \($0)") })
+        log("returned")
+        foldToken.cancel()
+        return log.lines
+    }
+
+    /// Expects the fused chain to log what the erased one does, and returns that log.
+    @discardableResult
+    static func expectSame<P: Publisher, Q: Publisher>(
+        _ fused: (Log) -> P, _ erased: (Log) -> Q, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [String] where P.Output == Int, Q.Output == Int {
+        let fast = run(fused)
+        let oracle = run(erased)
+        #expect(fast == oracle, sourceLocation: sourceLocation)
+        return fast
+    }
+
+    // MARK: flatMap
+
+    static func flatMapJust<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
+    where U.Output == Int, U.Failure == TestError {
+        upstream.flatMap { value in
+            Just(value * 10).setFailureType(to: TestError.self).map { inner in
+                log("inner \(inner)")
+                return inner
+            }
+        }
+    }
+
+    @Test func flatMapOverJust() {
+        let lines = Self.expectSame(
+            { Self.flatMapJust(Self.source("a", [1, 2, 3], $0), $0) },
+            { Self.flatMapJust(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0) })
+        #expect(lines.prefix(11) == [
+            "a 1", "a 2", "inner 10", "sink 10", "a 3", "inner 20", "sink 20", "inner 30", "sink 30", "sink finished",
+            "returned",
+        ])
+        #if !SLUICE_REFERENCE
+        let log = Log()
+        #expect(type(of: Self.flatMapJust(Self.source("a", [], log), log))._isFusable)
+        #endif
+    }
+
+    static func flatMapSequences<U: Publisher>(_ upstream: U, _ log: Log, failAt: Int? = nil, maxPublishers: Subscribers.Demand = .unlimited)
+        -> some Publisher<Int, TestError> where U.Output == Int, U.Failure == TestError
+    {
+        upstream.flatMap(maxPublishers: maxPublishers) { value in
+            Self.source("inner\(value)", [value * 10, value * 10 + 1], log).tryMap { inner -> Int in
+                if inner == failAt { throw TestError.other }
+                return inner
+            }.mapError { $0 as! TestError }
+        }
+    }
+
+    @Test func flatMapOverSequences() {
+        Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0) },
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0) })
+        Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0).prefix(3) },
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0).prefix(3) })
+        Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [], $0), $0) },
+            { Self.flatMapSequences(Self.source("a", [], $0).eraseToAnyPublisher(), $0) })
+        // Empty inners.
+        Self.expectSame(
+            { log in Self.source("a", [0, 1, 0], log).flatMap { Self.source("inner", $0 == 0 ? [] : [$0], log) } },
+            { log in Self.source("a", [0, 1, 0], log).eraseToAnyPublisher().flatMap { Self.source("inner", $0 == 0 ? [] : [$0], log) } })
+    }
+
+    @Test func flatMapFailures() {
+        let inner = Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0, failAt: 21) },
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0, failAt: 21) })
+        #expect(inner.contains("sink failure(other)"))
+        // As Combine's, flatMap leaves upstream be when an inner publisher fails.
+        let onward = Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3, 4], $0), $0, failAt: 21) },
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3, 4], $0).eraseToAnyPublisher(), $0, failAt: 21) })
+        #expect((onward.firstIndex(of: "a 4") ?? 0) > (onward.firstIndex(of: "sink failure(other)") ?? .max))
+        let upstream = Self.expectSame(
+            { Self.flatMapSequences(Self.failing("a", [1, 2], $0), $0) },
+            { Self.flatMapSequences(Self.failing("a", [1, 2], $0).eraseToAnyPublisher(), $0) })
+        #expect(upstream.contains("sink failure(oops)"))
+        Self.expectSame(
+            { Self.flatMapJust(Self.failing("a", [], $0), $0) },
+            { Self.flatMapJust(Self.failing("a", [], $0).eraseToAnyPublisher(), $0) })
+    }
+
+    @Test func flatMapWithMaxPublishers() {
+        Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0, maxPublishers: .max(1)) },
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0, maxPublishers: .max(1)) })
+        // Asking upstream for nothing, the stream never starts, fused or not.
+        let starved = Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0, maxPublishers: .none) },
+            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0, maxPublishers: .none) })
+        #expect(!starved.contains { $0.hasPrefix("sink") || $0.hasPrefix("fold") })
+    }
+
+    @Test func aStarvedSinkKeepsItsClosuresUntilCancelled() {
+        final class Witness {}
+        weak var witness: Witness?
+        var token: AnyCancellable?
+        do {
+            let object = Witness()
+            witness = object
+            token = [1, 2].publisher.flatMap(maxPublishers: .none) { Just($0) }.sink { _ in withExtendedLifetime(object) {} }
+        }
+        #expect(witness != nil)
+        token?.cancel()
+        #expect(witness == nil)
+    }
+
+    // MARK: switchToLatest
+
+    static func switching<U: Publisher>(_ upstream: U, _ log: Log, failAt: Int? = nil) -> some Publisher<Int, TestError>
+    where U.Output == Int, U.Failure == TestError {
+        upstream.map { value in
+            Self.source("inner\(value)", [value * 10, value * 10 + 1], log).tryMap { inner -> Int in
+                if inner == failAt { throw TestError.other }
+                return inner
+            }.mapError { $0 as! TestError }
+        }.switchToLatest()
+    }
+
+    @Test func switchToLatestOverSynchronousInners() {
+        Self.expectSame(
+            { Self.switching(Self.source("a", [1, 2, 3], $0), $0) },
+            { Self.switching(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0) })
+        Self.expectSame(
+            { Self.switching(Self.source("a", [1, 2, 3], $0), $0).prefix(4) },
+            { Self.switching(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0).prefix(4) })
+        Self.expectSame(
+            { Self.switching(Self.source("a", [1, 2, 3, 4], $0), $0, failAt: 20) },
+            { Self.switching(Self.source("a", [1, 2, 3, 4], $0).eraseToAnyPublisher(), $0, failAt: 20) })
+        Self.expectSame(
+            { Self.switching(Self.failing("a", [1], $0), $0) },
+            { Self.switching(Self.failing("a", [1], $0).eraseToAnyPublisher(), $0) })
+        Self.expectSame(
+            { Self.switching(Self.source("a", [], $0), $0) },
+            { Self.switching(Self.source("a", [], $0).eraseToAnyPublisher(), $0) })
+        let just = Self.expectSame(
+            { log in Self.source("a", [1, 2], log).map { Just($0).setFailureType(to: TestError.self) }.switchToLatest() },
+            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().map { Just($0).setFailureType(to: TestError.self) }.switchToLatest() })
+        #expect(just.prefix(6) == ["a 1", "a 2", "sink 1", "sink 2", "sink finished", "returned"])
+        #if !SLUICE_REFERENCE
+        let log = Log()
+        #expect(type(of: Self.switching(Self.source("a", [], log), log))._isFusable)
+        #endif
+    }
+
+    // MARK: merge
+
+    @Test func mergeOfOneType() {
+        let lines = Self.expectSame(
+            { Self.source("a", [1, 2], $0).merge(with: Self.source("b", [3], $0), Self.source("c", [4, 5], $0)) },
+            { Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0), Self.source("c", [4, 5], $0)) })
+        #expect(lines.prefix(12) == [
+            "a 1", "a 2", "sink 1", "sink 2", "b 3", "sink 3", "c 4", "c 5", "sink 4", "sink 5", "sink finished", "returned",
+        ])
+        let many = Self.expectSame(
+            { Publishers.MergeMany([Self.source("a", [1], $0), Self.source("b", [], $0), Self.source("c", [2, 3], $0)]) },
+            { Publishers.MergeMany([Self.source("a", [1], $0), Self.source("b", [], $0), Self.source("c", [2, 3], $0)].map { $0.eraseToAnyPublisher() }) })
+        #expect(many.contains("sink 3"))
+        Self.expectSame(
+            { Publishers.MergeMany([Self.source("a", [1], $0)]).prefix(0) },
+            { Publishers.MergeMany([Self.source("a", [1], $0).eraseToAnyPublisher()]).prefix(0) })
+        Self.expectSame(
+            { _ in Publishers.MergeMany([Publishers.Sequence<[Int], TestError>]()) },
+            { _ in Publishers.MergeMany([AnyPublisher<Int, TestError>]()) })
+        #if !SLUICE_REFERENCE
+        #expect(Publishers.MergeMany<Publishers.Sequence<[Int], Never>>._isFusable)
+        #endif
+    }
+
+    /// Eight upstreams of three types: `a`, a `Just`, and six sources of which the one at `failing`
+    /// fails after its value.
+    static func mergeOfEight<P: Publisher>(_ a: P, _ log: Log, failing: Int? = nil) -> some Publisher<Int, TestError>
+    where P.Output == Int, P.Failure == TestError {
+        func side(_ index: Int) -> Publishers.Concatenate<Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError>, Record<Int, TestError>> {
+            Self.failing("u\(index)", [index * 10], log, fails: index == failing)
+        }
+        return Publishers.Merge8(a, Just(99).setFailureType(to: TestError.self), side(2), side(3), side(4), side(5), side(6), side(7))
+    }
+
+    @Test func mergeOfSeveralTypes() {
+        let two = Self.expectSame(
+            { Self.source("a", [1, 2], $0).merge(with: Just(3).setFailureType(to: TestError.self)) },
+            { Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Just(3).setFailureType(to: TestError.self)) })
+        #expect(two.prefix(6) == ["a 1", "a 2", "sink 1", "sink 2", "sink 3", "sink finished"])
+        let eight = Self.expectSame(
+            { Self.mergeOfEight(Self.source("a", [1], $0), $0) },
+            { Self.mergeOfEight(Self.source("a", [1], $0).eraseToAnyPublisher(), $0) })
+        #expect(eight.filter { $0.hasPrefix("sink") } == ["sink 1", "sink 99"] + (2...7).map { "sink \($0 * 10)" } + ["sink finished"])
+        #if !SLUICE_REFERENCE
+        let log = Log()
+        #expect(type(of: Self.mergeOfEight(Self.source("a", [1], log), log))._isFusable)
+        #endif
+    }
+
+    @Test func aMergeEndedEarlyStillSubscribesItsLaterUpstreams() {
+        // A failure in the middle: the upstreams after it are subscribed (and peek) after the failure.
+        let failure = Self.expectSame(
+            { Self.source("a", [1], $0).merge(with: Self.failing("b", [2], $0), Self.source("c", [3], $0)) },
+            { Self.source("a", [1], $0).eraseToAnyPublisher().merge(with: Self.failing("b", [2], $0), Self.source("c", [3], $0)) })
+        #expect(failure.prefix(7) == ["a 1", "sink 1", "b 2", "sink 2", "sink failure(oops)", "c 3", "returned"])
+        // Cut by `prefix`: likewise.
+        let cut = Self.expectSame(
+            { Self.source("a", [1, 2], $0).merge(with: Self.source("b", [3], $0)).prefix(1) },
+            { Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0)).prefix(1) })
+        #expect(cut.prefix(5) == ["a 1", "a 2", "sink 1", "sink finished", "b 3"])
+        Self.expectSame(
+            { Publishers.MergeMany([Self.failing("a", [1], $0, fails: false), Self.failing("b", [2], $0), Self.failing("c", [3], $0)]) },
+            { Publishers.MergeMany([Self.failing("a", [1], $0, fails: false), Self.failing("b", [2], $0), Self.failing("c", [3], $0)].map { $0.eraseToAnyPublisher() }) })
+        Self.expectSame(
+            { Self.mergeOfEight(Self.source("a", [1], $0), $0, failing: 3) },
+            { Self.mergeOfEight(Self.source("a", [1], $0).eraseToAnyPublisher(), $0, failing: 3) })
+    }
+
+    @Test func aConcatenationStartsItsSuffixOnceThePrefixLastValueIsDelivered() {
+        let lines = Self.expectSame(
+            { Just(1).setFailureType(to: TestError.self).append(Self.source("s", [2], $0)) },
+            { Just(1).setFailureType(to: TestError.self).eraseToAnyPublisher().append(Self.source("s", [2], $0)) })
+        #expect(lines.prefix(4) == ["sink 1", "s 2", "sink 2", "sink finished"])
+        // A prefix cut by `prefix(_:)` never starts the suffix.
+        Self.expectSame(
+            { Self.source("a", [1, 2], $0).append(Self.source("s", [3], $0)).prefix(1) },
+            { Self.source("a", [1, 2], $0).eraseToAnyPublisher().append(Self.source("s", [3], $0)).prefix(1) })
+        Self.expectSame(
+            { Self.source("a", [1], $0).prefix(1).append(Self.source("s", [3], $0)) },
+            { Self.source("a", [1], $0).eraseToAnyPublisher().prefix(1).append(Self.source("s", [3], $0)) })
+    }
+
+    @Test func fanInsNestInOneAnother() {
+        // A fan-in over another fan-in is not fused (only its outermost level could be), but runs the same.
+        Self.expectSame(
+            { Self.flatMapJust(Self.source("a", [1, 2], $0).merge(with: Self.source("b", [3], $0)), $0) },
+            { Self.flatMapJust(Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0)), $0) })
+        Self.expectSame(
+            { Self.flatMapJust(Self.source("a", [1], $0), $0).merge(with: Self.source("b", [3], $0)) },
+            { Self.flatMapJust(Self.source("a", [1], $0).eraseToAnyPublisher(), $0).merge(with: Self.source("b", [3], $0)) })
+        Self.expectSame(
+            { Self.source("p", [0], $0).append(Self.flatMapJust(Self.source("a", [1], $0), $0)) },
+            { Self.source("p", [0], $0).eraseToAnyPublisher().append(Self.flatMapJust(Self.source("a", [1], $0), $0)) })
+        Self.expectSame(
+            { Self.flatMapJust(Self.source("a", [1], $0), $0).append(Self.source("s", [0], $0)) },
+            { Self.flatMapJust(Self.source("a", [1], $0).eraseToAnyPublisher(), $0).append(Self.source("s", [0], $0)) })
+        // An inner publisher of two values: upstream's end is looked at after the second.
+        Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)), $0) },
+            { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)).eraseToAnyPublisher(), $0) })
+        // An inner failure cancels upstream before its suffix starts.
+        Self.expectSame(
+            { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)), $0, failAt: 11) },
+            { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)).eraseToAnyPublisher(), $0, failAt: 11) })
+        Self.expectSame(
+            { log in Self.source("a", [1], log).append(Self.source("s", [2], log)).flatMap { _ in Self.failing("i", [], log) } },
+            { log in Self.source("a", [1], log).append(Self.source("s", [2], log)).eraseToAnyPublisher().flatMap { _ in Self.failing("i", [], log) } })
+    }
+}
