@@ -1,4 +1,4 @@
-// Scenarios 8–13: combining operators and receive(on:), written once against the Combine API and
+// Scenarios 8–13 (and 9b, 9c): combining operators and receive(on:), written once against the Combine API and
 // compiled against each implementation like Scenarios.swift. OpenCombine 0.14.0 has no `merge` and
 // no `combineLatest`: those scenarios are compiled only for Sluice and SluiceReference.
 import Dispatch
@@ -31,6 +31,32 @@ public func flatMapJust(_ input: [Int]) -> Int { flatMapJustSum(input.publisher)
 public func mergeTwo(_ left: [Int], _ right: [Int]) -> Int {
     var sum = 0
     let token = left.publisher.merge(with: right.publisher).sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+#endif
+
+// MARK: 9b. Publishers.Merge: two sources of two types (same-typed operands make a MergeMany)
+
+#if !OPENCOMBINE
+@inline(never)
+public func mergeTwoTypes(_ left: [Int], _ right: [Int]) -> Int {
+    var sum = 0
+    let token = left.publisher.merge(with: right[...].publisher).sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+// MARK: 9c. merge of eight sources (Merge8)
+
+/// Merges the eight parts of `parts` (which must have eight).
+@inline(never)
+public func mergeEight(_ parts: [[Int]]) -> Int {
+    var sum = 0
+    let token = parts[0].publisher.merge(
+        with: parts[1].publisher, parts[2].publisher, parts[3].publisher, parts[4].publisher, parts[5].publisher,
+        parts[6].publisher, parts[7].publisher
+    ).sink { sum &+= $0 }
     token.cancel()
     return sum
 }

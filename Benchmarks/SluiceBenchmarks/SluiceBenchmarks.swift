@@ -130,6 +130,17 @@ let benchmarks: @Sendable () -> Void = {
         "Sluice": { ScenariosSluice.mergeTwo(halves.0, halves.1) },
         "SluiceReference": { ScenariosReference.mergeTwo(halves.0, halves.1) },
     ])
+    scenario("9b merge of two types", units: combined, expected: HandWritten.sum(combinedInput), [
+        "loop": { HandWritten.sum(combinedInput) },
+        "Sluice": { ScenariosSluice.mergeTwoTypes(halves.0, halves.1) },
+        "SluiceReference": { ScenariosReference.mergeTwoTypes(halves.0, halves.1) },
+    ])
+    let eighths = (0..<8).map { Array(combinedInput[($0 * combined / 8)..<(($0 + 1) * combined / 8)]) }
+    scenario("9c merge of eight sequences", units: combined, expected: HandWritten.sum(combinedInput), [
+        "loop": { HandWritten.sum(combinedInput) },
+        "Sluice": { ScenariosSluice.mergeEight(eighths) },
+        "SluiceReference": { ScenariosReference.mergeEight(eighths) },
+    ])
     for size in zipSizes {
         let side = Array(0..<size)
         scenario("10 zip of two sequences (\(size))", units: size, expected: HandWritten.pairwiseSum(side, side), [

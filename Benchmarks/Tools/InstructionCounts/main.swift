@@ -22,10 +22,14 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "demand.max1": { demandOneByOne(elements) },
     "13-stage.lifecycle": { thirteenStageLifecycle(1_000) },
     "published.set": { publishedSets(100_000) },
-    // The combining scenarios (8-12 of the benchmark; 13, receive(on:), crosses threads).
+    // The combining scenarios (8-12 of the benchmark; 13, receive(on:), crosses threads). Zip also at
+    // 2·10^5 pairs: its cost must stay linear.
     "flatMap.just": { flatMapJust(elements) },
     "merge.two": { mergeTwo(Array(elements[..<50_000]), Array(elements[50_000...])) },
+    "merge.twoTypes": { mergeTwoTypes(Array(elements[..<50_000]), Array(elements[50_000...])) },
+    "merge.eight": { mergeEight((0..<8).map { Array(elements[($0 * 12_500)..<(($0 + 1) * 12_500)]) }) },
     "zip.two": { zipTwo(elements, elements) },
+    "zip.two.200k": { zipTwo(Array(0..<200_000), Array(0..<200_000)) },
     "combineLatest.subjects": { combineLatestAlternating(100_000) },
     "switchToLatest.just": { switchToLatestJust(elements) },
 ]

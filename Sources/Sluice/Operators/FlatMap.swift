@@ -140,6 +140,7 @@ where NewPublisher.Failure == Upstream.Failure {
     @inlinable @inline(__always)
     public mutating func next() -> _FusedStep<Output, Failure> {
         if let failure { return .failure(failure) }
+        if NewPublisher._Cursor._yieldsAtMostOneValue { return nextOneShot() }
         while true {
             if inner != nil {
                 switch inner!.next() {
@@ -161,11 +162,33 @@ where NewPublisher.Failure == Upstream.Failure {
         }
     }
 
+    /// `next()` when each publisher yields at most one value: it is taken at once, with its
+    /// completion (which runs no closure), and no cursor is kept.
+    @inlinable @inline(__always)
+    mutating func nextOneShot() -> _FusedStep<Output, Failure> {
+        while true {
+            switch upstream.next() {
+            case .value(let element):
+                var once = transform(element)._makeCursor()
+                let (value, completion) = once._takeAtMostOne()
+                if case .failure(let error) = completion {
+                    failure = error
+                    guard let value else { return .failure(error) }
+                    return .value(value)
+                }
+                if let value { return .value(value) }
+            case .skip: return .skip
+            case .finished: return .finished
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
     /// Nothing is left once the latest publisher and upstream have nothing left. Upstream is looked
     /// at only once the latest publisher has finished, as the operator hears of upstream's end only
     /// then; if it failed, the operator has cancelled upstream, which is not looked at.
     @inlinable public var isExhausted: Bool {
-        mutating get {
+        @inline(__always) mutating get {
             if failure != nil { return true }
             if inner != nil {
                 guard inner!.isExhausted else { return false }

@@ -429,7 +429,7 @@ where Rest.Output == Current.Output, Rest.Failure == Current.Failure {
         }
     }
 
-    @inlinable public var isExhausted: Bool { mutating get { later?.isExhausted ?? false } }
+    @inlinable public var isExhausted: Bool { @inline(__always) mutating get { later?.isExhausted ?? false } }
 
     @inlinable
     public mutating func _didEnd() {

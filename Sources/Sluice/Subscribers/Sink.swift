@@ -15,10 +15,8 @@ extension Publisher {
     ) -> AnyCancellable {
         if Self._isFusable {
             let cursor = _makeCursor()
-            // A starved chain never sends anything: as unfused, the closures (and the chain) stay
-            // until the token is cancelled or released.
             if _Cursor._needsUnlimitedDemand && cursor._isStarved {
-                return AnyCancellable { withExtendedLifetime((cursor, receiveValue, receiveCompletion)) {} }
+                return _starvedSink(keeping: self, receiveValue, receiveCompletion)
             }
             _drain(cursor, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
             return AnyCancellable()
@@ -70,6 +68,16 @@ public func _drain<Cursor: _FusedCursor>(
     }
     receiveCompletion(completion)
     if Cursor._needsUnlimitedDemand { cursor._didEnd() }
+}
+
+/// A starved chain never sends anything: as unfused, the closures (and the chain's) stay until
+/// the token is cancelled or released.
+@inline(never) @usableFromInline
+func _starvedSink<P: Publisher>(
+    keeping publisher: P, _ receiveValue: @escaping (P.Output) -> Void,
+    _ receiveCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void
+) -> AnyCancellable {
+    AnyCancellable { withExtendedLifetime((publisher, receiveValue, receiveCompletion)) {} }
 }
 
 /// What `sink(...)`'s `AnyCancellable` holds: the subscription, once it has come, and whether the
