@@ -63,6 +63,7 @@ extension Publishers {
     public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         public typealias Output = (A.Output, B.Output)
         public typealias Failure = A.Failure
+        public typealias _Cursor = _ZipCursor<A._Cursor, B._Cursor, Output>
 
         /// A publisher to zip.
         public let a: A
@@ -84,6 +85,14 @@ extension Publishers {
             core.attach(b, as: _Lane1<Slots>.self)
             core.start()
         }
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_ZipCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor {
+            _ZipCursor(a._makeCursor(), b._makeCursor()) { ($0, $1) }
+        }
     }
 
     /// A publisher created by applying the zip function to three upstream publishers.
@@ -92,6 +101,7 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure {
         public typealias Output = (A.Output, B.Output, C.Output)
         public typealias Failure = A.Failure
+        public typealias _Cursor = _ZipCursor<_ZipCursor<A._Cursor, B._Cursor, (A.Output, B.Output)>, C._Cursor, Output>
 
         /// A publisher to zip.
         public let a: A
@@ -117,6 +127,14 @@ extension Publishers {
             core.attach(c, as: _Lane2<Slots>.self)
             core.start()
         }
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_ZipCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor {
+            _ZipCursor(_ZipCursor(a._makeCursor(), b._makeCursor()) { ($0, $1) }, c._makeCursor()) { ($0.0, $0.1, $1) }
+        }
     }
 
     /// A publisher created by applying the zip function to four upstream publishers.
@@ -125,6 +143,7 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         public typealias Failure = A.Failure
+        public typealias _Cursor = _ZipCursor<_ZipCursor<_ZipCursor<A._Cursor, B._Cursor, (A.Output, B.Output)>, C._Cursor, (A.Output, B.Output, C.Output)>, D._Cursor, Output>
 
         /// A publisher to zip.
         public let a: A
@@ -154,6 +173,16 @@ extension Publishers {
             core.attach(d, as: _Lane3<Slots>.self)
             core.start()
         }
+
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_ZipCursor`).
+        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
+
+        @inlinable @inline(__always)
+        public func _makeCursor() -> _Cursor {
+            _ZipCursor(_ZipCursor(_ZipCursor(a._makeCursor(), b._makeCursor()) { ($0, $1) }, c._makeCursor()) { ($0.0, $0.1, $1) }, d._makeCursor()) {
+                ($0.0, $0.1, $0.2, $1)
+            }
+        }
     }
 }
 
@@ -162,3 +191,89 @@ extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
 extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 
 extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+/// A zip of synchronous upstreams, for a consumer whose demand is unlimited from the start.
+///
+/// That is what the operator does there: it subscribes its upstreams in order (each cursor is made
+/// then, and looks at its end at once, as a fused subscription does), and gives downstream its
+/// subscription only after; downstream's `.unlimited` then goes to each upstream in turn, and each
+/// sends everything and completes inside that call, into its queue, before any tuple goes out. Then
+/// a failure, if any upstream failed (the first to fail), ends the stream; otherwise the tuples go
+/// out and the stream finishes. Zip3 and Zip4 are zips of zips: the order of the upstreams is the same.
+@frozen
+public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Output>: _FusedCursor where A.Failure == B.Failure {
+    public typealias Failure = A.Failure
+
+    @usableFromInline var a: A
+    @usableFromInline var b: B
+    @usableFromInline let join: (A.Output, B.Output) -> Output
+    /// Whether each upstream was exhausted when it was subscribed (when its cursor was made).
+    @usableFromInline let aWasExhausted: Bool
+    @usableFromInline let bWasExhausted: Bool
+    /// Each upstream's values, once both have run.
+    @usableFromInline var aValues: [A.Output] = []
+    @usableFromInline var bValues: [B.Output] = []
+    @usableFromInline var hasRun = false
+    @usableFromInline var failure: Failure?
+    /// The next tuple's place.
+    @usableFromInline var index = 0
+
+    @inlinable @inline(__always)
+    public init(_ a: A, _ b: B, join: @escaping (A.Output, B.Output) -> Output) {
+        var a = a
+        aWasExhausted = a.isExhausted
+        var b = b
+        bWasExhausted = b.isExhausted
+        self.a = a
+        self.b = b
+        self.join = join
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() -> _FusedStep<Output, Failure> {
+        if !hasRun { run() }
+        if let failure { return .failure(failure) }
+        guard index < aValues.count && index < bValues.count else { return .finished }
+        defer { index += 1 }
+        return .value(join(aValues[index], bValues[index]))
+    }
+
+    /// Runs each upstream to its end, in order.
+    @inlinable
+    mutating func run() {
+        hasRun = true
+        let aFailure = Self.collect(&a, wasExhausted: aWasExhausted, into: &aValues)
+        let bFailure = Self.collect(&b, wasExhausted: bWasExhausted, into: &bValues)
+        failure = aFailure ?? bFailure
+    }
+
+    /// Runs `cursor` to its end into `values`, as a fused subscription asked for `.unlimited`
+    /// would; returns its failure.
+    @inlinable
+    static func collect<C: _FusedCursor>(_ cursor: inout C, wasExhausted: Bool, into values: inout [C.Output]) -> Failure?
+    where C.Failure == Failure {
+        if !wasExhausted {
+            loop: while true {
+                switch cursor.next() {
+                case .value(let value): values.append(value)
+                case .skip: break
+                case .finished: return nil
+                case .failure(let error): return error
+                }
+                if cursor.isExhausted { break loop }
+            }
+        }
+        if case .failure(let error) = cursor._completion() { return error }
+        return nil
+    }
+
+    @inlinable public var isExhausted: Bool {
+        mutating get { hasRun && (failure != nil || index >= aValues.count || index >= bValues.count) }
+    }
+
+    @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+    @inlinable public var _name: StaticString { "Zip" }
+
+    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Zip") }
+}

@@ -254,6 +254,54 @@ import Testing
             { Self.mergeOfEight(Self.source("a", [1], $0).eraseToAnyPublisher(), $0, failing: 3) })
     }
 
+    // MARK: zip
+
+    static func zipped<U: Publisher>(_ a: U, _ log: Log, bFails: Bool = false) -> some Publisher<Int, TestError>
+    where U.Output == Int, U.Failure == TestError {
+        a.zip(Self.failing("b", [10, 20, 30], log, fails: bFails)).map { $0 + $1 }
+    }
+
+    @Test func zipOfSynchronousUpstreams() {
+        let lines = Self.expectSame(
+            { Self.zipped(Self.source("a", [1, 2], $0), $0) },
+            { Self.zipped(Self.source("a", [1, 2], $0).eraseToAnyPublisher(), $0) })
+        // Each upstream runs to its end (into its queue) before the first tuple.
+        #expect(lines.prefix(10) == ["a 1", "b 10", "a 2", "b 20", "b 30", "sink 11", "sink 22", "sink finished", "returned", "a 1"])
+        for values in [[], [1], [1, 2, 3, 4]] {
+            Self.expectSame(
+                { Self.zipped(Self.source("a", values, $0), $0) },
+                { Self.zipped(Self.source("a", values, $0).eraseToAnyPublisher(), $0) })
+            Self.expectSame(
+                { Self.zipped(Self.failing("a", values, $0), $0) },
+                { Self.zipped(Self.failing("a", values, $0).eraseToAnyPublisher(), $0) })
+            Self.expectSame(
+                { Self.zipped(Self.failing("a", values, $0), $0, bFails: true) },
+                { Self.zipped(Self.failing("a", values, $0).eraseToAnyPublisher(), $0, bFails: true) })
+            Self.expectSame(
+                { Self.zipped(Self.source("a", values, $0), $0, bFails: true).prefix(1) },
+                { Self.zipped(Self.source("a", values, $0).eraseToAnyPublisher(), $0, bFails: true).prefix(1) })
+            Self.expectSame(
+                { Self.zipped(Self.source("a", values, $0).append(Self.source("s", [5], $0)), $0) },
+                { Self.zipped(Self.source("a", values, $0).append(Self.source("s", [5], $0)).eraseToAnyPublisher(), $0) })
+        }
+        #if !SLUICE_REFERENCE
+        let log = Log()
+        #expect(type(of: Self.zipped(Self.source("a", [], log), log))._isFusable)
+        #endif
+    }
+
+    @Test func zipOfThreeAndFour() {
+        Self.expectSame(
+            { log in Self.source("a", [1, 2], log).zip(Just(7).setFailureType(to: TestError.self), Self.failing("c", [3], log, fails: false)).map { $0 + $1 + $2 } },
+            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(Just(7).setFailureType(to: TestError.self), Self.failing("c", [3], log, fails: false)).map { $0 + $1 + $2 } })
+        Self.expectSame(
+            { log in Self.source("a", [1, 2], log).zip(Self.source("b", [4, 5], log), Self.failing("c", [3], log), Self.source("d", [6], log)).map { $0 + $1 + $2 + $3 } },
+            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(Self.source("b", [4, 5], log), Self.failing("c", [3], log), Self.source("d", [6], log)).map { $0 + $1 + $2 + $3 } })
+        Self.expectSame(
+            { log in Self.source("a", [1, 2], log).zip(Self.source("b", [4, 5], log), Self.source("c", [3, 9], log), Self.source("d", [6, 8, 0], log)) { $0 * $1 + $2 * $3 } },
+            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(Self.source("b", [4, 5], log), Self.source("c", [3, 9], log), Self.source("d", [6, 8, 0], log)) { $0 * $1 + $2 * $3 } })
+    }
+
     @Test func aConcatenationStartsItsSuffixOnceThePrefixLastValueIsDelivered() {
         let lines = Self.expectSame(
             { Just(1).setFailureType(to: TestError.self).append(Self.source("s", [2], $0)) },
