@@ -426,8 +426,15 @@ where Downstream.Input == Slots.Output {
             case .deliver(let tuple):
                 let more = downstream.with { $0.receive(tuple) }
                 lock.lock()
+                // No demand returned (the common case): no upstream to ask, and no
+                // `(any Subscription)?` to copy.
+                guard more != .none else {
+                    step = nextStep()
+                    lock.unlock()
+                    continue
+                }
                 var others = _FanInUpstreams()
-                if more != .none, phase == Self.emitting { others = add(more) }
+                if phase == Self.emitting { others = add(more) }
                 step = nextStep()
                 lock.unlock()
                 if !step.ends { others.request(more) }

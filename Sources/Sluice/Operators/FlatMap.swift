@@ -473,7 +473,13 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                 return end(completion, index: Self.unsubscribed)
             }
             // The inner publisher is done before the drain, so that the drain may finish the stream.
-            let upstreamToAsk = maxPublishers != .unlimited && phase == Self.running ? upstream : nil
+            // With unlimited `maxPublishers` upstream is never asked again: the common case touches
+            // no `(any Subscription)?` (copying even a nil one costs value-witness calls).
+            if maxPublishers == .unlimited {
+                _ = drain(askingInners: false)
+                return
+            }
+            let upstreamToAsk = phase == Self.running ? upstream : nil
             if drain(askingInners: false) { upstreamToAsk?.request(.max(1)) }
             return
         }
@@ -568,7 +574,8 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             complete(.finished)
             return
         }
-        let upstreamToAsk = maxPublishers != .unlimited && phase == Self.running ? upstream : nil
+        if maxPublishers == .unlimited { return lock.unlock() }
+        let upstreamToAsk = phase == Self.running ? upstream : nil
         lock.unlock()
         upstreamToAsk?.request(.max(1))
     }

@@ -40,23 +40,29 @@ struct DemandCounter: ~Copyable {
     /// so what remains now remains then.
     @inlinable
     func remains(emitted: UInt, returned: Subscribers.Demand) -> Bool {
-        let current = word.load(ordering: .relaxed)
-        return current == Self.unlimited || current - emitted > 0 || returned != .none
+        Self.remaining(returned._adding(to: word.load(ordering: .relaxed)), emitted: emitted) != 0
     }
 
     /// Removes `emitted` and adds `returned` (the demand downstream returned while receiving them);
-    /// returns what remains outstanding. Unlimited stays unlimited.
+    /// returns what remains outstanding. Unlimited stays unlimited. The owner may have emitted
+    /// more than the word held, into the demand returned meanwhile.
     @inlinable
     func settle(emitted: UInt, returned: Subscribers.Demand) -> UInt {
         var current = word.load(ordering: .relaxed)
         while true {
             guard current != Self.unlimited else { return current }
-            let next = returned._adding(to: current - emitted)
+            let next = Self.remaining(returned._adding(to: current), emitted: emitted)
             let (exchanged, original) = word.compareExchange(
                 expected: current, desired: next, ordering: .acquiringAndReleasing)
             if exchanged { return next }
             current = original
         }
+    }
+
+    /// `available - emitted`, where `available` may be unlimited (and then stays so).
+    @inlinable
+    static func remaining(_ available: UInt, emitted: UInt) -> UInt {
+        available == unlimited ? available : available - emitted
     }
 }
 

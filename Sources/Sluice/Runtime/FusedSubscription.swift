@@ -80,14 +80,22 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
         while true {
             var emitted: UInt = 0
             var returned = Subscribers.Demand.none
-            while emitted < outstanding || outstanding == DemandCounter.unlimited {
+            // What may be emitted before settling: the demand taken plus what downstream returned,
+            // folded in here rather than by an atomic settle after each value (`.max(1)` per value
+            // runs the whole stream without one). `settle` accounts for both all the same.
+            var budget = outstanding
+            while emitted < budget || budget == DemandCounter.unlimited {
                 if isDone.load(ordering: .relaxed) { return release() }
                 switch cursor.next() {
                 case .value(let value):
                     let more = downstream.with { $0.receive(value) }
-                    if outstanding != DemandCounter.unlimited {
+                    if budget != DemandCounter.unlimited {
                         emitted += 1
-                        if more != .none { returned += more }
+                        if more != .none {
+                            returned += more
+                            let folded = more._adding(to: budget)
+                            if folded != DemandCounter.unlimited { budget = folded }
+                        }
                     }
                 case .skip:
                     break
