@@ -438,10 +438,14 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
                 receiveRequest: { context.log("\(h): request(\(describe($0)))") }
             ))
     case .erase: next.go(p.eraseToAnyPublisher())
-    case .merge(let s): next.go(p.merge(with: side(s, context, failing: P.Failure.self)))
-    case .zip(let s): next.go(p.zip(side(s, context, failing: P.Failure.self)).map { $0.0 &* 100 &+ $0.1 })
-    case .combineLatest(let s):
-        next.go(p.combineLatest(side(s, context, failing: P.Failure.self)).map { $0.0 &* 100 &+ $0.1 })
+    case .merge(let s), .zip(let s), .combineLatest(let s):
+        if s == .other {
+            combine(op, p, side(s, context, failing: P.Failure.self), next)
+        } else if let never = p as? any Publisher<Int, Never> {
+            combineTyped(op, never, s, next)
+        } else if let failing = p as? any Publisher<Int, any Error> {
+            combineTyped(op, failing, s, next)
+        }
     case .flatMap(let d, let inner): withInner(inner, p, context, FlatMapInner(upstream: p, demand: demand(d), next: next))
     case .switchToLatest(let inner): withInner(inner, p, context, SwitchInner(upstream: p, next: next))
     case .share: next.go(p.share())
@@ -497,6 +501,38 @@ func side<F: Error>(_ s: Side, _ context: Context, failing: F.Type) -> AnyPublis
     if let typed = never as? AnyPublisher<Int, F> { return typed }
     guard let typed = failing as? AnyPublisher<Int, F> else { fatalError("no side for failure \(F.self)") }
     return typed
+}
+
+/// merge, zip or combineLatest of `p` and `side`.
+@_semantics("optimize.sil.specialize.generic.never")
+func combine<P: Publisher, S: Publisher>(_ op: Op, _ p: P, _ side: S, _ next: Next)
+where P.Output == Int, S.Output == Int, S.Failure == P.Failure {
+    switch op {
+    case .merge: next.go(p.merge(with: side))
+    case .zip: next.go(p.zip(side).map { $0.0 &* 100 &+ $0.1 })
+    case .combineLatest: next.go(p.combineLatest(side).map { $0.0 &* 100 &+ $0.1 })
+    default: fatalError("not a combining operator: \(op)")
+    }
+}
+
+/// `combine` with a `Just` or sequence side of its own type, as the printed program has it: over
+/// a synchronous upstream the fused forms run.
+@_semantics("optimize.sil.specialize.generic.never")
+func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next) where P.Output == Int, P.Failure == Never {
+    switch side {
+    case .just(let v): combine(op, p, Just(v), next)
+    case .sequence(let vs): combine(op, p, vs.publisher, next)
+    case .other: fatalError("the other subject is not typed")
+    }
+}
+
+@_semantics("optimize.sil.specialize.generic.never")
+func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next) where P.Output == Int, P.Failure == any Error {
+    switch side {
+    case .just(let v): combine(op, p, Just(v).setFailureType(to: (any Error).self), next)
+    case .sequence(let vs): combine(op, p, Publishers.Sequence<[Int], any Error>(sequence: vs), next)
+    case .other: fatalError("the other subject is not typed")
+    }
 }
 
 /// What to do with the inner-publisher factory `flatMap`/`switchToLatest` get: called with a
