@@ -215,8 +215,10 @@ struct _FanInUpstreams {
 @frozen @usableFromInline
 enum _FanInStep<Output, Failure: Error> {
     case deliver(Output)
-    case fail(Failure, cancelling: _FanInUpstreams)
-    case finish(cancelling: _FanInUpstreams)
+    /// The end: the upstreams to cancel wait in the core's `ending` (so that a step, copied at every
+    /// delivery, carries no existential).
+    case fail(Failure)
+    case finish
     /// Nothing more to do: return this demand to the upstream whose value started the delivery.
     case done(owed: Subscribers.Demand)
 
@@ -240,7 +242,7 @@ where Downstream.Input == Slots.Output {
     @usableFromInline static var idle: UInt8 { 0 }
     @usableFromInline static var emitting: UInt8 { 1 }
     @usableFromInline static var terminated: UInt8 { 2 }
-    @usableFromInline static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }
+    @inlinable static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }
 
     /// Used only inside calls through `lifetime` (`start` and `run`).
     @exclusivity(unchecked)
@@ -267,6 +269,8 @@ where Downstream.Input == Slots.Output {
     @exclusivity(unchecked) @usableFromInline var tuples = RingBuffer<Downstream.Input>()
     /// A failure that arrived while a delivery was in progress.
     @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
+    /// The upstreams to cancel, from the step that ended the stream until its thread cancels them.
+    @exclusivity(unchecked) @usableFromInline var ending = _FanInUpstreams()
 
     @inlinable
     init(downstream: Downstream) {
@@ -317,7 +321,19 @@ where Downstream.Input == Slots.Output {
         lock.lock()
         guard phase == Self.idle, finished & (1 << Lane.index) == 0 else { return store(value, in: Lane.self) }
         Lane.put(value, into: &slots)
-        if !Slots.pairs { snapshot() }
+        if !Slots.pairs {
+            // combineLatest's common case, a tuple made with demand for it and none waiting, goes
+            // straight out: what `snapshot()` then `takeTuple()` would do, without the ring.
+            if slots.unfilled == 0 && demand != 0 && tuples.isEmpty {
+                phase = Self.emitting
+                driver = Lane.index
+                if demand != .max { demand -= 1 }
+                let tuple = slots.take()
+                lock.unlock()
+                return run(.deliver(tuple))
+            }
+            snapshot()
+        }
         guard demand != 0, hasTuple else {
             lock.unlock()
             return .none
@@ -438,12 +454,14 @@ where Downstream.Input == Slots.Output {
                 step = nextStep()
                 lock.unlock()
                 if !step.ends { others.request(more) }
-            case .fail(let error, let running):
+            case .fail(let error):
+                let running = takeEnding()
                 releaseValues()
                 running.cancel()
                 if lifetime.end() { downstream.with { $0.receive(completion: .failure(error)) } }
                 return .none
-            case .finish(let running):
+            case .finish:
+                let running = takeEnding()
                 releaseValues()
                 running.cancel()
                 if lifetime.end() { downstream.with { $0.receive(completion: .finished) } }
@@ -459,9 +477,15 @@ where Downstream.Input == Slots.Output {
     @inlinable
     func nextStep() -> _FanInStep<Downstream.Input, Downstream.Failure> {
         guard phase == Self.emitting else { return .done(owed: .none) }
-        if let failure = pendingFailure { return .fail(failure, cancelling: terminate()) }
+        if let failure = pendingFailure {
+            ending = terminate()
+            return .fail(failure)
+        }
         if demand != 0, hasTuple { return .deliver(takeTuple()) }
-        if isFinished { return .finish(cancelling: terminate()) }
+        if isFinished {
+            ending = terminate()
+            return .finish
+        }
         phase = Self.idle
         let result = owed
         owed = .none
@@ -513,6 +537,16 @@ where Downstream.Input == Slots.Output {
         pendingFailure = nil
         let running = upstreams
         upstreams = _FanInUpstreams()
+        return running
+    }
+
+    /// The upstreams the ending step left to cancel.
+    @inlinable
+    func takeEnding() -> _FanInUpstreams {
+        lock.lock()
+        defer { lock.unlock() }
+        let running = ending
+        ending = _FanInUpstreams()
         return running
     }
 
