@@ -11,11 +11,16 @@ import ScenariosSluice
 let elements = Array(0..<100_000)
 let scenarios: KeyValuePairs<String, () -> Int> = [
     "sequence.map.filter.sink": { sequenceMapFilter(elements) },
+    "sequence.eager": { sequenceMapFilterEager(elements) },
     "eight-stage": { eightStage(elements) },
     "just.map.filter.sink": { justMapFilter(1_000) },
     "passthrough.send": {
         let fixture = SubjectFixture(subscribers: 1)
         return fixture.sendPassthrough(100_000)
+    },
+    "passthrough.send10": {
+        let fixture = SubjectFixture(subscribers: 10)
+        return fixture.sendPassthrough(10_000)
     },
     "scan": { scan(elements) },
     "reduce": { reduce(elements) },

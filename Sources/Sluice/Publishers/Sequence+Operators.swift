@@ -24,7 +24,7 @@ extension Publishers.Sequence {
     /// Publishes the non-`nil` results of the transform.
     @inlinable
     public func compactMap<T>(_ transform: (Output) -> T?) -> Publishers.Sequence<[T], Failure> {
-        .init(sequence: sequence.compactMap(transform))
+        .init(sequence: sequence._keeping(transform))
     }
 
     /// Publishes whether some element satisfies the predicate.
@@ -56,7 +56,7 @@ extension Publishers.Sequence {
     /// Publishes the elements that satisfy the predicate.
     @inlinable
     public func filter(_ isIncluded: (Output) -> Bool) -> Publishers.Sequence<[Output], Failure> {
-        .init(sequence: sequence.filter(isIncluded))
+        .init(sequence: sequence._keeping { isIncluded($0) ? $0 : nil })
     }
 
     /// Finishes without publishing any element.
@@ -257,5 +257,20 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     @inlinable
     public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
         append(publisher.sequence)
+    }
+}
+
+extension Swift.Sequence {
+    /// The non-nil results of `transform`, in order, built in one buffer reserved for the whole
+    /// sequence (`underestimatedCount`): no regrowth copies, unlike appending one by one from
+    /// empty as `filter` and `compactMap` do.
+    @inlinable
+    func _keeping<T>(_ transform: (Element) -> T?) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(underestimatedCount)
+        for element in self {
+            if let kept = transform(element) { result.append(kept) }
+        }
+        return result
     }
 }

@@ -194,6 +194,8 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     /// A `CurrentValueSubject` subscriber is owed the current value when it next asks: at first, and
     /// after a value went by while it had no demand. Written only under `delivery`.
     @usableFromInline let owesCurrentValue: Atomic<Bool>
+    /// The subject's kind, kept here so that a value does not reach through `core` for it.
+    @usableFromInline let isCurrentValue: Bool
     /// The demand a delivery may spend.
     @exclusivity(unchecked)
     @usableFromInline var demand = Subscribers.Demand.none
@@ -223,6 +225,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
         self.core = core
         coreOwner = core
         owesCurrentValue = Atomic(core.isCurrentValue)
+        isCurrentValue = core.isCurrentValue
         self.offerEntry = offerEntry
         self.owedEntry = owedEntry
         self.releaseEntry = releaseEntry
@@ -262,8 +265,9 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     }
 
     /// Under `delivery`: whether there is demand, folding in what was requested if none is left.
-    @inlinable
-    func hasDemandLeft() -> Bool {
+    /// (`final`, as `mayDeliver()`: a class method would be a vtable call per value.)
+    @inlinable @inline(__always)
+    final func hasDemandLeft() -> Bool {
         if demand == .none { demand = requested.take() }
         return demand != .none
     }
@@ -274,9 +278,9 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     /// `requested` once more: a `request` on another thread either added its demand before that
     /// look (and this value is delivered) or reads `owesCurrentValue` after it was set (and
     /// delivers the owed value itself), so a value is never left owed to a subscriber with demand.
-    @inlinable
-    func mayDeliver() -> Bool {
-        guard core.isCurrentValue else { return hasDemandLeft() }
+    @inlinable @inline(__always)
+    final func mayDeliver() -> Bool {
+        guard isCurrentValue else { return hasDemandLeft() }
         if !hasDemandLeft() {
             owesCurrentValue.store(true, ordering: .releasing)
             guard hasDemandLeft() else { return false }
@@ -307,7 +311,10 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     @inlinable
     func offer(_ value: Downstream.Input, version: UInt64) {
         delivery.lock()
-        if !isDone.load(ordering: .relaxed), receivedVersion != version, owedFloor.map({ version > $0 }) ?? true, mayDeliver() {
+        // Versions matter only to a current-value subject, whose owed value may overtake a send.
+        if !isDone.load(ordering: .relaxed),
+            !isCurrentValue || (receivedVersion != version && owedFloor.map({ version > $0 }) ?? true), mayDeliver()
+        {
             deliver(value, version: version)
         }
         if delivery.unlock() { downstream.release() }
