@@ -18,6 +18,10 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
         let fixture = SubjectFixture(subscribers: 1)
         return fixture.sendPassthrough(100_000)
     },
+    "currentValue.send": {
+        let fixture = SubjectFixture(subscribers: 1)
+        return fixture.sendCurrentValue(100_000)
+    },
     "passthrough.send10": {
         let fixture = SubjectFixture(subscribers: 10)
         return fixture.sendPassthrough(10_000)
