@@ -80,12 +80,15 @@ import Testing
     static func flatMapSequences<U: Publisher>(_ upstream: U, _ log: Log, failAt: Int? = nil, maxPublishers: Subscribers.Demand = .unlimited)
         -> some Publisher<Int, TestError> where U.Output == Int, U.Failure == TestError
     {
-        upstream.flatMap(maxPublishers: maxPublishers) { value in
-            Self.source("inner\(value)", [value * 10, value * 10 + 1], log).tryMap { inner -> Int in
-                if inner == failAt { throw TestError.other }
-                return inner
-            }.mapError { $0 as! TestError }
-        }
+        upstream.flatMap(maxPublishers: maxPublishers) { Self.inner($0, log, failAt: failAt) }
+    }
+
+    /// The inner publisher of `value`: two values, failing at `failAt`.
+    static func inner(_ value: Int, _ log: Log, failAt: Int?) -> some Publisher<Int, TestError> {
+        Self.source("inner\(value)", [value * 10, value * 10 + 1], log).tryMap { inner -> Int in
+            if inner == failAt { throw TestError.other }
+            return inner
+        }.mapError { $0 as! TestError }
     }
 
     @Test func flatMapOverSequences() {
@@ -152,12 +155,7 @@ import Testing
 
     static func switching<U: Publisher>(_ upstream: U, _ log: Log, failAt: Int? = nil) -> some Publisher<Int, TestError>
     where U.Output == Int, U.Failure == TestError {
-        upstream.map { value in
-            Self.source("inner\(value)", [value * 10, value * 10 + 1], log).tryMap { inner -> Int in
-                if inner == failAt { throw TestError.other }
-                return inner
-            }.mapError { $0 as! TestError }
-        }.switchToLatest()
+        upstream.map { Self.inner($0, log, failAt: failAt) }.switchToLatest()
     }
 
     @Test func switchToLatestOverSynchronousInners() {
