@@ -162,6 +162,13 @@ let benchmarks: @Sendable () -> Void = {
         "OpenCombine": { ScenariosOpenCombine.switchToLatestJust(combinedInput) },
     ])
     // "loop" here is the floor: a bare DispatchQueue.async per value.
+    //
+    // One run of each implementation first, before any benchmark: the reference's unspecialised
+    // code makes Swift type metadata on the delivery thread at its first value, and
+    // package-benchmark's malloc interposer was seen to crash there (SIGSEGV in
+    // `replacement_free` under `swift_getTupleTypeMetadata2`, about one run in five).
+    _ = ScenariosSluice.receiveOnQueue(2, queue: deliveryQueue)
+    _ = ScenariosReference.receiveOnQueue(2, queue: deliveryQueue)
     scenario("13 receive(on: DispatchQueue)", units: sends, expected: HandWritten.sum(Array(0..<sends)), [
         "loop": { HandWritten.asyncPerValue(sends, queue: deliveryQueue) },
         "Sluice": { ScenariosSluice.receiveOnQueue(sends, queue: deliveryQueue) },

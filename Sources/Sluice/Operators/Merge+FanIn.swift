@@ -354,86 +354,61 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
 // merge) the unfused merge still subscribes the later upstreams once the completion has gone out,
 // and cancels them at once: `_didEnd()` makes their cursors and drops them.
 
-/// The upstreams of a `Merge`…`Merge8` still to run after the current one.
-public protocol _MergeRest<Output, Failure> {
-    associatedtype Output
-    associatedtype Failure: Error
-    associatedtype Cursor: _FusedCursor where Cursor.Output == Output, Cursor.Failure == Failure
-
-    /// The cursor over these upstreams, made when the one before them has finished.
-    func _makeCursor() -> Cursor
-
-    /// Makes each upstream's cursor and drops it, as the merge subscribes and cancels them after
-    /// its stream ended.
-    func _abandon()
-}
-
-/// One more upstream, then the rest.
+/// The fused `Merge`…`Merge8`: one upstream, then the merge of the rest (`Rest`, whose last level
+/// is an `_Unfusable` cursor: nothing left, finished).
+///
+/// Each level keeps its upstream's cursor, made when the level is reached, and a flag once that
+/// upstream has finished: a value from the k-th upstream passes k - 1 flags, not k - 1 optional
+/// cursors (nested optionals made LLVM outline their tag reads, about ten calls per value in
+/// `Merge8`).
 @frozen
-public struct _MergeUpstreams<Upstream: Publisher, Rest: _MergeRest>: _MergeRest
+public struct _MergeCursor<Upstream: Publisher, Rest: _FusedCursor>: _FusedCursor
 where Rest.Output == Upstream.Output, Rest.Failure == Upstream.Failure {
     @usableFromInline let upstream: Upstream
-    @usableFromInline let rest: Rest
+    /// The upstream's cursor, once this level is reached.
+    @usableFromInline var current: Upstream._Cursor?
+    @usableFromInline var hasFinished = false
+    @usableFromInline var rest: Rest
 
+    /// The first level: its upstream is subscribed at once.
     @inlinable @inline(__always)
-    public init(_ upstream: Upstream, _ rest: Rest) {
+    public init(first upstream: Upstream, then rest: Rest) {
         self.upstream = upstream
+        current = upstream._makeCursor()
+        self.rest = rest
+    }
+
+    /// A later level: its upstream is subscribed when the one before has finished.
+    @inlinable @inline(__always)
+    public init(later upstream: Upstream, then rest: Rest) {
+        self.upstream = upstream
+        current = nil
         self.rest = rest
     }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _MergeCursor<Upstream._Cursor, Rest> { _MergeCursor(upstream._makeCursor(), then: rest) }
-
-    @inlinable
-    public func _abandon() {
-        _ = upstream._makeCursor()
-        rest._abandon()
-    }
-}
-
-/// No upstream left: the merge finishes.
-@frozen
-public struct _MergeEnd<Output, Failure: Error>: _MergeRest {
-    @inlinable @inline(__always) public init() {}
-
-    @inlinable @inline(__always) public func _makeCursor() -> _Unfusable<Output, Failure> { _Unfusable() }
-
-    @inlinable public func _abandon() {}
-}
-
-/// The fused merge: the current upstream, then the rest.
-@frozen
-public struct _MergeCursor<Current: _FusedCursor, Rest: _MergeRest>: _FusedCursor
-where Rest.Output == Current.Output, Rest.Failure == Current.Failure {
-    @usableFromInline var current: Current
-    @usableFromInline let rest: Rest
-    /// The rest's cursor, once the current upstream has finished.
-    @usableFromInline var later: Rest.Cursor?
-
-    @inlinable @inline(__always)
-    public init(_ current: Current, then rest: Rest) {
-        self.current = current
-        self.rest = rest
-        later = nil
-    }
-
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Current.Output, Current.Failure> {
-        if later != nil { return later!.next() }
-        switch current.next() {
+    public mutating func next() -> _FusedStep<Upstream.Output, Upstream.Failure> {
+        if hasFinished { return rest.next() }
+        if current == nil { current = upstream._makeCursor() }
+        switch current!.next() {
         case .finished:
-            later = rest._makeCursor()
-            return later!.next()
+            hasFinished = true
+            current = nil
+            return rest.next()
         case let step:
             return step
         }
     }
 
-    @inlinable public var isExhausted: Bool { @inline(__always) mutating get { later?.isExhausted ?? false } }
+    @inlinable public var isExhausted: Bool {
+        @inline(__always) mutating get { hasFinished && rest.isExhausted }
+    }
 
+    /// The levels never reached are subscribed now, and dropped.
     @inlinable
     public mutating func _didEnd() {
-        if later == nil { rest._abandon() } else { later!._didEnd() }
+        if !hasFinished && current == nil { _ = upstream._makeCursor() }
+        rest._didEnd()
     }
 
     @inlinable public static var _needsUnlimitedDemand: Bool { true }

@@ -95,13 +95,13 @@ extension Publishers {
             b.subscribe(_MergeInlet(fanIn: fanIn, index: 1))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeEnd<Output, Failure>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _Unfusable<Output, Failure>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeEnd())) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _Unfusable())) }
     }
 }
 
@@ -186,13 +186,13 @@ extension Publishers {
             c.subscribe(_MergeInlet(fanIn: fanIn, index: 2))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeEnd<Output, Failure>>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _Unfusable<Output, Failure>>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeEnd()))) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _Unfusable()))) }
     }
 }
 
@@ -274,13 +274,13 @@ extension Publishers {
             d.subscribe(_MergeInlet(fanIn: fanIn, index: 3))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeEnd<Output, Failure>>>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _Unfusable<Output, Failure>>>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeEnd())))) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _Unfusable())))) }
     }
 }
 
@@ -359,13 +359,13 @@ extension Publishers {
             e.subscribe(_MergeInlet(fanIn: fanIn, index: 4))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeEnd<Output, Failure>>>>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _Unfusable<Output, Failure>>>>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeEnd()))))) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _Unfusable()))))) }
     }
 }
 
@@ -441,13 +441,13 @@ extension Publishers {
             f.subscribe(_MergeInlet(fanIn: fanIn, index: 5))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeUpstreams<F, _MergeEnd<Output, Failure>>>>>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _MergeCursor<F, _Unfusable<Output, Failure>>>>>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeUpstreams(f, _MergeEnd())))))) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _MergeCursor(later: f, then: _Unfusable())))))) }
     }
 }
 
@@ -520,13 +520,13 @@ extension Publishers {
             g.subscribe(_MergeInlet(fanIn: fanIn, index: 6))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeUpstreams<F, _MergeUpstreams<G, _MergeEnd<Output, Failure>>>>>>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _MergeCursor<F, _MergeCursor<G, _Unfusable<Output, Failure>>>>>>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeUpstreams(f, _MergeUpstreams(g, _MergeEnd()))))))) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _MergeCursor(later: f, then: _MergeCursor(later: g, then: _Unfusable()))))))) }
     }
 }
 
@@ -596,13 +596,13 @@ extension Publishers {
             h.subscribe(_MergeInlet(fanIn: fanIn, index: 7))
         }
 
-        public typealias _Cursor = _MergeCursor<A._Cursor, _MergeUpstreams<B, _MergeUpstreams<C, _MergeUpstreams<D, _MergeUpstreams<E, _MergeUpstreams<F, _MergeUpstreams<G, _MergeUpstreams<H, _MergeEnd<Output, Failure>>>>>>>>>
+        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _MergeCursor<F, _MergeCursor<G, _MergeCursor<H, _Unfusable<Output, Failure>>>>>>>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand && H._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(a._makeCursor(), then: _MergeUpstreams(b, _MergeUpstreams(c, _MergeUpstreams(d, _MergeUpstreams(e, _MergeUpstreams(f, _MergeUpstreams(g, _MergeUpstreams(h, _MergeEnd())))))))) }
+        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _MergeCursor(later: f, then: _MergeCursor(later: g, then: _MergeCursor(later: h, then: _Unfusable())))))))) }
     }
 }
 
