@@ -82,7 +82,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false, name: "SwitchToLatest") { $0 }
+            _FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) { $0 }
         }
     }
 }
