@@ -24,7 +24,7 @@ extension Publisher {
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let relay = SubjectSubscriber(subject)
         subscribe(relay)
-        return AnyCancellable(relay)
+        return AnyCancellable(object: relay)
     }
 }
 

@@ -23,7 +23,7 @@ extension Publisher {
         }
         let link = SinkLink()
         subscribe(SinkSubscriber(link: link, receiveCompletion: receiveCompletion, receiveValue: receiveValue))
-        return AnyCancellable(link)
+        return AnyCancellable(object: link)
     }
 }
 

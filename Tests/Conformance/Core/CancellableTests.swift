@@ -31,6 +31,27 @@ import Testing
         #expect(counter.count == 10)
     }
 
+    @Test func wrapsACancellableObjectAndLetsGoOfItWhenCancelled() {
+        final class Canceller: Cancellable {
+            let counter: Counter
+            init(counter: Counter) { self.counter = counter }
+            func cancel() { counter.count += 1 }
+        }
+        let counter = Counter()
+        weak var wrapped: Canceller?
+        let token: AnyCancellable
+        do {
+            let canceller = Canceller(counter: counter)
+            wrapped = canceller
+            token = AnyCancellable(canceller)
+        }
+        #expect(wrapped != nil)
+        token.cancel()
+        #expect(wrapped == nil)
+        token.cancel()
+        #expect(counter.count == 1)
+    }
+
     @Test func storesInSetAndArray() {
         let counter = Counter()
         var set = Set<AnyCancellable>()
