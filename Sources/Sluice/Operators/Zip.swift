@@ -63,7 +63,7 @@ extension Publishers {
     public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         public typealias Output = (A.Output, B.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _ZipCursor<A._Cursor, B._Cursor, Output>
+        public typealias _Cursor = _ZipCursor<A._Cursor, B._Cursor, _ZipPair<A.Output, B.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -91,7 +91,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _ZipCursor(a._makeCursor(), b._makeCursor()) { ($0, $1) }
+            _ZipCursor(a._makeCursor(), b._makeCursor())
         }
     }
 
@@ -101,7 +101,7 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure {
         public typealias Output = (A.Output, B.Output, C.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _ZipCursor<_ZipCursor<A._Cursor, B._Cursor, (A.Output, B.Output)>, C._Cursor, Output>
+        public typealias _Cursor = _ZipCursor<Zip<A, B>._Cursor, C._Cursor, _ZipAppend3<A.Output, B.Output, C.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -133,7 +133,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _ZipCursor(_ZipCursor(a._makeCursor(), b._makeCursor()) { ($0, $1) }, c._makeCursor()) { ($0.0, $0.1, $1) }
+            _ZipCursor(Zip(a, b)._makeCursor(), c._makeCursor())
         }
     }
 
@@ -143,7 +143,7 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _ZipCursor<_ZipCursor<_ZipCursor<A._Cursor, B._Cursor, (A.Output, B.Output)>, C._Cursor, (A.Output, B.Output, C.Output)>, D._Cursor, Output>
+        public typealias _Cursor = _ZipCursor<Zip3<A, B, C>._Cursor, D._Cursor, _ZipAppend4<A.Output, B.Output, C.Output, D.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -179,9 +179,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _ZipCursor(_ZipCursor(_ZipCursor(a._makeCursor(), b._makeCursor()) { ($0, $1) }, c._makeCursor()) { ($0.0, $0.1, $1) }, d._makeCursor()) {
-                ($0.0, $0.1, $0.2, $1)
-            }
+            _ZipCursor(Zip3(a, b, c)._makeCursor(), d._makeCursor())
         }
     }
 }
@@ -201,12 +199,13 @@ extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equata
 /// a failure, if any upstream failed (the first to fail), ends the stream; otherwise the tuples go
 /// out and the stream finishes. Zip3 and Zip4 are zips of zips: the order of the upstreams is the same.
 @frozen
-public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Output>: _FusedCursor where A.Failure == B.Failure {
+public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Join: _ZipJoin>: _FusedCursor
+where A.Failure == B.Failure, Join.A == A.Output, Join.B == B.Output {
+    public typealias Output = Join.Output
     public typealias Failure = A.Failure
 
     @usableFromInline var a: A
     @usableFromInline var b: B
-    @usableFromInline let join: (A.Output, B.Output) -> Output
     /// Whether each upstream was exhausted when it was subscribed (when its cursor was made).
     @usableFromInline let aWasExhausted: Bool
     @usableFromInline let bWasExhausted: Bool
@@ -219,14 +218,13 @@ public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Output>: _FusedCursor
     @usableFromInline var index = 0
 
     @inlinable @inline(__always)
-    public init(_ a: A, _ b: B, join: @escaping (A.Output, B.Output) -> Output) {
+    public init(_ a: A, _ b: B) {
         var a = a
         aWasExhausted = a.isExhausted
         var b = b
         bWasExhausted = b.isExhausted
         self.a = a
         self.b = b
-        self.join = join
     }
 
     @inlinable @inline(__always)
@@ -235,7 +233,7 @@ public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Output>: _FusedCursor
         if let failure { return .failure(failure) }
         guard index < aValues.count && index < bValues.count else { return .finished }
         defer { index += 1 }
-        return .value(join(aValues[index], bValues[index]))
+        return .value(Join.join(aValues[index], bValues[index]))
     }
 
     /// Runs each upstream to its end, in order.
@@ -243,6 +241,8 @@ public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Output>: _FusedCursor
     mutating func run() {
         hasRun = true
         let aFailure = Self.collect(&a, wasExhausted: aWasExhausted, into: &aValues)
+        // Only as many of b's values make tuples (more are still pulled: their closures run).
+        bValues.reserveCapacity(aValues.count)
         let bFailure = Self.collect(&b, wasExhausted: bWasExhausted, into: &bValues)
         failure = aFailure ?? bFailure
     }
@@ -276,4 +276,31 @@ public struct _ZipCursor<A: _FusedCursor, B: _FusedCursor, Output>: _FusedCursor
     @inlinable public var _name: StaticString { "Zip" }
 
     @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Zip") }
+}
+
+/// How `_ZipCursor` makes its tuple: a type rather than a stored closure, so that the join is
+/// inlined into the loop.
+public protocol _ZipJoin {
+    associatedtype A
+    associatedtype B
+    associatedtype Output
+    static func join(_ a: A, _ b: B) -> Output
+}
+
+/// `Zip`'s tuple.
+public enum _ZipPair<A, B>: _ZipJoin {
+    @inlinable @inline(__always)
+    public static func join(_ a: A, _ b: B) -> (A, B) { (a, b) }
+}
+
+/// `Zip3`'s tuple, from a pair and a third value.
+public enum _ZipAppend3<X, Y, Z>: _ZipJoin {
+    @inlinable @inline(__always)
+    public static func join(_ a: (X, Y), _ b: Z) -> (X, Y, Z) { (a.0, a.1, b) }
+}
+
+/// `Zip4`'s tuple, from a triple and a fourth value.
+public enum _ZipAppend4<X, Y, Z, W>: _ZipJoin {
+    @inlinable @inline(__always)
+    public static func join(_ a: (X, Y, Z), _ b: W) -> (X, Y, Z, W) { (a.0, a.1, a.2, b) }
 }
