@@ -187,24 +187,293 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     }
 }
 
-/// The fan-in of `flatMap`: one `Lock` over the fields below, never held while calling out.
+/// `flatMap`'s state, kept under its subscription's lock. Each event changes it and returns what
+/// the subscription does once it has unlocked; nothing here calls out.
 ///
-/// Whoever sets `delivering` is the only caller of downstream until it clears it; values that
-/// arrive meanwhile, or while downstream has no demand, wait in `queue` and that caller delivers
-/// them (the drain), as well as a failure that arrived meanwhile. `isDone` lets an upstream value
-/// be dropped after the end without taking the lock.
+/// Whoever is told to deliver (`delivering`) is the only caller of downstream until a
+/// `nextDelivery` step says it has stopped; values that arrive meanwhile, or while downstream has
+/// no demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
+/// meanwhile.
+@usableFromInline
+struct _FlatMapState<Value, Failure: Error> {
+    /// The number a value carries when it came from an inner publisher that was never subscribed to.
+    @usableFromInline static var unsubscribed: Int { -1 }
+
+    @usableFromInline enum Phase {
+        case awaitingUpstream
+        case running
+        case upstreamFinished
+        case terminated
+    }
+
+    /// What the subscription does after an event.
+    @usableFromInline enum Action {
+        case none
+        case cancel(any Subscription)
+        case request(any Subscription, Subscribers.Demand)
+        /// The stream has ended: cancels the inner publishers still running, then delivers the
+        /// completion if there is one (otherwise the caller that delivers it is busy delivering).
+        case end([any Subscription], Subscribers.Completion<Failure>?)
+    }
+
+    /// What the delivering caller does next.
+    @usableFromInline enum Delivery {
+        /// Delivers the value, then asks the next step with downstream's answer; `asksInner`: asks
+        /// the inner publisher it came from for one more (handed over in `toAsk`).
+        case value(Value, asksInner: Bool)
+        /// Delivers the completion: the stream has ended.
+        case completion(Subscribers.Completion<Failure>)
+        /// Nothing to deliver now; the stream is live and someone else may deliver.
+        case idle
+        /// The stream has ended (cancelled, or its failure delivered by another caller).
+        case ended
+    }
+
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    @usableFromInline var phase = Phase.awaitingUpstream
+    @usableFromInline var upstream: (any Subscription)?
+    /// The inner publishers that have not completed: their subscription, or nil until it arrives.
+    @usableFromInline var inners: [Int: (any Subscription)?] = [:]
+    /// Inner `Empty` publishers that never complete: the stream cannot finish.
+    @usableFromInline var unending = 0
+    @usableFromInline var nextIndex = 0
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var queue = _FlatMapQueue<(index: Int, value: Value)>()
+    @usableFromInline var delivering = false
+    @usableFromInline var pendingFailure: Failure?
+
+    @inlinable init(maxPublishers: Subscribers.Demand) { self.maxPublishers = maxPublishers }
+
+    @inlinable var isTerminated: Bool { phase == .terminated }
+
+    @inlinable var isExhausted: Bool {
+        phase == .upstreamFinished && inners.isEmpty && unending == 0 && queue.isEmpty
+    }
+
+    /// Upstream, while it may still be asked for more.
+    @inlinable var liveUpstream: (any Subscription)? { phase == .running ? upstream : nil }
+
+    // MARK: Upstream
+
+    @inlinable
+    mutating func upstreamArrived(_ subscription: any Subscription) -> Action {
+        guard phase == .awaitingUpstream else { return .cancel(subscription) }
+        phase = .running
+        upstream = subscription
+        // Combine asks for `.none` here; a request for nothing is an API violation in Sluice.
+        return maxPublishers == .none ? .none : .request(subscription, maxPublishers)
+    }
+
+    /// A new inner publisher: its number, or nil if the stream no longer runs.
+    @inlinable
+    mutating func openInner() -> Int? {
+        guard phase == .running else { return nil }
+        let index = nextIndex
+        nextIndex += 1
+        inners[index] = .some(nil)
+        return index
+    }
+
+    /// An inner `Empty`, not subscribed to.
+    @inlinable
+    mutating func emptyInner(completesAtOnce: Bool) -> Action {
+        guard phase == .running else { return .none }
+        guard completesAtOnce else {
+            unending += 1
+            return .none
+        }
+        return innerFinished(index: Self.unsubscribed)
+    }
+
+    /// A one-shot inner publisher's value and completion, taken at once instead of subscribing:
+    /// nil if the caller delivers the value now (it is then the delivering caller, and ends the
+    /// inner publisher after); otherwise the value waits, and the inner publisher has ended.
+    @inlinable
+    mutating func oneShotValue(_ value: Value, then completion: Subscribers.Completion<Failure>) -> Action? {
+        guard phase == .running else { return Action.none }
+        guard !delivering, demand != .none else {
+            queue.append((Self.unsubscribed, value))
+            return innerEnded(completion, index: Self.unsubscribed)
+        }
+        delivering = true
+        if demand != .unlimited { demand -= 1 }
+        return nil
+    }
+
+    /// A one-shot inner publisher's completion, taken at once (after its value, if it had one).
+    @inlinable
+    mutating func oneShotEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard phase == .running else { return .none }
+        return innerEnded(completion, index: Self.unsubscribed)
+    }
+
+    @inlinable
+    mutating func upstreamEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard phase == .awaitingUpstream || phase == .running else { return .none }
+        switch completion {
+        case .finished:
+            phase = .upstreamFinished
+            upstream = nil
+            guard !delivering, isExhausted else { return .none }
+            phase = .terminated
+            return .end([], .finished)
+        case .failure(let error):
+            return fail(error)
+        }
+    }
+
+    // MARK: Inner publishers
+
+    @inlinable
+    mutating func innerArrived(_ subscription: any Subscription, index: Int) -> Action {
+        guard phase != .terminated, let slot = inners[index], slot == nil else { return .cancel(subscription) }
+        inners[index] = subscription
+        return .request(subscription, demand == .unlimited ? .unlimited : .max(1))
+    }
+
+    /// An inner publisher's value: whether the caller delivers it now (it is then the delivering
+    /// caller) and whether demand was unlimited; otherwise it waits or is dropped.
+    @inlinable
+    mutating func innerValue(_ value: Value, index: Int) -> (deliverNow: Bool, wasUnlimited: Bool) {
+        guard phase != .terminated, let slot = inners[index], slot != nil else { return (false, false) }
+        guard !delivering, demand != .none else {
+            // Its publisher is asked for the next value when this one is delivered.
+            queue.append((index, value))
+            return (false, false)
+        }
+        delivering = true
+        let isUnlimited = demand == .unlimited
+        if !isUnlimited { demand -= 1 }
+        return (true, isUnlimited)
+    }
+
+    /// An inner publisher completed (`index`: `unsubscribed` for one taken at once).
+    @inlinable
+    mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, index: Int) -> Action {
+        guard phase != .terminated, index == Self.unsubscribed || inners[index] != nil else { return .none }
+        switch completion {
+        case .finished:
+            return innerFinished(index: index)
+        case .failure(let error):
+            if index != Self.unsubscribed { inners[index] = nil }
+            // As in Combine, the other inner publishers are cancelled, upstream is not.
+            return fail(error)
+        }
+    }
+
+    /// Frees the inner publisher's slot: upstream may send one more element.
+    @inlinable
+    mutating func innerFinished(index: Int) -> Action {
+        if index != Self.unsubscribed { inners[index] = nil }
+        if !delivering && isExhausted {
+            phase = .terminated
+            return .end([], .finished)
+        }
+        guard maxPublishers != .unlimited, let upstream = liveUpstream else { return .none }
+        return .request(upstream, .max(1))
+    }
+
+    // MARK: Downstream
+
+    /// Downstream's request: the inner publishers to ask for `.unlimited` now (demand became
+    /// unlimited), and whether the caller becomes the delivering one (values wait).
+    @inlinable
+    mutating func requested(_ more: Subscribers.Demand) -> (toUnlimit: [any Subscription], delivers: Bool) {
+        guard phase != .terminated else { return ([], false) }
+        let becomesUnlimited = more == .unlimited && demand != .unlimited
+        demand += more
+        let toUnlimit = becomesUnlimited ? subscribedInners() : []
+        guard !delivering, !queue.isEmpty else { return (toUnlimit, false) }
+        delivering = true
+        return (toUnlimit, true)
+    }
+
+    /// Downstream cancelled: upstream and the inner subscriptions to cancel, or nil if the stream
+    /// had ended.
+    @inlinable
+    mutating func cancelled() -> (upstream: (any Subscription)?, inners: [any Subscription])? {
+        guard phase != .terminated else { return nil }
+        let toCancel = (upstream, subscribedInners())
+        phase = .terminated
+        upstream = nil
+        inners = [:]
+        queue.removeAll()
+        pendingFailure = nil
+        return toCancel
+    }
+
+    /// The delivering caller's next step, after downstream answered `more` to the last value.
+    /// With `askingInners` (downstream's request drives the delivery), the inner publisher of
+    /// each value delivered under a finite demand is asked for one more: it is put in `toAsk`.
+    @inlinable
+    mutating func nextDelivery(adding more: Subscribers.Demand, askingInners: Bool, toAsk: inout (any Subscription)?) -> Delivery {
+        if more != .none { demand += more }
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            delivering = false
+            return .completion(.failure(failure))
+        }
+        if phase == .terminated {
+            delivering = false
+            return .ended
+        }
+        if !queue.isEmpty && demand != .none {
+            let (index, value) = queue.removeFirst()
+            var asksInner = false
+            if demand != .unlimited {
+                demand -= 1
+                if askingInners, let slot = inners[index], let inner = slot {
+                    toAsk = inner
+                    asksInner = true
+                }
+            }
+            return .value(value, asksInner: asksInner)
+        }
+        if isExhausted {
+            phase = .terminated
+            delivering = false
+            return .completion(.finished)
+        }
+        delivering = false
+        return .idle
+    }
+
+    /// The delivering caller gives up delivering (the stream's lifetime ended under it).
+    @inlinable mutating func stopDelivering() { delivering = false }
+
+    // MARK: Endings
+
+    /// The inner subscriptions that have arrived, oldest first.
+    @inlinable
+    func subscribedInners() -> [any Subscription] {
+        inners.sorted { $0.key < $1.key }.compactMap { $0.value }
+    }
+
+    /// Ends the stream with a failure after cancelling the inner publishers still running; the
+    /// failure waits for the delivering caller if there is one.
+    @inlinable
+    mutating func fail(_ error: Failure) -> Action {
+        let toCancel = subscribedInners()
+        phase = .terminated
+        upstream = nil
+        inners = [:]
+        queue.removeAll()
+        guard !delivering else {
+            pendingFailure = error
+            return .end(toCancel, nil)
+        }
+        return .end(toCancel, .failure(error))
+    }
+}
+
+/// The fan-in of `flatMap`: its `_FlatMapState` under one `Lock`, never held while calling out.
+/// `isDone` lets an upstream value be dropped after the end without taking the lock.
 @usableFromInline
 final class _FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, Introspected
 where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Value = NewPublisher.Output
-    /// The number a value carries when it came from an inner publisher that was never subscribed to.
-    @usableFromInline static var unsubscribed: Int { -1 }
-
-    @usableFromInline static var awaitingUpstream: UInt8 { 0 }
-    @usableFromInline static var running: UInt8 { 1 }
-    @usableFromInline static var upstreamFinished: UInt8 { 2 }
-    @usableFromInline static var terminated: UInt8 { 3 }
+    @usableFromInline typealias State = _FlatMapState<Value, Downstream.Failure>
 
     /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
@@ -212,25 +481,14 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @exclusivity(unchecked)
     @usableFromInline var transform: Releasable<(Upstream.Output) -> NewPublisher>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
-
-    @exclusivity(unchecked) @usableFromInline var phase: UInt8 = 0
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
-    /// The inner publishers that have not completed: their subscription, or nil until it arrives.
-    @exclusivity(unchecked) @usableFromInline var inners: [Int: (any Subscription)?] = [:]
-    /// Inner `Empty` publishers that never complete: the stream cannot finish.
-    @exclusivity(unchecked) @usableFromInline var unending = 0
-    @exclusivity(unchecked) @usableFromInline var nextIndex = 0
-    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var queue = _FlatMapQueue<(index: Int, value: Value)>()
-    @exclusivity(unchecked) @usableFromInline var delivering = false
-    @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state: State
 
     @inlinable
     init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
-        self.maxPublishers = maxPublishers
+        state = State(maxPublishers: maxPublishers)
         self.transform = Releasable(transform)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: _FlatMapSubscription.self).release() }
@@ -243,39 +501,41 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         transform.release()
     }
 
+    @usableFromInline var description: String { "FlatMap" }
+
+    /// Changes the state under the lock; publishes its end to `isDone`.
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        let result = body(&state)
+        if state.isTerminated { isDone.store(true, ordering: .relaxed) }
+        lock.unlock()
+        return result
+    }
+
     /// Inside a `lifetime` call: the stream's completion, once.
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
         if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
-    @usableFromInline var description: String { "FlatMap" }
-
-    @inlinable var isExhausted: Bool {
-        phase == Self.upstreamFinished && inners.isEmpty && unending == 0 && queue.isEmpty
-    }
-
     @inlinable
-    func terminate() {
-        phase = Self.terminated
-        isDone.store(true, ordering: .relaxed)
+    func perform(_ action: State.Action) {
+        switch action {
+        case .none: break
+        case .cancel(let subscription): subscription.cancel()
+        case .request(let subscription, let demand): subscription.request(demand)
+        case .end(let inners, let completion):
+            for inner in inners { inner.cancel() }
+            if let completion { complete(completion) }
+        }
     }
 
     // MARK: Upstream
 
     @inlinable
     func upstreamSubscribed(_ subscription: any Subscription) {
-        lock.lock()
-        guard phase == Self.awaitingUpstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        phase = Self.running
-        upstream = subscription
-        lock.unlock()
-        // Combine asks for `.none` here; a request for nothing is an API violation in Sluice.
-        if maxPublishers != .none { subscription.request(maxPublishers) }
+        perform(withState { $0.upstreamArrived(subscription) })
     }
 
     @inlinable
@@ -288,25 +548,8 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             takeImmediate(value, completion)
         } else if NewPublisher.self == Empty<Value, Downstream.Failure>.self {
             let completesAtOnce = unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately
-            lock.lock()
-            if phase != Self.running {
-                lock.unlock()
-            } else if completesAtOnce {
-                innerFinished(index: Self.unsubscribed)
-            } else {
-                unending += 1
-                lock.unlock()
-            }
-        } else {
-            lock.lock()
-            guard phase == Self.running else {
-                lock.unlock()
-                return .none
-            }
-            let index = nextIndex
-            nextIndex += 1
-            inners[index] = .some(nil)
-            lock.unlock()
+            perform(withState { $0.emptyInner(completesAtOnce: completesAtOnce) })
+        } else if let index = withState({ $0.openInner() }) {
             publisher.subscribe(_FlatMapInner(parent: self, index: index))
         }
         return .none
@@ -316,132 +559,52 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     /// its value (delivered now or queued, as its request for one value would), then its completion.
     @inlinable
     func takeImmediate(_ value: Value?, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.lock()
-        guard phase == Self.running else { return lock.unlock() }
-        if let value {
-            guard !delivering, demand != .none else {
-                queue.append((Self.unsubscribed, value))
-                return end(completion, index: Self.unsubscribed)
-            }
-            delivering = true
-            if demand != .unlimited { demand -= 1 }
-            lock.unlock()
-            let more = downstream.with { $0.receive(value) }
-            lock.lock()
-            if more != .none { demand += more }
-            guard case .finished = completion else {
-                // Not from `Just` & co., but a stage may end the chain with a failure after a value.
-                _ = drain(askingInners: false)
-                lock.lock()
-                guard phase == Self.running else { return lock.unlock() }
-                return end(completion, index: Self.unsubscribed)
-            }
-            // The inner publisher is done before the drain, so that the drain may finish the stream.
-            // With unlimited `maxPublishers` upstream is never asked again: the common case touches
-            // no `(any Subscription)?` (copying even a nil one costs value-witness calls).
-            if maxPublishers == .unlimited {
-                _ = drain(askingInners: false)
-                return
-            }
-            let upstreamToAsk = phase == Self.running ? upstream : nil
-            if drain(askingInners: false) { upstreamToAsk?.request(.max(1)) }
+        guard let value else { return perform(withState { $0.oneShotEnded(completion) }) }
+        if let action = withState({ $0.oneShotValue(value, then: completion) }) { return perform(action) }
+        let more = downstream.with { $0.receive(value) }
+        guard case .finished = completion else {
+            // Not from `Just` & co., but a stage may end the chain with a failure after a value.
+            _ = drain(adding: more)
+            return perform(withState { $0.oneShotEnded(completion) })
+        }
+        // The inner publisher is done before the drain, so that the drain may finish the stream.
+        // With unlimited `maxPublishers` upstream is never asked again: the common case touches
+        // no `(any Subscription)?` (copying even a nil one costs value-witness calls).
+        if state.maxPublishers == .unlimited {
+            _ = drain(adding: more)
             return
         }
-        end(completion, index: Self.unsubscribed)
+        let upstreamToAsk = withState { state -> (any Subscription)? in
+            if more != .none { state.demand += more }
+            return state.liveUpstream
+        }
+        if drain(adding: .none) { upstreamToAsk?.request(.max(1)) }
     }
 
     @inlinable
     func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.lock()
-        guard phase <= Self.running else { return lock.unlock() }
-        switch completion {
-        case .finished:
-            phase = Self.upstreamFinished
-            upstream = nil
-            guard !delivering, isExhausted else { return lock.unlock() }
-            terminate()
-            lock.unlock()
-            complete(.finished)
-        case .failure(let error):
-            fail(error)
-        }
+        perform(withState { $0.upstreamEnded(completion) })
     }
 
     // MARK: Inner publishers
 
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, index: Int) {
-        lock.lock()
-        guard phase != Self.terminated, let slot = inners[index], slot == nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        inners[index] = subscription
-        let ask: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
-        lock.unlock()
-        subscription.request(ask)
+        perform(withState { $0.innerArrived(subscription, index: index) })
     }
 
     @inlinable
     func innerSent(_ input: Value, index: Int) -> Subscribers.Demand {
-        lock.lock()
-        guard phase != Self.terminated, let slot = inners[index], slot != nil else {
-            lock.unlock()
-            return .none
-        }
-        guard !delivering, demand != .none else {
-            // Its publisher is asked for the next value when this one is delivered.
-            queue.append((index, input))
-            lock.unlock()
-            return .none
-        }
-        delivering = true
-        let isUnlimited = demand == .unlimited
-        if !isUnlimited { demand -= 1 }
-        lock.unlock()
+        let (deliverNow, wasUnlimited) = withState { $0.innerValue(input, index: index) }
+        guard deliverNow else { return .none }
         let more = downstream.with { $0.receive(input) }
-        lock.lock()
-        if more != .none { demand += more }
-        let isLive = drain(askingInners: false)
-        return isLive && !isUnlimited ? .max(1) : .none
+        let isLive = drain(adding: more)
+        return isLive && !wasUnlimited ? .max(1) : .none
     }
 
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
-        lock.lock()
-        guard phase != Self.terminated, inners[index] != nil else { return lock.unlock() }
-        end(completion, index: index)
-    }
-
-    /// An inner publisher completed (entered with the lock held; releases it).
-    @inlinable
-    func end(_ completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
-        switch completion {
-        case .finished:
-            innerFinished(index: index)
-        case .failure(let error):
-            inners[index] = nil
-            // As in Combine, the other inner publishers are cancelled, upstream is not.
-            fail(error)
-        }
-    }
-
-    /// Frees the inner publisher's slot: upstream may send one more element (entered with the
-    /// lock held; releases it).
-    @inlinable
-    func innerFinished(index: Int) {
-        if index != Self.unsubscribed { inners[index] = nil }
-        if !delivering && isExhausted {
-            terminate()
-            lock.unlock()
-            complete(.finished)
-            return
-        }
-        if maxPublishers == .unlimited { return lock.unlock() }
-        let upstreamToAsk = phase == Self.running ? upstream : nil
-        lock.unlock()
-        upstreamToAsk?.request(.max(1))
+        perform(withState { $0.innerEnded(completion, index: index) })
     }
 
     // MARK: Downstream
@@ -449,112 +612,49 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
-        lock.lock()
-        guard phase != Self.terminated else { return lock.unlock() }
-        let becomesUnlimited = demand == .unlimited && self.demand != .unlimited
-        self.demand += demand
-        let toUnlimit = becomesUnlimited ? subscribedInners() : []
-        guard !delivering, !queue.isEmpty else {
-            lock.unlock()
-            for inner in toUnlimit { inner.request(.unlimited) }
-            return
-        }
-        delivering = true
-        lock.unlock()
+        let (toUnlimit, delivers) = withState { $0.requested(demand) }
         for inner in toUnlimit { inner.request(.unlimited) }
-        lock.lock()
-        if lifetime.call(self, { drain(askingInners: true) }) == nil {
-            delivering = false
-            lock.unlock()
+        guard delivers else { return }
+        if lifetime.call(self, { drain(adding: .none, askingInners: true) }) == nil {
+            withState { $0.stopDelivering() }
         }
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        guard phase != Self.terminated else { return lock.unlock() }
-        let upstream = self.upstream
-        let toCancel = subscribedInners()
-        terminate()
-        self.upstream = nil
-        inners = [:]
-        queue.removeAll()
-        pendingFailure = nil
-        lock.unlock()
+        guard let (upstream, inners) = withState({ $0.cancelled() }) else { return }
         // Combine cancels the inner publishers first, then upstream.
-        for inner in toCancel { inner.cancel() }
+        for inner in inners { inner.cancel() }
         upstream?.cancel()
         lifetime.end(self)
     }
 
-    // MARK: Endings and delivery
+    // MARK: Delivery
 
-    /// The inner subscriptions that have arrived, oldest first (called with the lock held).
+    /// The delivering caller's loop, after downstream answered `more`: delivers queued values
+    /// while downstream has demand, then a failure that arrived meanwhile, or the final
+    /// `.finished`. With `askingInners` (downstream's request), each inner publisher whose value
+    /// is delivered is asked for one more. Returns whether the stream is still live.
     @inlinable
-    func subscribedInners() -> [any Subscription] {
-        inners.sorted { $0.key < $1.key }.compactMap { $0.value }
-    }
-
-    /// Ends the stream with a failure after cancelling the inner publishers still running
-    /// (entered with the lock held; releases it).
-    @inlinable
-    func fail(_ error: Downstream.Failure) {
-        let toCancel = subscribedInners()
-        terminate()
-        upstream = nil
-        inners = [:]
-        queue.removeAll()
-        let deliverNow = !delivering
-        if !deliverNow { pendingFailure = error }
-        lock.unlock()
-        for inner in toCancel { inner.cancel() }
-        if deliverNow { complete(.failure(error)) }
-    }
-
-    /// Delivers queued values while downstream has demand, then a failure that arrived
-    /// meanwhile, or the final `.finished`; clears `delivering`. Entered with the lock held by
-    /// the one caller that set `delivering`; releases it. With `askingInners` (downstream's
-    /// request), each inner publisher whose value is delivered is asked for one more. Returns
-    /// whether the stream is still live.
-    @inlinable
-    func drain(askingInners: Bool) -> Bool {
+    func drain(adding more: Subscribers.Demand, askingInners: Bool = false) -> Bool {
+        var more = more
+        var toAsk: (any Subscription)?
         while true {
-            if let failure = pendingFailure {
-                pendingFailure = nil
-                delivering = false
-                lock.unlock()
-                complete(.failure(failure))
-                return false
-            }
-            if phase == Self.terminated {
-                delivering = false
-                lock.unlock()
-                return false
-            }
-            if !queue.isEmpty && demand != .none {
-                let (index, value) = queue.removeFirst()
-                var inner: (any Subscription)?
-                if demand != .unlimited {
-                    demand -= 1
-                    if askingInners, let slot = inners[index] { inner = slot }
+            switch withState({ $0.nextDelivery(adding: more, askingInners: askingInners, toAsk: &toAsk) }) {
+            case .value(let value, let asksInner):
+                more = downstream.with { $0.receive(value) }
+                if asksInner {
+                    toAsk?.request(.max(1))
+                    toAsk = nil
                 }
-                lock.unlock()
-                let more = downstream.with { $0.receive(value) }
-                inner?.request(.max(1))
-                lock.lock()
-                if more != .none { demand += more }
-                continue
-            }
-            if isExhausted {
-                terminate()
-                delivering = false
-                lock.unlock()
-                complete(.finished)
+            case .completion(let completion):
+                complete(completion)
+                return false
+            case .idle:
+                return true
+            case .ended:
                 return false
             }
-            delivering = false
-            lock.unlock()
-            return true
         }
     }
 }
