@@ -120,34 +120,377 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
 }
 
-/// Follows the latest inner publisher: one `Lock` over the fields below, never held while calling out.
+/// `switchToLatest`'s state, kept under its subscription's lock. Each event changes it and returns
+/// what the subscription does once it has unlocked; nothing here calls out.
 ///
-/// Whoever sets `delivering` is the only caller of downstream until it clears it (the drain):
-/// values accepted meanwhile wait in `queue`, a one-shot inner's cursor waits in `parked`, and
-/// demand downstream returns for a value whose publisher cannot be answered (it was replaced, or
-/// never subscribed) is owed to the latest subscribed one.
+/// Whoever is told to deliver (`delivering`) is the only caller of downstream until a
+/// `nextDelivery` step says it has stopped: values accepted meanwhile wait in `queue`, a one-shot
+/// inner publisher's cursor waits in `inner`, and demand downstream returns for a value whose
+/// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
+/// subscribed one.
+@usableFromInline
+struct _SwitchToLatestState<P: Publisher> {
+    @usableFromInline typealias Value = P.Output
+    @usableFromInline typealias Failure = P.Failure
+
+    @usableFromInline enum Phase {
+        case awaitingUpstream
+        case running
+        case upstreamFinished
+        case terminated
+    }
+
+    /// The latest inner publisher.
+    @usableFromInline enum Inner {
+        case none
+        /// Subscribed to, its subscription not yet arrived; also after upstream failed: Combine
+        /// still asks the late subscription for the demand.
+        case awaiting
+        case subscribed(any Subscription)
+        /// A one-shot inner publisher's cursor, waiting for demand.
+        case parked(P._Cursor)
+        /// An `Empty` that never completes.
+        case unending
+    }
+
+    /// How a new inner publisher is taken.
+    @usableFromInline enum Arrival {
+        /// A one-shot publisher's cursor, and whether it has ended already.
+        case oneShot(P._Cursor, isExhausted: Bool)
+        case empty(completesAtOnce: Bool)
+        case subscription
+    }
+
+    /// What the subscription does after a new inner publisher arrived, once it has cancelled the
+    /// previous one.
+    @usableFromInline enum Switch {
+        case none
+        /// The one-shot publisher has ended: its completion, if a failure, fails the stream.
+        case endedAtOnce(generation: UInt)
+        /// The caller delivers: it parked the one-shot publisher and there is demand.
+        case deliver
+        case subscribe(generation: UInt)
+    }
+
+    /// What the subscription does after an event.
+    @usableFromInline enum Action {
+        case none
+        case cancel(any Subscription)
+        case request(any Subscription, Subscribers.Demand)
+        /// The stream has ended: cancels the side that did not end it, then delivers the
+        /// completion if there is one (otherwise the caller that delivers it is busy delivering).
+        case end(cancelling: (any Subscription)?, Subscribers.Completion<Failure>?)
+        /// Combine traps here.
+        case violation(String)
+    }
+
+    /// What the delivering caller does next.
+    @usableFromInline enum Delivery {
+        case value(Value)
+        /// Passes owed demand on to the latest inner publisher.
+        case request(any Subscription, Subscribers.Demand)
+        /// Pulls the parked one-shot cursor of this generation: what its subscription would do.
+        case pull(P._Cursor, generation: UInt)
+        case completion(Subscribers.Completion<Failure>)
+        /// Nothing to deliver now; the stream is live and someone else may deliver.
+        case idle
+        /// The stream has ended (cancelled, or its failure delivered by another caller).
+        case ended
+    }
+
+    @usableFromInline var phase = Phase.awaitingUpstream
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var inner = Inner.none
+    @usableFromInline var generation: UInt = 0
+    /// Requested by downstream and not yet delivered (queued values are already counted).
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var owed = Subscribers.Demand.none
+    @usableFromInline var queue = _FlatMapQueue<Value>()
+    @usableFromInline var delivering = false
+    @usableFromInline var pendingFailure: Failure?
+
+    @inlinable init() {}
+
+    @inlinable var isTerminated: Bool { phase == .terminated }
+
+    @inlinable var isExhausted: Bool {
+        guard phase == .upstreamFinished, case .none = inner else { return false }
+        return queue.isEmpty
+    }
+
+    /// The latest inner publisher is subscribed to and has not completed.
+    @inlinable var isInnerLive: Bool {
+        switch inner {
+        case .awaiting, .subscribed: true
+        case .none, .parked, .unending: false
+        }
+    }
+
+    /// The latest inner publisher's subscription, if it has come and the publisher is live.
+    @inlinable var subscribedInner: (any Subscription)? {
+        guard case .subscribed(let subscription) = inner else { return nil }
+        return subscription
+    }
+
+    /// Ends the stream; returns the latest inner publisher's state as it was.
+    @inlinable @discardableResult
+    mutating func terminate(awaitingInner: Bool = false) -> Inner {
+        let previous = inner
+        phase = .terminated
+        upstream = nil
+        inner = awaitingInner ? .awaiting : .none
+        queue.removeAll()
+        return previous
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    mutating func upstreamArrived(_ subscription: any Subscription) -> Action {
+        guard phase == .awaitingUpstream else { return .cancel(subscription) }
+        phase = .running
+        upstream = subscription
+        return .request(subscription, .unlimited)
+    }
+
+    /// A new inner publisher replaces the latest: the previous one's subscription, to cancel, and
+    /// what to do then.
+    @inlinable
+    mutating func switchTo(_ arrival: Arrival) -> (previous: (any Subscription)?, then: Switch) {
+        guard phase == .running else { return (nil, .none) }
+        let previous = subscribedInner
+        generation &+= 1
+        switch arrival {
+        case .oneShot(_, isExhausted: true):
+            // Nothing to wait for: it completes at once, as its subscription would.
+            inner = .none
+            return (previous, .endedAtOnce(generation: generation))
+        case .oneShot(let cursor, isExhausted: false):
+            inner = .parked(cursor)
+            guard !delivering, demand != .none else { return (previous, .none) }
+            delivering = true
+            return (previous, .deliver)
+        case .empty(let completesAtOnce):
+            inner = completesAtOnce ? .none : .unending
+            return (previous, .none)
+        case .subscription:
+            inner = .awaiting
+            return (previous, .subscribe(generation: generation))
+        }
+    }
+
+    @inlinable
+    mutating func upstreamEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard phase == .awaitingUpstream || phase == .running else { return .none }
+        switch completion {
+        case .finished:
+            phase = .upstreamFinished
+            upstream = nil
+            guard !delivering, isExhausted else { return .none }
+            terminate()
+            return .end(cancelling: nil, .finished)
+        case .failure(let error):
+            let awaitingInner = if case .awaiting = inner { true } else { false }
+            return fail(error, cancelling: subscribedInner, awaitingInner: awaitingInner)
+        }
+    }
+
+    // MARK: The inner publishers
+
+    @inlinable
+    mutating func innerArrived(_ subscription: any Subscription, generation: UInt) -> Action {
+        let ended = phase == .terminated
+        guard generation == self.generation, case .awaiting = inner else {
+            // A replaced publisher's subscription, or a second one, is cancelled; the latest
+            // publisher completed: while the stream runs, Combine leaves it alone.
+            let completed = if case .none = inner { true } else { false }
+            return generation == self.generation && completed && !ended ? .none : .cancel(subscription)
+        }
+        // Upstream failed meanwhile: Combine asks for the demand and keeps nothing.
+        inner = ended ? .none : .subscribed(subscription)
+        return demand == .none ? .none : .request(subscription, demand)
+    }
+
+    /// What becomes of an inner publisher's value.
+    @usableFromInline enum InnerValue {
+        /// A replaced or completed publisher's, or one after the end.
+        case ignored
+        /// Another caller delivers it.
+        case queued
+        /// The caller delivers it now (it is then the delivering caller).
+        case deliver
+        /// Beyond the demand the latest publisher was given: Combine traps.
+        case beyondDemand
+    }
+
+    @inlinable
+    mutating func innerValue(_ value: Value, generation: UInt) -> InnerValue {
+        // The latest may send before its subscription arrives, but never beyond its demand.
+        guard phase != .terminated, generation == self.generation, isInnerLive else { return .ignored }
+        guard demand != .none else { return .beyondDemand }
+        if demand != .unlimited { demand -= 1 }
+        guard !delivering else {
+            queue.append(value)
+            return .queued
+        }
+        delivering = true
+        return .deliver
+    }
+
+    /// Downstream's answer to a value of `generation` delivered by its publisher's caller: the
+    /// demand to return to that publisher (only if it is still the latest; otherwise it is owed).
+    @inlinable
+    mutating func answered(_ more: Subscribers.Demand, generation: UInt) -> Subscribers.Demand {
+        guard more != .none && phase != .terminated else { return .none }
+        demand += more
+        if generation == self.generation && isInnerLive { return more }
+        owed += more
+        return .none
+    }
+
+    @inlinable
+    mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, generation: UInt) -> Action {
+        guard phase != .terminated, generation == self.generation, isInnerLive else { return .none }
+        if case .awaiting = inner {
+            return .violation("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+        }
+        switch completion {
+        case .finished:
+            inner = .none
+            guard !delivering, isExhausted else { return .none }
+            terminate()
+            return .end(cancelling: nil, .finished)
+        case .failure(let error):
+            return fail(error, cancelling: upstream)
+        }
+    }
+
+    /// A one-shot inner publisher failed: upstream is cancelled and the stream fails.
+    @inlinable
+    mutating func oneShotFailed(_ error: Failure, generation: UInt) -> Action {
+        guard phase != .terminated, generation == self.generation else { return .none }
+        return fail(error, cancelling: upstream)
+    }
+
+    // MARK: Downstream
+
+    /// What a request leads to.
+    @usableFromInline enum Request {
+        case none
+        /// Passes it on to the latest inner publisher.
+        case forward(any Subscription)
+        /// The caller delivers (it is then the delivering caller): a one-shot cursor waits.
+        case deliver
+    }
+
+    @inlinable
+    mutating func requested(_ more: Subscribers.Demand) -> Request {
+        guard phase != .terminated else { return .none }
+        demand += more
+        switch inner {
+        case .subscribed(let subscription): return .forward(subscription)
+        case .parked where !delivering:
+            delivering = true
+            return .deliver
+        default: return .none
+        }
+    }
+
+    /// Downstream cancelled: what to cancel, and the state of the latest inner publisher (to let
+    /// go of outside the lock: a parked cursor holds the inner publisher's closures); nil if the
+    /// stream had ended.
+    @inlinable
+    mutating func cancelled() -> (upstream: (any Subscription)?, inner: Inner)? {
+        guard phase != .terminated else { return nil }
+        let upstream = upstream
+        let inner = terminate()
+        pendingFailure = nil
+        return (upstream, inner)
+    }
+
+    // MARK: Delivery
+
+    /// The delivering caller's next step, after downstream answered `more` to the last value:
+    /// passes owed demand on, delivers queued values, pulls a parked cursor while there is
+    /// demand, then delivers a failure that arrived meanwhile or the final `.finished`.
+    @inlinable
+    mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
+        received(more)
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            delivering = false
+            return .completion(.failure(failure))
+        }
+        if phase == .terminated {
+            delivering = false
+            return .ended
+        }
+        if owed != .none {
+            let more = owed
+            owed = .none
+            // Without a subscribed inner publisher, the next one is asked for all of `demand`,
+            // this included, when it is subscribed.
+            if let current = subscribedInner { return .request(current, more) }
+        }
+        if !queue.isEmpty { return .value(queue.removeFirst()) }
+        if case .parked(let cursor) = inner, demand != .none {
+            // Pulling it is what its subscription would do on this request; it ends it.
+            inner = .none
+            return .pull(cursor, generation: generation)
+        }
+        if isExhausted {
+            terminate()
+            delivering = false
+            return .completion(.finished)
+        }
+        delivering = false
+        return .idle
+    }
+
+    /// Downstream's answer to a value the delivering caller delivered: owed to the latest inner
+    /// publisher.
+    @inlinable
+    mutating func received(_ more: Subscribers.Demand) {
+        guard more != .none && phase != .terminated else { return }
+        demand += more
+        owed += more
+    }
+
+    /// A pulled cursor's value: true if the caller delivers it (the stream still follows it).
+    @inlinable
+    mutating func takesPulledValue(generation: UInt) -> Bool {
+        guard phase != .terminated, generation == self.generation else { return false }
+        if demand != .unlimited { demand -= 1 }
+        return true
+    }
+
+    /// The delivering caller gives up delivering (the stream's lifetime ended under it).
+    @inlinable mutating func stopDelivering() { delivering = false }
+
+    // MARK: Endings
+
+    /// Fails the stream after cancelling `other`, the side that did not fail; the failure waits
+    /// for the delivering caller if there is one.
+    @inlinable
+    mutating func fail(_ error: Failure, cancelling other: (any Subscription)?, awaitingInner: Bool = false) -> Action {
+        terminate(awaitingInner: awaitingInner)
+        guard !delivering else {
+            pendingFailure = error
+            return .end(cancelling: other, nil)
+        }
+        return .end(cancelling: other, .failure(error))
+    }
+}
+
+/// Follows the latest inner publisher: its `_SwitchToLatestState` under one `Lock`, never held
+/// while calling out. `isDone` lets an upstream value be dropped after the end without the lock.
 @usableFromInline
 final class _SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Value = P.Output
     @usableFromInline typealias Input = P
     @usableFromInline typealias Failure = P.Failure
-
-    // The stream's phase.
-    @usableFromInline static var awaitingUpstream: UInt8 { 0 }
-    @usableFromInline static var running: UInt8 { 1 }
-    @usableFromInline static var upstreamFinished: UInt8 { 2 }
-    @usableFromInline static var terminated: UInt8 { 3 }
-
-    // The latest inner publisher's state.
-    @usableFromInline static var noInner: UInt8 { 0 }
-    /// Also after upstream failed: Combine still asks the late subscription for the demand.
-    @usableFromInline static var awaitingInner: UInt8 { 1 }
-    @usableFromInline static var subscribedInner: UInt8 { 2 }
-    /// A one-shot inner publisher's cursor, waiting for demand in `parked`.
-    @usableFromInline static var parkedInner: UInt8 { 3 }
-    /// An `Empty` that never completes.
-    @usableFromInline static var unendingInner: UInt8 { 4 }
+    @usableFromInline typealias State = _SwitchToLatestState<P>
 
     /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
@@ -155,24 +498,25 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
-
-    @exclusivity(unchecked) @usableFromInline var phase: UInt8 = 0
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
-    @exclusivity(unchecked) @usableFromInline var innerPhase: UInt8 = 0
-    @exclusivity(unchecked) @usableFromInline var inner: (any Subscription)?
-    @exclusivity(unchecked) @usableFromInline var parked: P._Cursor?
-    @exclusivity(unchecked) @usableFromInline var generation: UInt = 0
-    /// Requested by downstream and not yet delivered (queued values are already counted).
-    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var owed = Subscribers.Demand.none
-    @exclusivity(unchecked) @usableFromInline var queue = _FlatMapQueue<Value>()
-    @exclusivity(unchecked) @usableFromInline var delivering = false
-    @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state = State()
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: _SwitchToLatestSubscription.self).downstream.release() }
+    }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+
+    /// Changes the state under the lock; publishes its end to `isDone`.
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        let result = body(&state)
+        if state.isTerminated { isDone.store(true, ordering: .relaxed) }
+        lock.unlock()
+        return result
     }
 
     /// Inside a `lifetime` call: the stream's completion, once.
@@ -181,40 +525,24 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
-    @usableFromInline var description: String { "SwitchToLatest" }
-
-    @inlinable var isExhausted: Bool {
-        phase == Self.upstreamFinished && innerPhase == Self.noInner && queue.isEmpty
-    }
-
-    /// The latest inner publisher is subscribed to and has not completed.
-    @inlinable var isInnerLive: Bool { innerPhase == Self.awaitingInner || innerPhase == Self.subscribedInner }
-
     @inlinable
-    func terminate(awaitingInner: Bool = false) {
-        phase = Self.terminated
-        isDone.store(true, ordering: .relaxed)
-        upstream = nil
-        inner = nil
-        innerPhase = awaitingInner ? Self.awaitingInner : Self.noInner
-        parked = nil
-        queue.removeAll()
+    func perform(_ action: State.Action) {
+        switch action {
+        case .none: break
+        case .cancel(let subscription): subscription.cancel()
+        case .request(let subscription, let demand): subscription.request(demand)
+        case .end(let other, let completion):
+            other?.cancel()
+            if let completion { complete(completion) }
+        case .violation(let message): preconditionFailure(message)
+        }
     }
 
     // MARK: Upstream (in Combine, the subscription is upstream's subscriber)
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard phase == Self.awaitingUpstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        phase = Self.running
-        upstream = subscription
-        lock.unlock()
-        subscription.request(.unlimited)
+        perform(withState { $0.upstreamArrived(subscription) })
     }
 
     @inlinable
@@ -224,167 +552,69 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lifetime.call(self) { upstreamCompleted(completion) }
+        lifetime.call(self) { perform(withState { $0.upstreamEnded(completion) }) }
     }
 
     @inlinable
     func upstreamSent(_ publisher: P) -> Subscribers.Demand {
         guard !isDone.load(ordering: .relaxed) else { return .none }
-        let isOneShot = P._isFusable && P._Cursor._yieldsAtMostOneValue
-        let isEmpty = !isOneShot && P.self == Empty<Value, Downstream.Failure>.self
-        // Making a cursor runs no user closure; the stages run when it is pulled.
-        let cursor = isOneShot ? publisher._makeCursor() : nil
-        lock.lock()
-        guard phase == Self.running else {
-            lock.unlock()
-            return .none
-        }
-        let previous = innerPhase == Self.subscribedInner ? inner : nil
-        inner = nil
-        parked = nil
-        generation &+= 1
-        let current = generation
-        if var cursor {
-            if cursor.isExhausted {
-                // Nothing to wait for: it completes at once, as its subscription would.
-                innerPhase = Self.noInner
-                lock.unlock()
-                previous?.cancel()
-                if case .failure(let error) = cursor._completion() { innerFailed(error, generation: current) }
-                return .none
-            }
-            innerPhase = Self.parkedInner
-            parked = cursor
-            guard !delivering, demand != .none else {
-                lock.unlock()
-                previous?.cancel()
-                return .none
-            }
-            delivering = true
-            lock.unlock()
-            previous?.cancel()
-            lock.lock()
-            drain()
-        } else if isEmpty {
-            let completesAtOnce = unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately
-            innerPhase = completesAtOnce ? Self.noInner : Self.unendingInner
-            lock.unlock()
-            previous?.cancel()
+        let arrival: State.Arrival
+        var cursor: P._Cursor?
+        if P._isFusable && P._Cursor._yieldsAtMostOneValue {
+            // Making a cursor, or looking at its end, runs no user closure; the stages run when
+            // it is pulled.
+            var made = publisher._makeCursor()
+            arrival = .oneShot(made, isExhausted: made.isExhausted)
+            cursor = made
+        } else if P.self == Empty<Value, Downstream.Failure>.self {
+            arrival = .empty(completesAtOnce: unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately)
         } else {
-            innerPhase = Self.awaitingInner
-            lock.unlock()
-            previous?.cancel()
-            publisher.subscribe(_SwitchToLatestInner(parent: self, generation: current))
+            arrival = .subscription
+        }
+        let (previous, then) = withState { $0.switchTo(arrival) }
+        previous?.cancel()
+        switch then {
+        case .none:
+            break
+        case .endedAtOnce(let generation):
+            if case .failure(let error) = cursor?._completion() {
+                perform(withState { $0.oneShotFailed(error, generation: generation) })
+            }
+        case .deliver:
+            drain(withState { $0.nextDelivery(adding: .none) })
+        case .subscribe(let generation):
+            publisher.subscribe(_SwitchToLatestInner(parent: self, generation: generation))
         }
         return .none
-    }
-
-    @inlinable
-    func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.lock()
-        guard phase <= Self.running else { return lock.unlock() }
-        switch completion {
-        case .finished:
-            phase = Self.upstreamFinished
-            upstream = nil
-            guard !delivering, isExhausted else { return lock.unlock() }
-            terminate()
-            lock.unlock()
-            complete(.finished)
-        case .failure(let error):
-            let current = innerPhase == Self.subscribedInner ? inner : nil
-            fail(error, cancelling: current, awaitingInner: innerPhase == Self.awaitingInner)
-        }
     }
 
     // MARK: The inner publishers
 
     @inlinable
     func innerSubscribed(_ subscription: any Subscription, generation: UInt) {
-        lock.lock()
-        let ended = phase == Self.terminated
-        guard generation == self.generation, innerPhase == Self.awaitingInner else {
-            // A replaced publisher's subscription, or a second one, is cancelled; the latest
-            // publisher completed: while the stream runs, Combine leaves it alone.
-            let leaveAlone = generation == self.generation && innerPhase == Self.noInner && !ended
-            lock.unlock()
-            if !leaveAlone { subscription.cancel() }
-            return
-        }
-        let ask = demand
-        if ended {
-            // Upstream failed meanwhile: Combine asks for the demand and keeps nothing.
-            innerPhase = Self.noInner
-        } else {
-            inner = subscription
-            innerPhase = Self.subscribedInner
-        }
-        lock.unlock()
-        if ask != .none { subscription.request(ask) }
+        perform(withState { $0.innerArrived(subscription, generation: generation) })
     }
 
     @inlinable
     func innerSent(_ input: Value, generation: UInt) -> Subscribers.Demand {
-        lock.lock()
-        // A replaced or completed publisher's value is ignored. The latest may send before its
-        // subscription arrives, but never beyond the demand it was given: Combine traps.
-        guard phase != Self.terminated, generation == self.generation, isInnerLive else {
-            lock.unlock()
+        switch withState({ $0.innerValue(input, generation: generation) }) {
+        case .ignored, .queued:
             return .none
-        }
-        guard demand != .none else {
-            lock.unlock()
+        case .beyondDemand:
             preconditionFailure("API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
+        case .deliver:
+            let more = downstream.with { $0.receive(input) }
+            let (answer, next) = withState { state in
+                (state.answered(more, generation: generation), state.nextDelivery(adding: .none))
+            }
+            drain(next)
+            return answer
         }
-        if demand != .unlimited { demand -= 1 }
-        guard !delivering else {
-            queue.append(input)
-            lock.unlock()
-            return .none
-        }
-        delivering = true
-        lock.unlock()
-        let more = downstream.with { $0.receive(input) }
-        lock.lock()
-        var answer = Subscribers.Demand.none
-        if more != .none && phase != Self.terminated {
-            demand += more
-            // The answer goes to the publisher that sent the value only if it is still the latest.
-            if generation == self.generation && isInnerLive { answer = more } else { owed += more }
-        }
-        drain()
-        return answer
     }
 
     @inlinable
     func innerCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, generation: UInt) {
-        lock.lock()
-        guard phase != Self.terminated, generation == self.generation, isInnerLive else {
-            return lock.unlock()
-        }
-        guard innerPhase != Self.awaitingInner else {
-            lock.unlock()
-            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
-        }
-        switch completion {
-        case .finished:
-            inner = nil
-            innerPhase = Self.noInner
-            guard !delivering, isExhausted else { return lock.unlock() }
-            terminate()
-            lock.unlock()
-            complete(.finished)
-        case .failure(let error):
-            fail(error, cancelling: upstream)
-        }
-    }
-
-    /// A one-shot inner publisher failed: upstream is cancelled and the stream fails.
-    @inlinable
-    func innerFailed(_ error: Downstream.Failure, generation: UInt) {
-        lock.lock()
-        guard phase != Self.terminated, generation == self.generation else { return lock.unlock() }
-        fail(error, cancelling: upstream)
+        perform(withState { $0.innerEnded(completion, generation: generation) })
     }
 
     // MARK: Downstream
@@ -392,128 +622,62 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
-        lock.lock()
-        guard phase != Self.terminated else { return lock.unlock() }
-        self.demand += demand
-        if innerPhase == Self.subscribedInner, let current = inner {
-            lock.unlock()
-            current.request(demand)
-        } else if innerPhase == Self.parkedInner && !delivering {
-            delivering = true
-            if lifetime.call(self, { drain() }) == nil {
-                delivering = false
-                lock.unlock()
+        switch withState({ $0.requested(demand) }) {
+        case .none:
+            break
+        case .forward(let inner):
+            inner.request(demand)
+        case .deliver:
+            if lifetime.call(self, { drain(withState { $0.nextDelivery(adding: .none) }) }) == nil {
+                withState { $0.stopDelivering() }
             }
-        } else {
-            lock.unlock()
         }
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        guard phase != Self.terminated else { return lock.unlock() }
-        let upstream = self.upstream
-        let current = innerPhase == Self.subscribedInner ? inner : nil
-        let dropped = parked
-        terminate()
-        pendingFailure = nil
-        lock.unlock()
+        guard let (upstream, inner) = withState({ $0.cancelled() }) else { return }
         // Combine cancels the inner publisher first, then upstream.
-        current?.cancel()
+        if case .subscribed(let subscription) = inner { subscription.cancel() }
         upstream?.cancel()
         lifetime.end(self)
-        _ = dropped  // let go of outside the lock: it holds the inner publisher's closures
+        _ = inner  // let go of outside the lock: a parked cursor holds the inner publisher's closures
     }
 
-    // MARK: Endings and delivery (entered with the lock held; each releases it)
+    // MARK: Delivery
 
-    /// Fails the stream after cancelling `other`, the side that did not fail.
+    /// The delivering caller's loop, from its first step until there is nothing it may do.
     @inlinable
-    func fail(_ error: Downstream.Failure, cancelling other: (any Subscription)?, awaitingInner: Bool = false) {
-        terminate(awaitingInner: awaitingInner)
-        let deliverNow = !delivering
-        if !deliverNow { pendingFailure = error }
-        lock.unlock()
-        other?.cancel()
-        if deliverNow { complete(.failure(error)) }
-    }
-
-    /// Run by the one caller that set `delivering`, until there is nothing it may do: passes owed
-    /// demand on, delivers queued values, pulls a parked cursor while there is demand, then
-    /// delivers a failure that arrived meanwhile or the final `.finished`.
-    @inlinable
-    func drain() {
+    func drain(_ first: State.Delivery) {
+        var step = first
         while true {
-            if let failure = pendingFailure {
-                pendingFailure = nil
-                delivering = false
-                lock.unlock()
-                complete(.failure(failure))
-                return
-            }
-            if phase == Self.terminated {
-                delivering = false
-                lock.unlock()
-                return
-            }
-            if owed != .none {
-                let more = owed
-                owed = .none
-                // Without a subscribed inner publisher, the next one is asked for all of
-                // `demand`, this included, when it is subscribed.
-                if innerPhase == Self.subscribedInner, let current = inner {
-                    lock.unlock()
-                    current.request(more)
-                    lock.lock()
-                    continue
-                }
-            }
-            if !queue.isEmpty {
-                let value = queue.removeFirst()
-                lock.unlock()
+            switch step {
+            case .value(let value):
                 let more = downstream.with { $0.receive(value) }
-                lock.lock()
-                if more != .none && phase != Self.terminated {
-                    demand += more
-                    owed += more
-                }
-                continue
-            }
-            if innerPhase == Self.parkedInner && demand != .none, var cursor = parked {
-                // Pulling it is what its subscription would do on this request; it ends it.
-                parked = nil
-                innerPhase = Self.noInner
-                let current = generation
-                lock.unlock()
+                step = withState { $0.nextDelivery(adding: more) }
+            case .request(let inner, let demand):
+                inner.request(demand)
+                step = withState { $0.nextDelivery(adding: .none) }
+            case .pull(var cursor, let generation):
                 let (value, completion) = cursor._takeAtMostOne()
-                lock.lock()
-                if let value, phase != Self.terminated, current == generation {
-                    if demand != .unlimited { demand -= 1 }
-                    lock.unlock()
-                    let more = downstream.with { $0.receive(value) }
-                    lock.lock()
-                    if more != .none && phase != Self.terminated {
-                        demand += more
-                        owed += more
-                    }
+                var more = Subscribers.Demand.none
+                if let value, withState({ $0.takesPulledValue(generation: generation) }) {
+                    more = downstream.with { $0.receive(value) }
                 }
-                if case .failure(let error) = completion, phase != Self.terminated, current == generation {
-                    fail(error, cancelling: upstream)
-                    lock.lock()
+                if case .failure(let error) = completion {
+                    perform(withState { state in
+                        state.received(more)
+                        return state.oneShotFailed(error, generation: generation)
+                    })
+                    more = .none
                 }
-                continue
-            }
-            if isExhausted {
-                terminate()
-                delivering = false
-                lock.unlock()
-                complete(.finished)
+                step = withState { $0.nextDelivery(adding: more) }
+            case .completion(let completion):
+                complete(completion)
+                return
+            case .idle, .ended:
                 return
             }
-            delivering = false
-            lock.unlock()
-            return
         }
     }
 }
