@@ -239,9 +239,13 @@ enum _FanInStep<Output, Failure: Error> {
 @usableFromInline
 final class _FanInCore<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Slots.Output {
-    @usableFromInline static var idle: UInt8 { 0 }
-    @usableFromInline static var emitting: UInt8 { 1 }
-    @usableFromInline static var terminated: UInt8 { 2 }
+    @usableFromInline enum Phase {
+        case idle
+        /// One thread delivers; the others store their values and leave.
+        case emitting
+        case terminated
+    }
+
     @inlinable static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }
 
     /// Used only inside calls through `lifetime` (`start` and `run`).
@@ -250,7 +254,7 @@ where Downstream.Input == Slots.Output {
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     /// Starts out emitting: nothing goes downstream before its `receive(subscription:)` returns.
-    @exclusivity(unchecked) @usableFromInline var phase: UInt8 = 1
+    @exclusivity(unchecked) @usableFromInline var phase = Phase.emitting
     @exclusivity(unchecked) @usableFromInline var slots = Slots()
     @exclusivity(unchecked) @usableFromInline var upstreams = _FanInUpstreams()
     /// A bit per lane that has received a subscription (a second one is cancelled).
@@ -304,7 +308,7 @@ where Downstream.Input == Slots.Output {
     func receive(subscription: any Subscription, lane: Int) {
         let bit = UInt8(1) << lane
         lock.lock()
-        guard phase != Self.terminated, attached & bit == 0 else {
+        guard phase != .terminated, attached & bit == 0 else {
             lock.unlock()
             subscription.cancel()
             return
@@ -319,13 +323,17 @@ where Downstream.Input == Slots.Output {
     @inlinable
     func receive<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand where Lane.Slots == Slots {
         lock.lock()
-        guard phase == Self.idle, finished & (1 << Lane.index) == 0 else { return store(value, in: Lane.self) }
+        guard phase == .idle, finished & (1 << Lane.index) == 0 else {
+            store(value, in: Lane.self)
+            lock.unlock()
+            return .none
+        }
         Lane.put(value, into: &slots)
         if !Slots.pairs {
             // combineLatest's common case, a tuple made with demand for it and none waiting, goes
             // straight out: what `snapshot()` then `takeTuple()` would do, without the ring.
             if slots.unfilled == 0 && demand != 0 && tuples.isEmpty {
-                phase = Self.emitting
+                phase = .emitting
                 driver = Lane.index
                 if demand != .max { demand -= 1 }
                 let tuple = slots.take()
@@ -338,7 +346,7 @@ where Downstream.Input == Slots.Output {
             lock.unlock()
             return .none
         }
-        phase = Self.emitting
+        phase = .emitting
         driver = Lane.index
         let tuple = takeTuple()
         lock.unlock()
@@ -347,20 +355,17 @@ where Downstream.Input == Slots.Output {
 
     /// A value that arrived while another delivery runs (or after the end), with the lock held.
     @inlinable
-    func store<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand where Lane.Slots == Slots {
-        if phase == Self.emitting, finished & (1 << Lane.index) == 0 {
-            Lane.put(value, into: &slots)
-            if !Slots.pairs { snapshot() }
-        }
-        lock.unlock()
-        return .none
+    func store<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) where Lane.Slots == Slots {
+        guard phase == .emitting, finished & (1 << Lane.index) == 0 else { return }
+        Lane.put(value, into: &slots)
+        if !Slots.pairs { snapshot() }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, lane: Int) {
         let bit = UInt8(1) << lane
         lock.lock()
-        guard phase != Self.terminated, finished & bit == 0 else {
+        guard phase != .terminated, finished & bit == 0 else {
             lock.unlock()
             return
         }
@@ -371,17 +376,17 @@ where Downstream.Input == Slots.Output {
         } else {
             let released = upstreams[lane]
             upstreams[lane] = nil
-            guard phase == Self.idle else {
+            guard phase == .idle else {
                 lock.unlock()
                 withExtendedLifetime(released) {}
                 return
             }
         }
-        guard phase == Self.idle else {
+        guard phase == .idle else {
             lock.unlock()
             return
         }
-        phase = Self.emitting
+        phase = .emitting
         driver = -1
         let step = nextStep()
         lock.unlock()
@@ -394,14 +399,14 @@ where Downstream.Input == Slots.Output {
     func request(_ more: Subscribers.Demand) {
         more._assertNonZero()
         lock.lock()
-        guard phase != Self.terminated else {
+        guard phase != .terminated else {
             lock.unlock()
             return
         }
         let others = add(more)
         var step = _FanInStep<Downstream.Input, Downstream.Failure>.done(owed: .none)
-        if phase == Self.idle, hasTuple {
-            phase = Self.emitting
+        if phase == .idle, hasTuple {
+            phase = .emitting
             driver = -1
             step = .deliver(takeTuple())
         }
@@ -413,7 +418,7 @@ where Downstream.Input == Slots.Output {
     @inlinable
     func cancel() {
         lock.lock()
-        guard phase != Self.terminated else {
+        guard phase != .terminated else {
             lock.unlock()
             return
         }
@@ -450,7 +455,7 @@ where Downstream.Input == Slots.Output {
                     continue
                 }
                 var others = _FanInUpstreams()
-                if phase == Self.emitting { others = add(more) }
+                if phase == .emitting { others = add(more) }
                 step = nextStep()
                 lock.unlock()
                 if !step.ends { others.request(more) }
@@ -476,7 +481,7 @@ where Downstream.Input == Slots.Output {
     /// if downstream wants one, else the end if it is due, else back to idle.
     @inlinable
     func nextStep() -> _FanInStep<Downstream.Input, Downstream.Failure> {
-        guard phase == Self.emitting else { return .done(owed: .none) }
+        guard phase == .emitting else { return .done(owed: .none) }
         if let failure = pendingFailure {
             ending = terminate()
             return .fail(failure)
@@ -486,7 +491,7 @@ where Downstream.Input == Slots.Output {
             ending = terminate()
             return .finish
         }
-        phase = Self.idle
+        phase = .idle
         let result = owed
         owed = .none
         driver = -1
@@ -533,7 +538,7 @@ where Downstream.Input == Slots.Output {
     /// Ends the stream and returns the upstreams still running (and a failed one), to cancel.
     @inlinable
     func terminate() -> _FanInUpstreams {
-        phase = Self.terminated
+        phase = .terminated
         pendingFailure = nil
         let running = upstreams
         upstreams = _FanInUpstreams()
