@@ -84,8 +84,9 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
             // folded in here rather than by an atomic settle after each value (`.max(1)` per value
             // runs the whole stream without one). `settle` accounts for both all the same.
             var budget = outstanding
+            // Checked again after each step, so once per value in all.
+            if isDone.load(ordering: .relaxed) { return release() }
             while emitted < budget || budget == DemandCounter.unlimited {
-                if isDone.load(ordering: .relaxed) { return release() }
                 switch cursor.next() {
                 case .value(let value):
                     let more = downstream.with { $0.receive(value) }
