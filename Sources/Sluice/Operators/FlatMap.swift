@@ -206,15 +206,7 @@ struct _FlatMapState<Value, Failure: Error> {
         case terminated
     }
 
-    /// What the subscription does after an event.
-    @usableFromInline enum Action {
-        case none
-        case cancel(any Subscription)
-        case request(any Subscription, Subscribers.Demand)
-        /// The stream has ended: cancels the inner publishers still running, then delivers the
-        /// completion if there is one (otherwise the caller that delivers it is busy delivering).
-        case end([any Subscription], Subscribers.Completion<Failure>?)
-    }
+    @usableFromInline typealias Action = _MachineAction<Failure>
 
     /// What the delivering caller does next.
     @usableFromInline enum Delivery {
@@ -316,7 +308,7 @@ struct _FlatMapState<Value, Failure: Error> {
             upstream = nil
             guard !delivering, isExhausted else { return .none }
             phase = .terminated
-            return .end([], .finished)
+            return .end(cancelling: [], .finished)
         case .failure(let error):
             return fail(error)
         }
@@ -367,7 +359,7 @@ struct _FlatMapState<Value, Failure: Error> {
         if index != Self.unsubscribed { inners[index] = nil }
         if !delivering && isExhausted {
             phase = .terminated
-            return .end([], .finished)
+            return .end(cancelling: [], .finished)
         }
         guard maxPublishers != .unlimited, let upstream = liveUpstream else { return .none }
         return .request(upstream, .max(1))
@@ -378,7 +370,7 @@ struct _FlatMapState<Value, Failure: Error> {
     /// Downstream's request: the inner publishers to ask for `.unlimited` now (demand became
     /// unlimited), and whether the caller becomes the delivering one (values wait).
     @inlinable
-    mutating func requested(_ more: Subscribers.Demand) -> (toUnlimit: [any Subscription], delivers: Bool) {
+    mutating func requested(_ more: Subscribers.Demand) -> (toUnlimit: ContiguousArray<any Subscription>, delivers: Bool) {
         guard phase != .terminated else { return ([], false) }
         let becomesUnlimited = more == .unlimited && demand != .unlimited
         demand += more
@@ -391,7 +383,7 @@ struct _FlatMapState<Value, Failure: Error> {
     /// Downstream cancelled: upstream and the inner subscriptions to cancel, or nil if the stream
     /// had ended.
     @inlinable
-    mutating func cancelled() -> (upstream: (any Subscription)?, inners: [any Subscription])? {
+    mutating func cancelled() -> (upstream: (any Subscription)?, inners: ContiguousArray<any Subscription>)? {
         guard phase != .terminated else { return nil }
         let toCancel = (upstream, subscribedInners())
         phase = .terminated
@@ -445,8 +437,8 @@ struct _FlatMapState<Value, Failure: Error> {
 
     /// The inner subscriptions that have arrived, oldest first.
     @inlinable
-    func subscribedInners() -> [any Subscription] {
-        inners.sorted { $0.key < $1.key }.compactMap { $0.value }
+    func subscribedInners() -> ContiguousArray<any Subscription> {
+        ContiguousArray(inners.sorted { $0.key < $1.key }.compactMap { $0.value })
     }
 
     /// Ends the stream with a failure after cancelling the inner publishers still running; the
@@ -460,9 +452,9 @@ struct _FlatMapState<Value, Failure: Error> {
         queue.removeAll()
         guard !delivering else {
             pendingFailure = error
-            return .end(toCancel, nil)
+            return .end(cancelling: toCancel, nil)
         }
-        return .end(toCancel, .failure(error))
+        return .end(cancelling: toCancel, .failure(error))
     }
 }
 
@@ -521,14 +513,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
     @inlinable
     func perform(_ action: State.Action) {
-        switch action {
-        case .none: break
-        case .cancel(let subscription): subscription.cancel()
-        case .request(let subscription, let demand): subscription.request(demand)
-        case .end(let inners, let completion):
-            for inner in inners { inner.cancel() }
-            if let completion { complete(completion) }
-        }
+        action.perform(complete: complete) { _ = drain(adding: .none) }
     }
 
     // MARK: Upstream

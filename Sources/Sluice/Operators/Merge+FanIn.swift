@@ -79,16 +79,7 @@ struct _MergeState<Value, Failure: Error> {
         case done
     }
 
-    /// What the fan-in does after an event.
-    @usableFromInline enum Action {
-        case none
-        case cancel(any Subscription)
-        case request(any Subscription, Subscribers.Demand)
-        /// The stream has ended: cancels these upstreams, then delivers the completion, if any.
-        case end(cancelling: ContiguousArray<any Subscription>, Subscribers.Completion<Failure>?)
-        /// The caller has taken the delivering turn: it drains.
-        case drain
-    }
+    @usableFromInline typealias Action = _MachineAction<Failure>
 
     /// What the delivering caller does next.
     @usableFromInline enum Delivery {
@@ -336,16 +327,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
 
     @inlinable
     func perform(_ action: State.Action) {
-        switch action {
-        case .none: break
-        case .cancel(let subscription): subscription.cancel()
-        case .request(let subscription, let demand): subscription.request(demand)
-        case .end(let upstreams, let completion):
-            for upstream in upstreams { upstream.cancel() }
-            if let completion { complete(completion) }
-        case .drain:
-            drain(withState { $0.nextDelivery() })
-        }
+        action.perform(complete: complete) { drain(withState { $0.nextDelivery() }) }
     }
 
     // MARK: Upstreams

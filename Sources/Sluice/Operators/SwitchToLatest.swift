@@ -172,17 +172,7 @@ struct _SwitchToLatestState<P: Publisher> {
         case subscribe(generation: UInt)
     }
 
-    /// What the subscription does after an event.
-    @usableFromInline enum Action {
-        case none
-        case cancel(any Subscription)
-        case request(any Subscription, Subscribers.Demand)
-        /// The stream has ended: cancels the side that did not end it, then delivers the
-        /// completion if there is one (otherwise the caller that delivers it is busy delivering).
-        case end(cancelling: (any Subscription)?, Subscribers.Completion<Failure>?)
-        /// Combine traps here.
-        case violation(String)
-    }
+    @usableFromInline typealias Action = _MachineAction<Failure>
 
     /// What the delivering caller does next.
     @usableFromInline enum Delivery {
@@ -288,7 +278,7 @@ struct _SwitchToLatestState<P: Publisher> {
             upstream = nil
             guard !delivering, isExhausted else { return .none }
             terminate()
-            return .end(cancelling: nil, .finished)
+            return .end(cancelling: [], .finished)
         case .failure(let error):
             let awaitingInner = if case .awaiting = inner { true } else { false }
             return fail(error, cancelling: subscribedInner, awaitingInner: awaitingInner)
@@ -352,14 +342,14 @@ struct _SwitchToLatestState<P: Publisher> {
     mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, generation: UInt) -> Action {
         guard phase != .terminated, generation == self.generation, isInnerLive else { return .none }
         if case .awaiting = inner {
-            return .violation("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         }
         switch completion {
         case .finished:
             inner = .none
             guard !delivering, isExhausted else { return .none }
             terminate()
-            return .end(cancelling: nil, .finished)
+            return .end(cancelling: [], .finished)
         case .failure(let error):
             return fail(error, cancelling: upstream)
         }
@@ -474,11 +464,12 @@ struct _SwitchToLatestState<P: Publisher> {
     @inlinable
     mutating func fail(_ error: Failure, cancelling other: (any Subscription)?, awaitingInner: Bool = false) -> Action {
         terminate(awaitingInner: awaitingInner)
+        let toCancel: ContiguousArray<any Subscription> = other.map { [$0] } ?? []
         guard !delivering else {
             pendingFailure = error
-            return .end(cancelling: other, nil)
+            return .end(cancelling: toCancel, nil)
         }
-        return .end(cancelling: other, .failure(error))
+        return .end(cancelling: toCancel, .failure(error))
     }
 }
 
@@ -527,15 +518,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func perform(_ action: State.Action) {
-        switch action {
-        case .none: break
-        case .cancel(let subscription): subscription.cancel()
-        case .request(let subscription, let demand): subscription.request(demand)
-        case .end(let other, let completion):
-            other?.cancel()
-            if let completion { complete(completion) }
-        case .violation(let message): preconditionFailure(message)
-        }
+        action.perform(complete: complete) { drain(withState { $0.nextDelivery(adding: .none) }) }
     }
 
     // MARK: Upstream (in Combine, the subscription is upstream's subscriber)
