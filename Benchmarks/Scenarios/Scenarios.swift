@@ -60,6 +60,28 @@ public func eightStage(_ input: [Int]) -> Int {
     eightStageSum(input.publisher)
 }
 
+// MARK: 2b. A 16-stage map/filter chain: the 8-stage chain, then eight stages more
+
+@inline(__always)
+func sixteenStageSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var sum = 0
+    let first = source.map { $0 &+ 1 }.filter { $0 & 7 != 0 }
+    let second = first.map { $0 &* 3 }.filter { $0 & 1 == 0 }
+    let third = second.map { $0 &- 2 }.filter { $0 > 5 }
+    let fourth = third.map { $0 ^ 1 }.filter { $0 != 100 }
+    let fifth = fourth.map { $0 &+ 7 }.filter { $0 % 5 != 0 }
+    let sixth = fifth.map { $0 &* 5 }.filter { $0 & 2 == 0 }
+    let seventh = sixth.map { $0 &- 11 }.filter { $0 > 20 }
+    let token = seventh.map { $0 ^ 6 }.filter { $0 != 1000 }.sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+@inline(never)
+public func sixteenStage(_ input: [Int]) -> Int {
+    sixteenStageSum(input.publisher)
+}
+
 // MARK: 3. Just → map → filter → sink, per subscription
 
 @inline(never)

@@ -13,19 +13,43 @@ enum HandWritten {
         return sum
     }
 
+    /// The 8-stage chain's stages: the value they let through, if any.
+    @inline(__always)
+    static func eightStages(_ x: Int) -> Int? {
+        let a = x &+ 1
+        guard a & 7 != 0 else { return nil }
+        let b = a &* 3
+        guard b & 1 == 0 else { return nil }
+        let c = b &- 2
+        guard c > 5 else { return nil }
+        let d = c ^ 1
+        guard d != 100 else { return nil }
+        return d
+    }
+
     @inline(never)
     static func eightStage(_ input: [Int]) -> Int {
         var sum = 0
         for x in input {
-            let a = x &+ 1
-            guard a & 7 != 0 else { continue }
-            let b = a &* 3
-            guard b & 1 == 0 else { continue }
-            let c = b &- 2
-            guard c > 5 else { continue }
-            let d = c ^ 1
-            guard d != 100 else { continue }
-            sum &+= d
+            if let d = eightStages(x) { sum &+= d }
+        }
+        return sum
+    }
+
+    @inline(never)
+    static func sixteenStage(_ input: [Int]) -> Int {
+        var sum = 0
+        for x in input {
+            guard let d = eightStages(x) else { continue }
+            let e = d &+ 7
+            guard e % 5 != 0 else { continue }
+            let f = e &* 5
+            guard f & 2 == 0 else { continue }
+            let g = f &- 11
+            guard g > 20 else { continue }
+            let h = g ^ 6
+            guard h != 1000 else { continue }
+            sum &+= h
         }
         return sum
     }

@@ -70,6 +70,12 @@ let benchmarks: @Sendable () -> Void = {
         "OpenCombine": { ScenariosOpenCombine.eightStage(input) },
         "AsyncSequence": { AsyncBaselines.eightStage(input) },
     ])
+    scenario("2b sixteen-stage map/filter chain", units: elements, expected: HandWritten.sixteenStage(input), [
+        "loop": { HandWritten.sixteenStage(input) },
+        "Sluice": { ScenariosSluice.sixteenStage(input) },
+        "SluiceReference": { ScenariosReference.sixteenStage(input) },
+        "OpenCombine": { ScenariosOpenCombine.sixteenStage(input) },
+    ])
     scenario("3 Just.map.filter.sink per subscription", units: subscriptions, expected: HandWritten.justMapFilter(subscriptions), [
         "loop": { HandWritten.justMapFilter(subscriptions) },
         "Sluice": { ScenariosSluice.justMapFilter(subscriptions) },

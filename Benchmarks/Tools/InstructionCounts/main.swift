@@ -13,6 +13,7 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "sequence.map.filter.sink": { sequenceMapFilter(elements) },
     "sequence.eager": { sequenceMapFilterEager(elements) },
     "eight-stage": { eightStage(elements) },
+    "sixteen-stage": { sixteenStage(elements) },
     "just.map.filter.sink": { justMapFilter(1_000) },
     "passthrough.send": {
         let fixture = SubjectFixture(subscribers: 1)

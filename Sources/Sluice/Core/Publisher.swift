@@ -24,6 +24,16 @@ public protocol Publisher<Output, Failure> {
     /// The cursor over this chain; only called when `_isFusable` is true.
     func _makeCursor() -> _Cursor
 
+    /// Runs this fused chain to its end in the caller, as the inline `sink` does: each value goes
+    /// to `receiveValue`, then the completion to `receiveCompletion`. Only called when `_isFusable`
+    /// is true and the cursor does not need unlimited demand.
+    ///
+    /// The default pulls `_makeCursor()`. A source runs its own loop instead, and a stage
+    /// operator passes its upstream a body that applies the stage and calls `receiveValue`
+    /// (continuation passing): no value then holds the whole chain, so nothing the optimizer must
+    /// forward through memory is larger than a closure, however long the chain (see `Runtime.swift`).
+    func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void)
+
     /// The publisher under this one's run of stage operators (`map`, `filter`, ...): itself, unless
     /// it is a stage operator. A run of stage operators over an unfused upstream subscribes one
     /// subscription to this root (see `Runtime/Stage.swift`).

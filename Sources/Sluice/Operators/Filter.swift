@@ -18,19 +18,27 @@ extension Publishers {
         public typealias _StageRoot = Upstream._StageRoot
         public typealias _RootStage = _ComposedStage<Upstream._RootStage, _FilterStage<Output, Failure>>
 
+        /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// A closure that indicates whether to republish an element.
-        public let isIncluded: (Upstream.Output) -> Bool
+        @inlinable public var isIncluded: (Upstream.Output) -> Bool { _parts().1 }
 
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-            self.upstream = upstream
-            self.isIncluded = isIncluded
+            _parts = { (upstream, isIncluded) }
         }
 
         @inlinable @inline(__always)
         public func _makeStage() -> _FilterStage<Output, Failure> { _FilterStage(isIncluded: isIncluded) }
+
+        @inlinable @inline(__always)
+        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+            let (upstream, isIncluded) = _parts()
+            upstream._forEach({ if isIncluded($0) { receiveValue($0) } }, receiveCompletion)
+        }
     }
 }
 

@@ -15,19 +15,28 @@ extension Publishers {
         public typealias _StageRoot = Upstream._StageRoot
         public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapStage<Upstream.Output, Output, Failure>>
 
+        /// `upstream` and `transform`, kept by one closure: the publisher is two words however long
+        /// the chain under it (see `_forEach`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Output)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The closure that transforms elements from the upstream publisher.
-        public let transform: (Upstream.Output) -> Output
+        @inlinable public var transform: (Upstream.Output) -> Output { _parts().1 }
 
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
-            self.upstream = upstream
-            self.transform = transform
+            _parts = { (upstream, transform) }
         }
 
         @inlinable @inline(__always)
         public func _makeStage() -> _MapStage<Upstream.Output, Output, Failure> { _MapStage(transform: transform) }
+
+        @inlinable @inline(__always)
+        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+            let (upstream, transform) = _parts()
+            upstream._forEach({ receiveValue(transform($0)) }, receiveCompletion)
+        }
     }
 }
 

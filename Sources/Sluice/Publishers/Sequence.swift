@@ -21,6 +21,19 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _SequenceCursor<Elements, Failure> { _SequenceCursor(sequence) }
+
+        /// What `_SequenceCursor` does, as a loop: one element ahead, so that the stream finishes
+        /// right after the last one.
+        @inlinable @inline(__always)
+        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+            var iterator = sequence.makeIterator()
+            var upcoming = iterator.next()
+            while let value = upcoming {
+                upcoming = iterator.next()
+                receiveValue(value)
+            }
+            receiveCompletion(.finished)
+        }
     }
 }
 

@@ -113,6 +113,13 @@ extension Publisher {
     @inlinable public static var _fusesUnderAnyDemand: Bool { _isFusable && !_Cursor._needsUnlimitedDemand }
 }
 
+extension Publisher {
+    @inlinable @inline(__always)
+    public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+        _drain(_makeCursor(), receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+    }
+}
+
 extension Publisher where _Cursor == _Unfusable<Output, Failure> {
     @inlinable public static var _isFusable: Bool { false }
 

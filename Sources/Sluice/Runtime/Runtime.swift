@@ -52,6 +52,16 @@
 // `FusedSubscription` drives a cursor for any subscriber: atomic demand, a drain loop that settles demand
 // once per batch, and with unlimited demand no demand traffic per element. `Subscribers.Sink` is driven
 // inline in `sink(...)`: the loop is compiled into the caller, where the stage closures are known and inline.
+//
+// The inline `sink` runs a chain through `Publisher._forEach` rather than a cursor: by continuation passing.
+// A source runs its own loop (`Publishers.Sequence` peeks one element ahead, as its cursor does); `map` and
+// `filter` hand their upstream a body that applies the stage and calls the next body; every other publisher
+// drives its cursor (the default). No value then holds the whole chain, so nothing the optimizer must forward
+// through memory is larger than a closure: Swift 6.3.1's SIL optimizer forwards an aggregate of at most six
+// leaf fields, and a cursor of more than about six stages was past it, each stage then an indirect call. For
+// the same reason `map` and `filter` keep their upstream and closure in one stored closure (`_parts`), so the
+// publisher is two words however long the chain under it. A chain whose cursor needs unlimited demand (a
+// fan-in below) still runs its cursor in `sink`.
 
 /// The runtime folder's contract is the comment above; this namespace only anchors it.
 enum Runtime {}

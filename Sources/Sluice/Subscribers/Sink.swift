@@ -13,6 +13,10 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
+        if Self._isFusable && !_Cursor._needsUnlimitedDemand {
+            _forEach(receiveValue, receiveCompletion)
+            return AnyCancellable()
+        }
         if Self._isFusable {
             let cursor = _makeCursor()
             if _Cursor._needsUnlimitedDemand && cursor._isStarved {

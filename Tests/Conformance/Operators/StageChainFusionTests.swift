@@ -1,0 +1,107 @@
+import Testing
+
+/// Chains of stage operators over a synchronous source, through `sink`: Sluice runs `map` and
+/// `filter` by continuation passing (each passes its upstream a body that applies it) and the
+/// other stages through their cursor, mixed in any order. Every closure call and event must be
+/// what the same chain does over a subscribed source (`eraseToAnyPublisher()`), peeks included.
+@Suite struct StageChainFusionTests {
+    typealias Log = FanInFusionTests.Log
+
+    static func mapFilter<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
+    where U.Output == Int, U.Failure == TestError {
+        upstream
+            .map { value in log("map \(value)"); return value * 3 }
+            .filter { value in log("filter \(value)"); return value % 2 == 0 }
+    }
+
+    @Test func mapThenFilter() {
+        let lines = FanInFusionTests.expectSame(
+            { Self.mapFilter(FanInFusionTests.source("a", [1, 2, 3], $0), $0) },
+            { Self.mapFilter(FanInFusionTests.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0) })
+        // The source looks one element ahead, so it knows it has ended right after the last one.
+        #expect(lines.prefix(12) == [
+            "a 1", "a 2", "map 1", "filter 3", "a 3", "map 2", "filter 6", "sink 6", "map 3", "filter 9",
+            "sink finished", "returned",
+        ])
+    }
+
+    @Test func failingSource() {
+        FanInFusionTests.expectSame(
+            { Self.mapFilter(FanInFusionTests.failing("a", [2, 4], $0), $0) },
+            { Self.mapFilter(FanInFusionTests.failing("a", [2, 4], $0).eraseToAnyPublisher(), $0) })
+    }
+
+    static func mixed<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
+    where U.Output == Int, U.Failure == TestError {
+        upstream
+            .map { value in log("map \(value)"); return value + 1 }
+            .prefix(4)
+            .filter { value in log("filter \(value)"); return value != 3 }
+            .compactMap { value in log("compactMap \(value)"); return value == 4 ? nil : value }
+            .map { value in log("map2 \(value)"); return value * 10 }
+    }
+
+    @Test func mapAndFilterAroundPrefixAndCompactMap() {
+        FanInFusionTests.expectSame(
+            { Self.mixed(FanInFusionTests.source("a", Array(1...8), $0), $0) },
+            { Self.mixed(FanInFusionTests.source("a", Array(1...8), $0).eraseToAnyPublisher(), $0) })
+        FanInFusionTests.expectSame(
+            { Self.mixed(FanInFusionTests.source("a", [], $0), $0) },
+            { Self.mixed(FanInFusionTests.source("a", [], $0).eraseToAnyPublisher(), $0) })
+    }
+
+    static func sixteenStages<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
+    where U.Output == Int, U.Failure == TestError {
+        let half = upstream
+            .map { (x: Int) -> Int in x &+ 1 }.filter { (x: Int) -> Bool in x & 7 != 0 }
+            .map { (x: Int) -> Int in x &* 3 }.filter { (x: Int) -> Bool in x & 1 == 0 }
+            .map { (x: Int) -> Int in x &- 2 }.filter { (x: Int) -> Bool in x > 5 }
+            .map { (x: Int) -> Int in x ^ 1 }.filter { (x: Int) -> Bool in x != 100 }
+        return half
+            .map { (x: Int) -> Int in x &+ 7 }.filter { (x: Int) -> Bool in x % 5 != 0 }
+            .map { (x: Int) -> Int in x &* 5 }.filter { (x: Int) -> Bool in x & 2 == 0 }
+            .map { (x: Int) -> Int in x &- 11 }.filter { (x: Int) -> Bool in x > 20 }
+            .map { (x: Int) -> Int in x ^ 6 }
+            .filter { (x: Int) -> Bool in log("last \(x)"); return x != 1000 }
+    }
+
+    @Test func sixteenStageChain() {
+        let lines = FanInFusionTests.expectSame(
+            { Self.sixteenStages(FanInFusionTests.source("a", Array(0..<64), $0), $0) },
+            { Self.sixteenStages(FanInFusionTests.source("a", Array(0..<64), $0).eraseToAnyPublisher(), $0) })
+        // The values are what the stages compute as plain code.
+        var expected: [String] = []
+        for x in 0..<64 {
+            let a = x &+ 1
+            guard a & 7 != 0 else { continue }
+            let b = a &* 3
+            guard b & 1 == 0 else { continue }
+            let c = b &- 2
+            guard c > 5 else { continue }
+            guard c ^ 1 != 100 else { continue }
+            let d = (c ^ 1) &+ 7
+            guard d % 5 != 0 else { continue }
+            let e = d &* 5
+            guard e & 2 == 0 else { continue }
+            let f = e &- 11
+            guard f > 20, f ^ 6 != 1000 else { continue }
+            expected.append("sink \(f ^ 6)")
+        }
+        #expect(expected.count == 12)
+        #expect(lines.filter { $0.hasPrefix("sink ") } == expected + ["sink finished"])
+    }
+
+    @Test func mapAndFilterKeepCombinesProperties() {
+        let subject = PassthroughSubject<Int, Never>()
+        let map = subject.map { $0 * 2 }
+        #expect(map.upstream === subject)
+        #expect(map.transform(21) == 42)
+        let filter = map.filter { $0 > 2 }
+        #expect(filter.isIncluded(4) && !filter.isIncluded(2))
+        #expect(filter.upstream.transform(1) == 2)
+        // `map` on a map composes the closures, as Combine's does.
+        let composed: Publishers.Map<PassthroughSubject<Int, Never>, String> = map.map { "\($0)" }
+        #expect(composed.upstream === subject)
+        #expect(composed.transform(5) == "10")
+    }
+}
