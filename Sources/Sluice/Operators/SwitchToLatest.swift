@@ -547,7 +547,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             // Making a cursor, or looking at its end, runs no user closure; the stages run when
             // it is pulled.
             var made = publisher._makeCursor()
-            arrival = .oneShot(made, isExhausted: made.isExhausted)
+            let isExhausted = made.isExhausted
+            arrival = .oneShot(made, isExhausted: isExhausted)
             cursor = made
         } else if P.self == Empty<Value, Downstream.Failure>.self {
             arrival = .empty(completesAtOnce: unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately)
