@@ -475,11 +475,14 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @usableFromInline let isDone = Atomic<Bool>(false)
+    /// Also here, to be read without the lock.
+    @usableFromInline let maxPublishers: Subscribers.Demand
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state: State
 
     @inlinable
     init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
+        self.maxPublishers = maxPublishers
         state = State(maxPublishers: maxPublishers)
         self.transform = Releasable(transform)
         self.downstream = Releasable(downstream)
@@ -555,7 +558,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
         // The inner publisher is done before the drain, so that the drain may finish the stream.
         // With unlimited `maxPublishers` upstream is never asked again: the common case touches
         // no `(any Subscription)?` (copying even a nil one costs value-witness calls).
-        if state.maxPublishers == .unlimited {
+        if maxPublishers == .unlimited {
             _ = drain(adding: more)
             return
         }
