@@ -1,0 +1,273 @@
+// flatMap's unfused subscription keeps its state here, as a machine whose events return actions
+// (see `_MachineAction`); the subscription itself is in FlatMap.swift.
+
+/// `flatMap`'s state, kept under its subscription's lock. Each event changes it and returns what
+/// the subscription does once it has unlocked; nothing here calls out.
+///
+/// Whoever is told to deliver (`delivering`) is the only caller of downstream until a
+/// `nextDelivery` step says it has stopped; values that arrive meanwhile, or while downstream has
+/// no demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
+/// meanwhile.
+@usableFromInline
+struct _FlatMapState<Value, Failure: Error> {
+    /// The number a value carries when it came from an inner publisher that was never subscribed to.
+    @usableFromInline static var unsubscribed: Int { -1 }
+
+    @usableFromInline enum Phase {
+        case awaitingUpstream
+        case running
+        case upstreamFinished
+        case terminated
+    }
+
+    @usableFromInline typealias Action = _MachineAction<Failure>
+
+    /// What the delivering caller does next.
+    @usableFromInline enum Delivery {
+        /// Delivers the value, then asks the next step with downstream's answer; `asksInner`: asks
+        /// the inner publisher it came from for one more (handed over in `toAsk`).
+        case value(Value, asksInner: Bool)
+        /// Delivers the completion: the stream has ended.
+        case completion(Subscribers.Completion<Failure>)
+        /// Nothing to deliver now; the stream is live and someone else may deliver.
+        case idle
+        /// The stream has ended (cancelled, or its failure delivered by another caller).
+        case ended
+    }
+
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    @usableFromInline var phase = Phase.awaitingUpstream
+    @usableFromInline var upstream: (any Subscription)?
+    /// The inner publishers that have not completed: their subscription, or nil until it arrives.
+    @usableFromInline var inners: [Int: (any Subscription)?] = [:]
+    /// Inner `Empty` publishers that never complete: the stream cannot finish.
+    @usableFromInline var unending = 0
+    @usableFromInline var nextIndex = 0
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var queue = _FlatMapQueue<(index: Int, value: Value)>()
+    @usableFromInline var delivering = false
+    @usableFromInline var pendingFailure: Failure?
+
+    @inlinable init(maxPublishers: Subscribers.Demand) { self.maxPublishers = maxPublishers }
+
+    @inlinable var isTerminated: Bool { phase == .terminated }
+
+    @inlinable var isExhausted: Bool {
+        phase == .upstreamFinished && inners.isEmpty && unending == 0 && queue.isEmpty
+    }
+
+    /// Upstream, while it may still be asked for more.
+    @inlinable var liveUpstream: (any Subscription)? { phase == .running ? upstream : nil }
+
+    // MARK: Upstream
+
+    @inlinable
+    mutating func upstreamArrived(_ subscription: any Subscription) -> Action {
+        guard phase == .awaitingUpstream else { return .cancel(subscription) }
+        phase = .running
+        upstream = subscription
+        // Combine asks for `.none` here; a request for nothing is an API violation in Sluice.
+        return maxPublishers == .none ? .none : .request(subscription, maxPublishers)
+    }
+
+    /// A new inner publisher: its number, or nil if the stream no longer runs.
+    @inlinable
+    mutating func openInner() -> Int? {
+        guard phase == .running else { return nil }
+        let index = nextIndex
+        nextIndex += 1
+        inners[index] = .some(nil)
+        return index
+    }
+
+    /// An inner `Empty`, not subscribed to.
+    @inlinable
+    mutating func emptyInner(completesAtOnce: Bool) -> Action {
+        guard phase == .running else { return .none }
+        guard completesAtOnce else {
+            unending += 1
+            return .none
+        }
+        return innerFinished(index: Self.unsubscribed)
+    }
+
+    /// A one-shot inner publisher's value and completion, taken at once instead of subscribing:
+    /// nil if the caller delivers the value now (it is then the delivering caller, and ends the
+    /// inner publisher after); otherwise the value waits, and the inner publisher has ended.
+    @inlinable
+    mutating func oneShotValue(_ value: Value, then completion: Subscribers.Completion<Failure>) -> Action? {
+        guard phase == .running else { return Action.none }
+        guard !delivering, demand != .none else {
+            queue.append((Self.unsubscribed, value))
+            return innerEnded(completion, index: Self.unsubscribed)
+        }
+        delivering = true
+        if demand != .unlimited { demand -= 1 }
+        return nil
+    }
+
+    /// A one-shot inner publisher's completion, taken at once (after its value, if it had one).
+    @inlinable
+    mutating func oneShotEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard phase == .running else { return .none }
+        return innerEnded(completion, index: Self.unsubscribed)
+    }
+
+    @inlinable
+    mutating func upstreamEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard phase == .awaitingUpstream || phase == .running else { return .none }
+        switch completion {
+        case .finished:
+            phase = .upstreamFinished
+            upstream = nil
+            guard !delivering, isExhausted else { return .none }
+            phase = .terminated
+            return .end(cancelling: [], .finished)
+        case .failure(let error):
+            return fail(error)
+        }
+    }
+
+    // MARK: Inner publishers
+
+    @inlinable
+    mutating func innerArrived(_ subscription: any Subscription, index: Int) -> Action {
+        guard phase != .terminated, let slot = inners[index], slot == nil else { return .cancel(subscription) }
+        inners[index] = subscription
+        return .request(subscription, demand == .unlimited ? .unlimited : .max(1))
+    }
+
+    /// An inner publisher's value: whether the caller delivers it now (it is then the delivering
+    /// caller) and whether demand was unlimited; otherwise it waits or is dropped.
+    @inlinable
+    mutating func innerValue(_ value: Value, index: Int) -> (deliverNow: Bool, wasUnlimited: Bool) {
+        guard phase != .terminated, let slot = inners[index], slot != nil else { return (false, false) }
+        guard !delivering, demand != .none else {
+            // Its publisher is asked for the next value when this one is delivered.
+            queue.append((index, value))
+            return (false, false)
+        }
+        delivering = true
+        let isUnlimited = demand == .unlimited
+        if !isUnlimited { demand -= 1 }
+        return (true, isUnlimited)
+    }
+
+    /// An inner publisher completed (`index`: `unsubscribed` for one taken at once).
+    @inlinable
+    mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, index: Int) -> Action {
+        guard phase != .terminated, index == Self.unsubscribed || inners[index] != nil else { return .none }
+        switch completion {
+        case .finished:
+            return innerFinished(index: index)
+        case .failure(let error):
+            if index != Self.unsubscribed { inners[index] = nil }
+            // As in Combine, the other inner publishers are cancelled, upstream is not.
+            return fail(error)
+        }
+    }
+
+    /// Frees the inner publisher's slot: upstream may send one more element.
+    @inlinable
+    mutating func innerFinished(index: Int) -> Action {
+        if index != Self.unsubscribed { inners[index] = nil }
+        if !delivering && isExhausted {
+            phase = .terminated
+            return .end(cancelling: [], .finished)
+        }
+        guard maxPublishers != .unlimited, let upstream = liveUpstream else { return .none }
+        return .request(upstream, .max(1))
+    }
+
+    // MARK: Downstream
+
+    /// Downstream's request: the inner publishers to ask for `.unlimited` now (demand became
+    /// unlimited), and whether the caller becomes the delivering one (values wait).
+    @inlinable
+    mutating func requested(_ more: Subscribers.Demand) -> (toUnlimit: ContiguousArray<any Subscription>, delivers: Bool) {
+        guard phase != .terminated else { return ([], false) }
+        let becomesUnlimited = more == .unlimited && demand != .unlimited
+        demand += more
+        let toUnlimit = becomesUnlimited ? subscribedInners() : []
+        guard !delivering, !queue.isEmpty else { return (toUnlimit, false) }
+        delivering = true
+        return (toUnlimit, true)
+    }
+
+    /// Downstream cancelled: upstream and the inner subscriptions to cancel, or nil if the stream
+    /// had ended.
+    @inlinable
+    mutating func cancelled() -> (upstream: (any Subscription)?, inners: ContiguousArray<any Subscription>)? {
+        guard phase != .terminated else { return nil }
+        let toCancel = (upstream, subscribedInners())
+        phase = .terminated
+        upstream = nil
+        inners = [:]
+        queue.removeAll()
+        pendingFailure = nil
+        return toCancel
+    }
+
+    /// The delivering caller's next step, after downstream answered `more` to the last value.
+    /// With `askingInners` (downstream's request drives the delivery), the inner publisher of
+    /// each value delivered under a finite demand is asked for one more: it is put in `toAsk`.
+    @inlinable
+    mutating func nextDelivery(adding more: Subscribers.Demand, askingInners: Bool, toAsk: inout (any Subscription)?) -> Delivery {
+        if more != .none { demand += more }
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            delivering = false
+            return .completion(.failure(failure))
+        }
+        if phase == .terminated {
+            delivering = false
+            return .ended
+        }
+        if !queue.isEmpty && demand != .none {
+            let (index, value) = queue.removeFirst()
+            var asksInner = false
+            if demand != .unlimited {
+                demand -= 1
+                if askingInners, let slot = inners[index], let inner = slot {
+                    toAsk = inner
+                    asksInner = true
+                }
+            }
+            return .value(value, asksInner: asksInner)
+        }
+        if isExhausted {
+            phase = .terminated
+            delivering = false
+            return .completion(.finished)
+        }
+        delivering = false
+        return .idle
+    }
+
+    /// The delivering caller gives up delivering (the stream's lifetime ended under it).
+    @inlinable mutating func stopDelivering() { delivering = false }
+
+    // MARK: Endings
+
+    /// The inner subscriptions that have arrived, oldest first.
+    @inlinable
+    func subscribedInners() -> ContiguousArray<any Subscription> {
+        ContiguousArray(inners.sorted { $0.key < $1.key }.compactMap { $0.value })
+    }
+
+    /// Ends the stream with a failure after cancelling the inner publishers still running; the
+    /// failure waits for the delivering caller if there is one.
+    @inlinable
+    mutating func fail(_ error: Failure) -> Action {
+        let toCancel = subscribedInners()
+        phase = .terminated
+        upstream = nil
+        inners = [:]
+        queue.removeAll()
+        guard !delivering else {
+            pendingFailure = error
+            return .end(cancelling: toCancel, nil)
+        }
+        return .end(cancelling: toCancel, .failure(error))
+    }
+}

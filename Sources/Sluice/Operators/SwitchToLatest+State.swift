@@ -1,0 +1,355 @@
+// switchToLatest's unfused subscription keeps its state here, as a machine whose events return
+// actions (see `_MachineAction`); the subscription itself is in SwitchToLatest.swift.
+
+/// `switchToLatest`'s state, kept under its subscription's lock. Each event changes it and returns
+/// what the subscription does once it has unlocked; nothing here calls out.
+///
+/// Whoever is told to deliver (`delivering`) is the only caller of downstream until a
+/// `nextDelivery` step says it has stopped: values accepted meanwhile wait in `queue`, a one-shot
+/// inner publisher's cursor waits in `inner`, and demand downstream returns for a value whose
+/// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
+/// subscribed one.
+@usableFromInline
+struct _SwitchToLatestState<P: Publisher> {
+    @usableFromInline typealias Value = P.Output
+    @usableFromInline typealias Failure = P.Failure
+
+    @usableFromInline enum Phase {
+        case awaitingUpstream
+        case running
+        case upstreamFinished
+        case terminated
+    }
+
+    /// The latest inner publisher.
+    @usableFromInline enum Inner {
+        case none
+        /// Subscribed to, its subscription not yet arrived; also after upstream failed: Combine
+        /// still asks the late subscription for the demand.
+        case awaiting
+        case subscribed(any Subscription)
+        /// A one-shot inner publisher's cursor, waiting for demand.
+        case parked(P._Cursor)
+        /// An `Empty` that never completes.
+        case unending
+    }
+
+    /// How a new inner publisher is taken.
+    @usableFromInline enum Arrival {
+        /// A one-shot publisher's cursor, and whether it has ended already.
+        case oneShot(P._Cursor, isExhausted: Bool)
+        case empty(completesAtOnce: Bool)
+        case subscription
+    }
+
+    /// What the subscription does after a new inner publisher arrived, once it has cancelled the
+    /// previous one.
+    @usableFromInline enum Switch {
+        case none
+        /// The one-shot publisher has ended: its completion, if a failure, fails the stream.
+        case endedAtOnce(generation: UInt)
+        /// The caller delivers: it parked the one-shot publisher and there is demand.
+        case deliver
+        case subscribe(generation: UInt)
+    }
+
+    @usableFromInline typealias Action = _MachineAction<Failure>
+
+    /// What the delivering caller does next.
+    @usableFromInline enum Delivery {
+        case value(Value)
+        /// Passes owed demand on to the latest inner publisher.
+        case request(any Subscription, Subscribers.Demand)
+        /// Pulls the parked one-shot cursor of this generation: what its subscription would do.
+        case pull(P._Cursor, generation: UInt)
+        case completion(Subscribers.Completion<Failure>)
+        /// Nothing to deliver now; the stream is live and someone else may deliver.
+        case idle
+        /// The stream has ended (cancelled, or its failure delivered by another caller).
+        case ended
+    }
+
+    @usableFromInline var phase = Phase.awaitingUpstream
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var inner = Inner.none
+    @usableFromInline var generation: UInt = 0
+    /// Requested by downstream and not yet delivered (queued values are already counted).
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var owed = Subscribers.Demand.none
+    @usableFromInline var queue = _FlatMapQueue<Value>()
+    @usableFromInline var delivering = false
+    @usableFromInline var pendingFailure: Failure?
+
+    @inlinable init() {}
+
+    @inlinable var isTerminated: Bool { phase == .terminated }
+
+    @inlinable var isExhausted: Bool {
+        guard phase == .upstreamFinished, case .none = inner else { return false }
+        return queue.isEmpty
+    }
+
+    /// The latest inner publisher is subscribed to and has not completed.
+    @inlinable var isInnerLive: Bool {
+        switch inner {
+        case .awaiting, .subscribed: true
+        case .none, .parked, .unending: false
+        }
+    }
+
+    /// The latest inner publisher's subscription, if it has come and the publisher is live.
+    @inlinable var subscribedInner: (any Subscription)? {
+        guard case .subscribed(let subscription) = inner else { return nil }
+        return subscription
+    }
+
+    /// Ends the stream; returns the latest inner publisher's state as it was.
+    @inlinable @discardableResult
+    mutating func terminate(awaitingInner: Bool = false) -> Inner {
+        let previous = inner
+        phase = .terminated
+        upstream = nil
+        inner = awaitingInner ? .awaiting : .none
+        queue.removeAll()
+        return previous
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    mutating func upstreamArrived(_ subscription: any Subscription) -> Action {
+        guard phase == .awaitingUpstream else { return .cancel(subscription) }
+        phase = .running
+        upstream = subscription
+        return .request(subscription, .unlimited)
+    }
+
+    /// A new inner publisher replaces the latest: the previous one's subscription, to cancel, and
+    /// what to do then.
+    @inlinable
+    mutating func switchTo(_ arrival: Arrival) -> (previous: (any Subscription)?, then: Switch) {
+        guard phase == .running else { return (nil, .none) }
+        let previous = subscribedInner
+        generation &+= 1
+        switch arrival {
+        case .oneShot(_, isExhausted: true):
+            // Nothing to wait for: it completes at once, as its subscription would.
+            inner = .none
+            return (previous, .endedAtOnce(generation: generation))
+        case .oneShot(let cursor, isExhausted: false):
+            inner = .parked(cursor)
+            guard !delivering, demand != .none else { return (previous, .none) }
+            delivering = true
+            return (previous, .deliver)
+        case .empty(let completesAtOnce):
+            inner = completesAtOnce ? .none : .unending
+            return (previous, .none)
+        case .subscription:
+            inner = .awaiting
+            return (previous, .subscribe(generation: generation))
+        }
+    }
+
+    @inlinable
+    mutating func upstreamEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
+        guard phase == .awaitingUpstream || phase == .running else { return .none }
+        switch completion {
+        case .finished:
+            phase = .upstreamFinished
+            upstream = nil
+            guard !delivering, isExhausted else { return .none }
+            terminate()
+            return .end(cancelling: [], .finished)
+        case .failure(let error):
+            let awaitingInner = if case .awaiting = inner { true } else { false }
+            return fail(error, cancelling: subscribedInner, awaitingInner: awaitingInner)
+        }
+    }
+
+    // MARK: The inner publishers
+
+    @inlinable
+    mutating func innerArrived(_ subscription: any Subscription, generation: UInt) -> Action {
+        let ended = phase == .terminated
+        guard generation == self.generation, case .awaiting = inner else {
+            // A replaced publisher's subscription, or a second one, is cancelled; the latest
+            // publisher completed: while the stream runs, Combine leaves it alone.
+            let completed = if case .none = inner { true } else { false }
+            return generation == self.generation && completed && !ended ? .none : .cancel(subscription)
+        }
+        // Upstream failed meanwhile: Combine asks for the demand and keeps nothing.
+        inner = ended ? .none : .subscribed(subscription)
+        return demand == .none ? .none : .request(subscription, demand)
+    }
+
+    /// What becomes of an inner publisher's value.
+    @usableFromInline enum InnerValue {
+        /// A replaced or completed publisher's, or one after the end.
+        case ignored
+        /// Another caller delivers it.
+        case queued
+        /// The caller delivers it now (it is then the delivering caller).
+        case deliver
+        /// Beyond the demand the latest publisher was given: Combine traps.
+        case beyondDemand
+    }
+
+    @inlinable
+    mutating func innerValue(_ value: Value, generation: UInt) -> InnerValue {
+        // The latest may send before its subscription arrives, but never beyond its demand.
+        guard phase != .terminated, generation == self.generation, isInnerLive else { return .ignored }
+        guard demand != .none else { return .beyondDemand }
+        if demand != .unlimited { demand -= 1 }
+        guard !delivering else {
+            queue.append(value)
+            return .queued
+        }
+        delivering = true
+        return .deliver
+    }
+
+    /// Downstream's answer to a value of `generation` delivered by its publisher's caller: the
+    /// demand to return to that publisher (only if it is still the latest; otherwise it is owed).
+    @inlinable
+    mutating func answered(_ more: Subscribers.Demand, generation: UInt) -> Subscribers.Demand {
+        guard more != .none && phase != .terminated else { return .none }
+        demand += more
+        if generation == self.generation && isInnerLive { return more }
+        owed += more
+        return .none
+    }
+
+    @inlinable
+    mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, generation: UInt) -> Action {
+        guard phase != .terminated, generation == self.generation, isInnerLive else { return .none }
+        if case .awaiting = inner {
+            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+        }
+        switch completion {
+        case .finished:
+            inner = .none
+            guard !delivering, isExhausted else { return .none }
+            terminate()
+            return .end(cancelling: [], .finished)
+        case .failure(let error):
+            return fail(error, cancelling: upstream)
+        }
+    }
+
+    /// A one-shot inner publisher failed: upstream is cancelled and the stream fails.
+    @inlinable
+    mutating func oneShotFailed(_ error: Failure, generation: UInt) -> Action {
+        guard phase != .terminated, generation == self.generation else { return .none }
+        return fail(error, cancelling: upstream)
+    }
+
+    // MARK: Downstream
+
+    /// What a request leads to.
+    @usableFromInline enum Request {
+        case none
+        /// Passes it on to the latest inner publisher.
+        case forward(any Subscription)
+        /// The caller delivers (it is then the delivering caller): a one-shot cursor waits.
+        case deliver
+    }
+
+    @inlinable
+    mutating func requested(_ more: Subscribers.Demand) -> Request {
+        guard phase != .terminated else { return .none }
+        demand += more
+        switch inner {
+        case .subscribed(let subscription): return .forward(subscription)
+        case .parked where !delivering:
+            delivering = true
+            return .deliver
+        default: return .none
+        }
+    }
+
+    /// Downstream cancelled: what to cancel, and the state of the latest inner publisher (to let
+    /// go of outside the lock: a parked cursor holds the inner publisher's closures); nil if the
+    /// stream had ended.
+    @inlinable
+    mutating func cancelled() -> (upstream: (any Subscription)?, inner: Inner)? {
+        guard phase != .terminated else { return nil }
+        let upstream = upstream
+        let inner = terminate()
+        pendingFailure = nil
+        return (upstream, inner)
+    }
+
+    // MARK: Delivery
+
+    /// The delivering caller's next step, after downstream answered `more` to the last value:
+    /// passes owed demand on, delivers queued values, pulls a parked cursor while there is
+    /// demand, then delivers a failure that arrived meanwhile or the final `.finished`.
+    @inlinable
+    mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
+        received(more)
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            delivering = false
+            return .completion(.failure(failure))
+        }
+        if phase == .terminated {
+            delivering = false
+            return .ended
+        }
+        if owed != .none {
+            let more = owed
+            owed = .none
+            // Without a subscribed inner publisher, the next one is asked for all of `demand`,
+            // this included, when it is subscribed.
+            if let current = subscribedInner { return .request(current, more) }
+        }
+        if !queue.isEmpty { return .value(queue.removeFirst()) }
+        if case .parked(let cursor) = inner, demand != .none {
+            // Pulling it is what its subscription would do on this request; it ends it.
+            inner = .none
+            return .pull(cursor, generation: generation)
+        }
+        if isExhausted {
+            terminate()
+            delivering = false
+            return .completion(.finished)
+        }
+        delivering = false
+        return .idle
+    }
+
+    /// Downstream's answer to a value the delivering caller delivered: owed to the latest inner
+    /// publisher.
+    @inlinable
+    mutating func received(_ more: Subscribers.Demand) {
+        guard more != .none && phase != .terminated else { return }
+        demand += more
+        owed += more
+    }
+
+    /// A pulled cursor's value: true if the caller delivers it (the stream still follows it).
+    @inlinable
+    mutating func takesPulledValue(generation: UInt) -> Bool {
+        guard phase != .terminated, generation == self.generation else { return false }
+        if demand != .unlimited { demand -= 1 }
+        return true
+    }
+
+    /// The delivering caller gives up delivering (the stream's lifetime ended under it).
+    @inlinable mutating func stopDelivering() { delivering = false }
+
+    // MARK: Endings
+
+    /// Fails the stream after cancelling `other`, the side that did not fail; the failure waits
+    /// for the delivering caller if there is one.
+    @inlinable
+    mutating func fail(_ error: Failure, cancelling other: (any Subscription)?, awaitingInner: Bool = false) -> Action {
+        terminate(awaitingInner: awaitingInner)
+        let toCancel: ContiguousArray<any Subscription> = other.map { [$0] } ?? []
+        guard !delivering else {
+            pendingFailure = error
+            return .end(cancelling: toCancel, nil)
+        }
+        return .end(cancelling: toCancel, .failure(error))
+    }
+}
