@@ -9,7 +9,7 @@
 /// no demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
 /// meanwhile.
 @usableFromInline
-struct _FlatMapState<Value, Failure: Error> {
+struct _FlatMapState<Value, Failure: Error>: _MachineState {
     /// The number a value carries when it came from an inner publisher that was never subscribed to.
     @usableFromInline static var unsubscribed: Int { -1 }
 

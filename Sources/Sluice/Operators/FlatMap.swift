@@ -230,11 +230,7 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     /// Changes the state under the lock; publishes its end to `isDone`.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        let result = body(&state)
-        if state.isTerminated { isDone.store(true, ordering: .relaxed) }
-        lock.unlock()
-        return result
+        lock.withState(&state, publishingEndTo: isDone, body)
     }
 
     /// Inside a `lifetime` call: the stream's completion, once.
@@ -291,11 +287,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             _ = drain(adding: more)
             return
         }
-        let upstreamToAsk = withState { state -> (any Subscription)? in
-            if more != .none { state.demand += more }
-            return state.liveUpstream
-        }
-        if drain(adding: .none) { upstreamToAsk?.request(.max(1)) }
+        // Taken before the drain, which may see the stream end: the one more element is asked of
+        // the upstream this inner publisher came from.
+        let upstreamToAsk = withState { $0.liveUpstream }
+        if drain(adding: more) { upstreamToAsk?.request(.max(1)) }
     }
 
     @inlinable

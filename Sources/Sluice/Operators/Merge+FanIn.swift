@@ -314,9 +314,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
     /// Changes the state under the lock.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
+        lock.withLock { body(&state) }
     }
 
     /// Inside a `lifetime` call: the stream's completion, once.

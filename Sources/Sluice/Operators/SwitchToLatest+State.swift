@@ -10,7 +10,7 @@
 /// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
 /// subscribed one.
 @usableFromInline
-struct _SwitchToLatestState<P: Publisher> {
+struct _SwitchToLatestState<P: Publisher>: _MachineState {
     @usableFromInline typealias Value = P.Output
     @usableFromInline typealias Failure = P.Failure
 

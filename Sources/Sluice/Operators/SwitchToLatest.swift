@@ -150,11 +150,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// Changes the state under the lock; publishes its end to `isDone`.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        let result = body(&state)
-        if state.isTerminated { isDone.store(true, ordering: .relaxed) }
-        lock.unlock()
-        return result
+        lock.withState(&state, publishingEndTo: isDone, body)
     }
 
     /// Inside a `lifetime` call: the stream's completion, once.

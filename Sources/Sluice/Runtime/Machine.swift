@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a subscription whose state is a machine does after an event: `flatMap`'s, `merge`'s and
 /// `switchToLatest`'s state (`_FlatMapState`, `_MergeState`, `_SwitchToLatestState`) lives under
 /// the subscription's lock, each event is a mutating method that returns one of these, and the
@@ -25,5 +27,26 @@ enum _MachineAction<Failure: Error> {
             if let completion { complete(completion) }
         case .drain: drain()
         }
+    }
+}
+
+/// A machine that can tell it has ended, so that its owner can say so in an atomic flag read
+/// without the lock (a value that arrives after the end is dropped there).
+@usableFromInline
+protocol _MachineState {
+    var isTerminated: Bool { get }
+}
+
+extension Lock {
+    /// Runs an event of `state` under the lock, and publishes the machine's end to `isDone`.
+    @inlinable @inline(__always)
+    func withState<State: _MachineState, Result>(
+        _ state: inout State, publishingEndTo isDone: borrowing Atomic<Bool>, _ body: (inout State) -> Result
+    ) -> Result {
+        lock()
+        let result = body(&state)
+        if state.isTerminated { isDone.store(true, ordering: .relaxed) }
+        unlock()
+        return result
     }
 }

@@ -18,8 +18,9 @@ extension Publisher {
             return AnyCancellable()
         }
         if Self._isFusable {
+            // A chain with a fan-in in it: its cursor runs here, unless an operator starves it.
             let cursor = _makeCursor()
-            if _Cursor._needsUnlimitedDemand && cursor._isStarved {
+            if cursor._isStarved {
                 return _starvedSink(keeping: self, receiveValue, receiveCompletion)
             }
             _drain(cursor, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
