@@ -37,16 +37,16 @@ protocol _MachineState {
     var isTerminated: Bool { get }
 }
 
-extension Lock {
-    /// Runs an event of `state` under the lock, and publishes the machine's end to `isDone`.
+extension _MachineState {
+    /// Runs an event of the machine, and publishes its end to `isDone`. The owner calls it under
+    /// its lock, so that the exclusive access to its `state` property begins after the lock is
+    /// taken (an `inout` argument's access starts at the call site).
     @inlinable @inline(__always)
-    func withState<State: _MachineState, Result>(
-        _ state: inout State, publishingEndTo isDone: borrowing Atomic<Bool>, _ body: (inout State) -> Result
+    mutating func run<Result>(
+        _ body: (inout Self) -> Result, publishingEndTo isDone: borrowing Atomic<Bool>
     ) -> Result {
-        lock()
-        let result = body(&state)
-        if state.isTerminated { isDone.store(true, ordering: .relaxed) }
-        unlock()
+        let result = body(&self)
+        if isTerminated { isDone.store(true, ordering: .relaxed) }
         return result
     }
 }
