@@ -26,28 +26,23 @@ public protocol Publisher<Output, Failure> {
 
     /// Runs this fused chain to its end in the caller, as the inline `sink` does: each value goes
     /// to `receiveValue`, then the completion to `receiveCompletion`. Only called when `_isFusable`
-    /// is true and the cursor does not need unlimited demand.
+    /// is true. Returns false, having run nothing, when the chain can never start: an operator in
+    /// it asks its upstream for nothing (`flatMap(maxPublishers: .none)`).
     ///
     /// The default pulls `_makeCursor()`. A source runs its own loop instead, and a stage
     /// operator passes its upstream a body that applies the stage and calls `receiveValue`
     /// (continuation passing): no value then holds the whole chain, so nothing the optimizer must
     /// forward through memory is larger than a closure, however long the chain (see `Runtime.swift`).
-    func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void)
+    @discardableResult
+    func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool
 
-    /// The publisher under this one's run of stage operators (`map`, `filter`, ...): itself, unless
-    /// it is a stage operator. A run of stage operators over an unfused upstream subscribes one
-    /// subscription to this root (see `Runtime/Stage.swift`).
-    associatedtype _StageRoot: Publisher = Self
-    /// The run of stage operators from `_StageRoot` up to this publisher, composed into one stage.
-    associatedtype _RootStage: _Stage = _IdentityStage<Output, Failure>
-    where _RootStage.Input == _StageRoot.Output, _RootStage.UpstreamFailure == _StageRoot.Failure,
-        _RootStage.Output == Output, _RootStage.Failure == Failure
-
-    /// See `_StageRoot`.
-    var _stageRoot: _StageRoot { get }
-
-    /// A fresh `_RootStage` for one subscription.
-    func _makeRootStage() -> _RootStage
+    /// Subscribes `subscriber` through `stage`: the run of stage operators (`map`, `filter`, ...)
+    /// above this publisher, composed into one stage. A stage operator adds its own stage under
+    /// `stage` and passes the call on to its upstream, so the call walks down the chain and the
+    /// first publisher that is not a stage operator subscribes the whole run as one subscription
+    /// (see `Runtime/Stage.swift`).
+    func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ stage: Stage, _ subscriber: S)
+    where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure
 }
 
 extension Publisher {

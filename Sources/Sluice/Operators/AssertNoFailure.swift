@@ -19,8 +19,6 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _AssertNoFailureStage<Output, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _AssertNoFailureStage<Output, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

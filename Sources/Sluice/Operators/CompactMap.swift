@@ -23,8 +23,6 @@ extension Publishers {
     public struct CompactMap<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _CompactMapStage<Upstream.Output, Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _CompactMapStage<Upstream.Output, Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -49,8 +47,6 @@ extension Publishers {
     public struct TryCompactMap<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

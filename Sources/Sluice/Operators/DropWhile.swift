@@ -24,8 +24,6 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _DropWhileStage<Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _DropWhileStage<Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -52,8 +50,6 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryDropWhileStage<Output, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _TryDropWhileStage<Output, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

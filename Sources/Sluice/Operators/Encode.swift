@@ -27,8 +27,6 @@ extension Publishers {
         public typealias Output = Coder.Output
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -53,8 +51,6 @@ extension Publishers {
     where Upstream.Output == Coder.Input {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _DecodeStage<Output, Coder, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _DecodeStage<Output, Coder, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

@@ -15,8 +15,6 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _FilterStage<Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _FilterStage<Output, Failure>>
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
@@ -34,10 +32,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func _makeStage() -> _FilterStage<Output, Failure> { _FilterStage(isIncluded: isIncluded) }
 
-        @inlinable @inline(__always)
-        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
             let (upstream, isIncluded) = _parts()
-            upstream._forEach({ if isIncluded($0) { receiveValue($0) } }, receiveCompletion)
+            return upstream._forEach({ if isIncluded($0) { receiveValue($0) } }, receiveCompletion)
         }
     }
 }

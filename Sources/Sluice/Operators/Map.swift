@@ -12,8 +12,6 @@ extension Publishers {
     public struct Map<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapStage<Upstream.Output, Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapStage<Upstream.Output, Output, Failure>>
 
         /// `upstream` and `transform`, kept by one closure: the publisher is two words however long
         /// the chain under it (see `_forEach`).
@@ -32,10 +30,10 @@ extension Publishers {
         @inlinable @inline(__always)
         public func _makeStage() -> _MapStage<Upstream.Output, Output, Failure> { _MapStage(transform: transform) }
 
-        @inlinable @inline(__always)
-        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
             let (upstream, transform) = _parts()
-            upstream._forEach({ receiveValue(transform($0)) }, receiveCompletion)
+            return upstream._forEach({ receiveValue(transform($0)) }, receiveCompletion)
         }
     }
 }

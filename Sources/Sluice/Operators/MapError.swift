@@ -14,8 +14,6 @@ extension Publishers {
     public struct MapError<Upstream: Publisher, Failure: Error>: _StageOperator {
         public typealias Output = Upstream.Output
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapErrorStage<Output, Upstream.Failure, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapErrorStage<Output, Upstream.Failure, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

@@ -32,8 +32,6 @@ extension Publishers {
     public struct MapKeyPath<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPathStage<Upstream.Output, Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapKeyPathStage<Upstream.Output, Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -57,8 +55,6 @@ extension Publishers {
         public typealias Output = (Output0, Output1)
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -87,8 +83,6 @@ extension Publishers {
         public typealias Output = (Output0, Output1, Output2)
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

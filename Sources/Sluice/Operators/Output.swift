@@ -39,8 +39,6 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _OutputStage<Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _OutputStage<Output, Failure>>
 
         /// The publisher that this publisher receives elements from.
         public let upstream: Upstream
@@ -59,16 +57,6 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeStage() -> _OutputStage<Output, Failure> { _OutputStage(range: range) }
-
-        /// The stage's two paths, with the fused one named as Combine names the subscription.
-        @inlinable @inline(__always)
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if Self._fusesUnderAnyDemand {
-                _subscribeFused(subscriber)
-            } else {
-                _subscribeThroughStages(subscriber)
-            }
-        }
     }
 }
 

@@ -27,8 +27,6 @@ extension Publishers {
     public struct Scan<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _ScanStage<Upstream.Output, Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _ScanStage<Upstream.Output, Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -60,8 +58,6 @@ extension Publishers {
     public struct TryScan<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryScanStage<Upstream.Output, Output, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _TryScanStage<Upstream.Output, Output, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

@@ -14,8 +14,6 @@ extension Publishers {
     public struct SetFailureType<Upstream: Publisher, Failure: Error>: _StageOperator where Upstream.Failure == Never {
         public typealias Output = Upstream.Output
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _SetFailureTypeStage<Output, Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _SetFailureTypeStage<Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

@@ -15,8 +15,6 @@ extension Publishers {
     public struct TryMap<Upstream: Publisher, Output>: _StageOperator {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryMapStage<Upstream.Output, Output, Upstream.Failure>>
-        public typealias _StageRoot = Upstream._StageRoot
-        public typealias _RootStage = _ComposedStage<Upstream._RootStage, _TryMapStage<Upstream.Output, Output, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

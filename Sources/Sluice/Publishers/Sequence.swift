@@ -24,8 +24,8 @@ extension Publishers {
 
         /// What `_SequenceCursor` does, as a loop: one element ahead, so that the stream finishes
         /// right after the last one.
-        @inlinable @inline(__always)
-        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
             var iterator = sequence.makeIterator()
             var upcoming = iterator.next()
             while let value = upcoming {
@@ -33,6 +33,7 @@ extension Publishers {
                 receiveValue(value)
             }
             receiveCompletion(.finished)
+            return true
         }
     }
 }

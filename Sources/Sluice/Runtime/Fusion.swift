@@ -114,9 +114,12 @@ extension Publisher {
 }
 
 extension Publisher {
-    @inlinable @inline(__always)
-    public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) {
-        _drain(_makeCursor(), receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+    @inlinable @inline(__always) @discardableResult
+    public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        let cursor = _makeCursor()
+        if cursor._isStarved { return false }
+        _drain(cursor, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        return true
     }
 }
 

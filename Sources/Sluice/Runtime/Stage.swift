@@ -155,11 +155,9 @@ where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure 
 }
 
 /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
-/// and its fused form for free. A conforming type names `_Cursor`, `_StageRoot` and `_RootStage`
-/// as the constraints below say: left to inference, they would take `Publisher`'s defaults.
-public protocol _StageOperator: Publisher
-where _Cursor == _StageCursor<Upstream._Cursor, Stage>, _StageRoot == Upstream._StageRoot,
-    _RootStage == _ComposedStage<Upstream._RootStage, Stage> {
+/// and its fused form for free. A conforming type names `_Cursor` as the constraint below says:
+/// left to inference, it would take `Publisher`'s default.
+public protocol _StageOperator: Publisher where _Cursor == _StageCursor<Upstream._Cursor, Stage> {
     associatedtype Upstream: Publisher
     associatedtype Stage: _Stage
     where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
@@ -179,65 +177,38 @@ extension _StageOperator {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        if Self._fusesUnderAnyDemand {
-            _subscribeFused(subscriber)
-        } else {
-            _subscribeThroughStages(subscriber)
-        }
+        upstream._subscribeThrough(_makeStage(), subscriber)
     }
 
-    @inlinable public var _stageRoot: Upstream._StageRoot { upstream._stageRoot }
-
-    /// The stages below composed with this one on top. The recursion walks down the upstream
-    /// types (as `_makeCursor()` does), so it specialises in the user's module however long the
-    /// run is; one that passed a growing stage type upward would stop being specialised.
+    /// This stage goes under the run above it, and the call on down the chain.
     ///
-    /// Left to the inliner: kept out of line (`@inline(never)`, once needed because a long run's
-    /// nested stage crashed the 6.3.1 optimizer in Mem2Reg when the publishers stored their
-    /// closures inline), each level took a `Map` or `Filter` whose closure-held parts then had to be
-    /// allocated: the 13-stage lifecycle made 21 allocations instead of 7.
-    @inlinable
-    public func _makeRootStage() -> _ComposedStage<Upstream._RootStage, Stage> {
-        _ComposedStage(first: upstream._makeRootStage(), then: _makeStage())
-    }
-}
-
-extension Publisher where _StageRoot == Self {
-    @inlinable public var _stageRoot: Self { self }
-}
-
-extension Publisher where _RootStage == _IdentityStage<Output, Failure> {
+    /// Top-down and always inlined: the stage type grows at each level, which the generic
+    /// specialiser takes for an endless recursion and stops specialising (it did, when this was
+    /// merely `@inlinable`: the 13-stage lifecycle cost 94.8 M instructions per 1,000 rounds). The
+    /// inliner instead folds the whole walk into the caller, where every type is concrete.
     @inlinable @inline(__always)
-    public func _makeRootStage() -> _IdentityStage<Output, Failure> { _IdentityStage() }
+    public func _subscribeThrough<Above: _Stage, S: Subscriber>(_ stage: Above, _ subscriber: S)
+    where Above.Input == Output, Above.UpstreamFailure == Failure, S.Input == Above.Output, S.Failure == Above.Failure {
+        upstream._subscribeThrough(_ComposedStage(first: _makeStage(), then: stage), subscriber)
+    }
 }
 
 extension Publisher {
-    /// Subscribes `subscriber` to the root of this publisher's run of stage operators through one
-    /// `StageSubscription` running the whole run: `subject.map.filter.map` is one subscription.
+    /// The bottom of a run of stage operators subscribes it: a fused chain as one `FusedSubscription`
+    /// driving this publisher's cursor with the run on top; any other as one `StageSubscription`
+    /// (or a `StageSubscriber`, for a run that passes upstream's subscription through) to this
+    /// publisher, so `subject.map.filter.map` subscribes a single subscription.
     @inlinable @inline(__always)
-    public func _subscribeThroughStages<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        if _RootStage._passesSubscriptionThrough {
-            _stageRoot.subscribe(StageSubscriber(stage: _makeRootStage(), downstream: subscriber))
+    public func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ stage: Stage, _ subscriber: S)
+    where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure {
+        if Self._fusesUnderAnyDemand {
+            Sluice._subscribeFused(_StageCursor(upstream: _makeCursor(), stage: stage), subscriber)
+        } else if Stage._passesSubscriptionThrough {
+            subscribe(StageSubscriber(stage: stage, downstream: subscriber))
         } else {
-            _stageRoot.subscribe(StageSubscription(stage: _makeRootStage(), downstream: subscriber))
+            subscribe(StageSubscription(stage: stage, downstream: subscriber))
         }
     }
-}
-
-/// The stage at the bottom of every run: lets everything through unchanged.
-@frozen
-public struct _IdentityStage<Value, Failure: Error>: _Stage {
-    public typealias UpstreamFailure = Failure
-
-    @inlinable public init() {}
-
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
-
-    /// Nothing: a run names itself after its stages.
-    @inlinable public static var _name: StaticString { "" }
-
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
 }
 
 /// Two stages run as one: what `first` lets through goes on to `then`.
@@ -280,7 +251,7 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
     /// As in Combine, a subscriber of the run gets the subscription of the topmost stage that does
     /// not pass its upstream's through; a run of pass-through stages only is named after its bottom
     /// stage, the subscriber that its upstream sees.
-    @inlinable static var showsThen: Bool { !Then._passesSubscriptionThrough || First._name.utf8CodeUnitCount == 0 }
+    @inlinable static var showsThen: Bool { !Then._passesSubscriptionThrough }
 
     @inlinable public static var _name: StaticString { showsThen ? Then._name : First._name }
 
@@ -289,7 +260,7 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
     }
 
     /// Upstream talks to the bottom stage.
-    @inlinable public static var _edges: _StageEdges { First._name.utf8CodeUnitCount == 0 ? Then._edges : First._edges }
+    @inlinable public static var _edges: _StageEdges { First._edges }
 
     @inlinable
     public func _children(downstream: Any, status: String) -> [Mirror.Child] {
@@ -298,18 +269,25 @@ where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
 }
 
 extension Publisher {
-    /// Subscribes `subscriber` to this publisher's fused chain. A chain with nothing to send
-    /// completes at once, without waiting for demand, as the sources do in Combine.
+    /// Subscribes `subscriber` to this publisher's fused chain.
     @inlinable @inline(__always)
     func _subscribeFused<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        var cursor = _makeCursor()
-        guard !cursor.isExhausted else {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: cursor._completion())
-            return
-        }
-        subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber))
+        Sluice._subscribeFused(_makeCursor(), subscriber)
     }
+}
+
+/// Subscribes `subscriber` to a fused chain's cursor. A chain with nothing to send completes at
+/// once, without waiting for demand, as the sources do in Combine.
+@inlinable @inline(__always)
+func _subscribeFused<Cursor: _FusedCursor, S: Subscriber>(_ cursor: Cursor, _ subscriber: S)
+where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
+    var cursor = cursor
+    guard !cursor.isExhausted else {
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: cursor._completion())
+        return
+    }
+    subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber))
 }
 
 /// Runs a stage between an unfused upstream and its subscriber: one object per stage, no lock per

@@ -13,18 +13,9 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if Self._isFusable && !_Cursor._needsUnlimitedDemand {
-            _forEach(receiveValue, receiveCompletion)
-            return AnyCancellable()
-        }
         if Self._isFusable {
-            // A chain with a fan-in in it: its cursor runs here, unless an operator starves it.
-            let cursor = _makeCursor()
-            if cursor._isStarved {
-                return _starvedSink(keeping: self, receiveValue, receiveCompletion)
-            }
-            _drain(cursor, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            return AnyCancellable()
+            if _forEach(receiveValue, receiveCompletion) { return AnyCancellable() }
+            return _starvedSink(keeping: self, receiveValue, receiveCompletion)
         }
         let link = SinkLink()
         subscribe(SinkSubscriber(link: link, receiveCompletion: receiveCompletion, receiveValue: receiveValue))
