@@ -36,12 +36,12 @@ public protocol Publisher<Output, Failure> {
     @discardableResult
     func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool
 
-    /// Subscribes `subscriber` through `stage`: the run of stage operators (`map`, `filter`, ...)
-    /// above this publisher, composed into one stage. A stage operator adds its own stage under
-    /// `stage` and passes the call on to its upstream, so the call walks down the chain and the
-    /// first publisher that is not a stage operator subscribes the whole run as one subscription
-    /// (see `Runtime/Stage.swift`).
-    func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ stage: Stage, _ subscriber: S)
+    /// Subscribes `subscriber` through the stage `makeStage` makes: the run of stage operators
+    /// (`map`, `filter`, ...) above this publisher, composed into one stage. A stage operator puts
+    /// its own stage under that run and passes the call on to its upstream, so the call walks down
+    /// the chain and the first publisher that is not a stage operator subscribes the whole run as
+    /// one subscription (see `Runtime/Stage.swift`).
+    func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure
 }
 

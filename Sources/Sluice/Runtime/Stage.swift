@@ -177,7 +177,7 @@ extension _StageOperator {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        upstream._subscribeThrough(_makeStage(), subscriber)
+        upstream._subscribeThrough(_makeStage, subscriber)
     }
 
     /// This stage goes under the run above it, and the call on down the chain.
@@ -185,11 +185,13 @@ extension _StageOperator {
     /// Top-down and always inlined: the stage type grows at each level, which the generic
     /// specialiser takes for an endless recursion and stops specialising (it did, when this was
     /// merely `@inlinable`: the 13-stage lifecycle cost 94.8 M instructions per 1,000 rounds). The
-    /// inliner instead folds the whole walk into the caller, where every type is concrete.
+    /// inliner instead folds the whole walk into the caller, where every type is concrete. What
+    /// goes down is how to make the run, not the run: the bottom builds it once, in place, instead
+    /// of each level copying a growing value into a bigger one.
     @inlinable @inline(__always)
-    public func _subscribeThrough<Above: _Stage, S: Subscriber>(_ stage: Above, _ subscriber: S)
+    public func _subscribeThrough<Above: _Stage, S: Subscriber>(_ makeStage: () -> Above, _ subscriber: S)
     where Above.Input == Output, Above.UpstreamFailure == Failure, S.Input == Above.Output, S.Failure == Above.Failure {
-        upstream._subscribeThrough(_ComposedStage(first: _makeStage(), then: stage), subscriber)
+        upstream._subscribeThrough({ _ComposedStage(first: _makeStage(), then: makeStage()) }, subscriber)
     }
 }
 
@@ -199,14 +201,14 @@ extension Publisher {
     /// (or a `StageSubscriber`, for a run that passes upstream's subscription through) to this
     /// publisher, so `subject.map.filter.map` subscribes a single subscription.
     @inlinable @inline(__always)
-    public func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ stage: Stage, _ subscriber: S)
+    public func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure {
         if Self._fusesUnderAnyDemand {
-            Sluice._subscribeFused(_StageCursor(upstream: _makeCursor(), stage: stage), subscriber)
+            Sluice._subscribeFused(_StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
         } else if Stage._passesSubscriptionThrough {
-            subscribe(StageSubscriber(stage: stage, downstream: subscriber))
+            subscribe(StageSubscriber(stage: makeStage(), downstream: subscriber))
         } else {
-            subscribe(StageSubscription(stage: stage, downstream: subscriber))
+            subscribe(StageSubscription(stage: makeStage(), downstream: subscriber))
         }
     }
 }
