@@ -137,18 +137,26 @@ import Testing
         #expect(!starved.contains { $0.hasPrefix("sink") || $0.hasPrefix("fold") })
     }
 
-    @Test func aStarvedSinkKeepsItsClosuresUntilCancelled() {
+    @Test(arguments: [false, true])
+    func aStarvedSinkKeepsItsClosuresUntilCancelled(stagesOnTop: Bool) {
         final class Witness {}
         weak var witness: Witness?
         var token: AnyCancellable?
+        var received = 0
         do {
             let object = Witness()
             witness = object
-            token = [1, 2].publisher.flatMap(maxPublishers: .none) { Just($0) }.sink { _ in withExtendedLifetime(object) {} }
+            let starved = [1, 2].publisher.flatMap(maxPublishers: .none) { Just($0) }
+            let receive: (Int) -> Void = { _ in withExtendedLifetime(object) { received += 1 } }
+            // Stages on top pass the starved chain's answer up through their own `_forEach`.
+            token = stagesOnTop
+                ? starved.map { $0 &+ 1 }.filter { _ in true }.sink(receiveValue: receive)
+                : starved.sink(receiveValue: receive)
         }
         #expect(witness != nil)
         token?.cancel()
         #expect(witness == nil)
+        #expect(received == 0)
     }
 
     // MARK: switchToLatest
