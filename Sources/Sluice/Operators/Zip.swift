@@ -263,7 +263,7 @@ where A.Failure == B.Failure, Join.A == A.Output, Join.B == B.Output {
                 if cursor.isExhausted { break loop }
             }
         }
-        if case .failure(let error) = cursor._completion() { return error }
+        if case .failure(let error) = cursor.next() { return error }
         return nil
     }
 

@@ -124,7 +124,7 @@ where NewPublisher.Failure == Upstream.Failure {
     @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("\(_name)") }
 }
 
-extension _FusedCursor {
+extension _FusedCursor where Failure: Error {
     /// Runs a cursor that yields at most one value (`_yieldsAtMostOneValue`) to its end.
     @inlinable @inline(__always)
     mutating func _takeAtMostOne() -> (value: Output?, completion: Subscribers.Completion<Failure>) {

@@ -1,6 +1,6 @@
 /// What one step of a fused chain produced. See `Runtime.swift`.
 @frozen
-public enum _FusedStep<Output, Failure: Error> {
+public enum _FusedStep<Output, Failure> {
     /// The source element made it through every stage as this value.
     case value(Output)
     /// A stage dropped the element (`filter`, `compactMap`, ...).
@@ -14,7 +14,9 @@ public enum _FusedStep<Output, Failure: Error> {
 /// A synchronous source and the stages on top of it, advanced one source element at a time.
 public protocol _FusedCursor<Output, Failure> {
     associatedtype Output
-    associatedtype Failure: Error
+    /// Unconstrained on purpose: a second path to `Failure: Error` (besides the publisher's own) made
+    /// the compiler's conformance substitution exponential in a chain's length (see `Runtime.swift`).
+    associatedtype Failure
 
     /// Pulls one source element through every stage.
     mutating func next() -> _FusedStep<Output, Failure>
@@ -83,7 +85,7 @@ extension _FusedCursor {
     @inlinable public mutating func _didEnd() {}
 }
 
-extension _FusedCursor {
+extension _FusedCursor where Failure: Error {
     /// The completion of an exhausted chain. Asked of the cursor rather than assumed `.finished`,
     /// because a source may end with a failure right after its last value (`Record`).
     @inlinable @inline(__always)
