@@ -82,6 +82,36 @@ public func sixteenStage(_ input: [Int]) -> Int {
     sixteenStageSum(input.publisher)
 }
 
+// MARK: 2c. A 32-stage map/filter chain: the 16-stage chain, then sixteen stages more
+
+@inline(__always)
+func thirtyTwoStageSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var sum = 0
+    let first = source.map { $0 &+ 1 }.filter { $0 & 7 != 0 }
+    let second = first.map { $0 &* 3 }.filter { $0 & 1 == 0 }
+    let third = second.map { $0 &- 2 }.filter { $0 > 5 }
+    let fourth = third.map { $0 ^ 1 }.filter { $0 != 100 }
+    let fifth = fourth.map { $0 &+ 7 }.filter { $0 % 5 != 0 }
+    let sixth = fifth.map { $0 &* 5 }.filter { $0 & 2 == 0 }
+    let seventh = sixth.map { $0 &- 11 }.filter { $0 > 20 }
+    let eighth = seventh.map { $0 ^ 6 }.filter { $0 != 1000 }
+    let ninth = eighth.map { $0 &+ 3 }.filter { $0 % 3 != 0 }
+    let tenth = ninth.map { $0 &* 2 }.filter { $0 > 0 }
+    let eleventh = tenth.map { $0 &- 1 }.filter { $0 & 4 == 0 }
+    let twelfth = eleventh.map { $0 ^ 3 }.filter { $0 != 77 }
+    let thirteenth = twelfth.map { $0 &+ 9 }.filter { $0 % 7 != 0 }
+    let fourteenth = thirteenth.map { $0 &* 3 }.filter { $0 & 8 == 0 }
+    let fifteenth = fourteenth.map { $0 &- 5 }.filter { $0 > 50 }
+    let token = fifteenth.map { $0 ^ 2 }.filter { $0 != 5000 }.sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+@inline(never)
+public func thirtyTwoStage(_ input: [Int]) -> Int {
+    thirtyTwoStageSum(input.publisher)
+}
+
 // MARK: 3. Just → map → filter → sink, per subscription
 
 @inline(never)

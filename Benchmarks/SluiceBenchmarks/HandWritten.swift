@@ -36,20 +36,52 @@ enum HandWritten {
         return sum
     }
 
+    /// The 16-stage chain's stages: the 8-stage chain's, then eight more.
+    @inline(__always)
+    static func sixteenStages(_ x: Int) -> Int? {
+        guard let d = eightStages(x) else { return nil }
+        let e = d &+ 7
+        guard e % 5 != 0 else { return nil }
+        let f = e &* 5
+        guard f & 2 == 0 else { return nil }
+        let g = f &- 11
+        guard g > 20 else { return nil }
+        let h = g ^ 6
+        guard h != 1000 else { return nil }
+        return h
+    }
+
     @inline(never)
     static func sixteenStage(_ input: [Int]) -> Int {
         var sum = 0
         for x in input {
-            guard let d = eightStages(x) else { continue }
-            let e = d &+ 7
-            guard e % 5 != 0 else { continue }
-            let f = e &* 5
-            guard f & 2 == 0 else { continue }
-            let g = f &- 11
-            guard g > 20 else { continue }
-            let h = g ^ 6
-            guard h != 1000 else { continue }
-            sum &+= h
+            if let h = sixteenStages(x) { sum &+= h }
+        }
+        return sum
+    }
+
+    @inline(never)
+    static func thirtyTwoStage(_ input: [Int]) -> Int {
+        var sum = 0
+        for x in input {
+            guard let h = sixteenStages(x) else { continue }
+            let i = h &+ 3
+            guard i % 3 != 0 else { continue }
+            let j = i &* 2
+            guard j > 0 else { continue }
+            let k = j &- 1
+            guard k & 4 == 0 else { continue }
+            let l = k ^ 3
+            guard l != 77 else { continue }
+            let m = l &+ 9
+            guard m % 7 != 0 else { continue }
+            let n = m &* 3
+            guard n & 8 == 0 else { continue }
+            let o = n &- 5
+            guard o > 50 else { continue }
+            let p = o ^ 2
+            guard p != 5000 else { continue }
+            sum &+= p
         }
         return sum
     }

@@ -76,6 +76,12 @@ let benchmarks: @Sendable () -> Void = {
         "SluiceReference": { ScenariosReference.sixteenStage(input) },
         "OpenCombine": { ScenariosOpenCombine.sixteenStage(input) },
     ])
+    scenario("2c thirty-two-stage map/filter chain", units: elements, expected: HandWritten.thirtyTwoStage(input), [
+        "loop": { HandWritten.thirtyTwoStage(input) },
+        "Sluice": { ScenariosSluice.thirtyTwoStage(input) },
+        "SluiceReference": { ScenariosReference.thirtyTwoStage(input) },
+        "OpenCombine": { ScenariosOpenCombine.thirtyTwoStage(input) },
+    ])
     scenario("3 Just.map.filter.sink per subscription", units: subscriptions, expected: HandWritten.justMapFilter(subscriptions), [
         "loop": { HandWritten.justMapFilter(subscriptions) },
         "Sluice": { ScenariosSluice.justMapFilter(subscriptions) },

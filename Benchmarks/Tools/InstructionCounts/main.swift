@@ -14,6 +14,7 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "sequence.eager": { sequenceMapFilterEager(elements) },
     "eight-stage": { eightStage(elements) },
     "sixteen-stage": { sixteenStage(elements) },
+    "thirty-two-stage": { thirtyTwoStage(elements) },
     "just.map.filter.sink": { justMapFilter(1_000) },
     "passthrough.send": {
         let fixture = SubjectFixture(subscribers: 1)
