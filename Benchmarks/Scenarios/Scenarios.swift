@@ -112,6 +112,32 @@ public func thirtyTwoStage(_ input: [Int]) -> Int {
     thirtyTwoStageSum(input.publisher)
 }
 
+// MARK: 2d. An 8-stage chain of stateful and ending stages
+
+/// `compactMap`, `drop(while:)`, `scan`, `removeDuplicates` and `prefix(while:)` between maps and a
+/// filter: the stages other than `map` and `filter` run fused too, with their state.
+@inline(__always)
+func mixedStageSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
+    var sum = 0
+    let token = source
+        .compactMap { $0 % 5 == 0 ? nil : $0 }
+        .map { $0 &* 3 }
+        .drop { $0 < 10 }
+        .scan(0) { ($0 &+ $1) & 1023 }
+        .removeDuplicates()
+        .prefix { $0 >= 0 }
+        .filter { $0 & 1 == 0 }
+        .map { $0 ^ 1 }
+        .sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+@inline(never)
+public func mixedStages(_ input: [Int]) -> Int {
+    mixedStageSum(input.publisher)
+}
+
 // MARK: 3. Just → map → filter → sink, per subscription
 
 @inline(never)

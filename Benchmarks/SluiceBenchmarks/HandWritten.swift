@@ -87,6 +87,29 @@ enum HandWritten {
     }
 
     @inline(never)
+    static func mixedStages(_ input: [Int]) -> Int {
+        var sum = 0
+        var dropping = true
+        var total = 0
+        var previous: Int?
+        for x in input {
+            guard x % 5 != 0 else { continue }
+            let a = x &* 3
+            if dropping {
+                guard a >= 10 else { continue }
+                dropping = false
+            }
+            total = (total &+ a) & 1023
+            guard total != previous else { continue }
+            previous = total
+            guard total >= 0 else { break }
+            guard total & 1 == 0 else { continue }
+            sum &+= total ^ 1
+        }
+        return sum
+    }
+
+    @inline(never)
     static func justMapFilter(_ count: Int) -> Int {
         var sum = 0
         for i in 0..<count {

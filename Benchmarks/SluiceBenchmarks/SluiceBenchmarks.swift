@@ -82,6 +82,12 @@ let benchmarks: @Sendable () -> Void = {
         "SluiceReference": { ScenariosReference.thirtyTwoStage(input) },
         "OpenCombine": { ScenariosOpenCombine.thirtyTwoStage(input) },
     ])
+    scenario("2d eight-stage mixed chain (compactMap, drop, scan, removeDuplicates, prefix)", units: elements, expected: HandWritten.mixedStages(input), [
+        "loop": { HandWritten.mixedStages(input) },
+        "Sluice": { ScenariosSluice.mixedStages(input) },
+        "SluiceReference": { ScenariosReference.mixedStages(input) },
+        "OpenCombine": { ScenariosOpenCombine.mixedStages(input) },
+    ])
     scenario("3 Just.map.filter.sink per subscription", units: subscriptions, expected: HandWritten.justMapFilter(subscriptions), [
         "loop": { HandWritten.justMapFilter(subscriptions) },
         "Sluice": { ScenariosSluice.justMapFilter(subscriptions) },

@@ -15,6 +15,7 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "eight-stage": { eightStage(elements) },
     "sixteen-stage": { sixteenStage(elements) },
     "thirty-two-stage": { thirtyTwoStage(elements) },
+    "mixed-stages": { mixedStages(elements) },
     "just.map.filter.sink": { justMapFilter(1_000) },
     "passthrough.send": {
         let fixture = SubjectFixture(subscribers: 1)

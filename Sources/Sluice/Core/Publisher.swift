@@ -29,12 +29,17 @@ public protocol Publisher<Output, Failure> {
     /// is true. Returns false, having run nothing, when the chain can never start: an operator in
     /// it asks its upstream for nothing (`flatMap(maxPublishers: .none)`).
     ///
+    /// `receiveValue` answers whether to go on. False means the stream has ended above: a stage
+    /// finished or failed it (`prefix(while:)`, a `try` operator), or a consumer has its answer
+    /// (`first`, `contains`). Whoever answered false has delivered the completion, so the chain
+    /// stops at once, runs no closure of its own again and sends no completion.
+    ///
     /// The default pulls `_makeCursor()`. A source runs its own loop instead, and a stage
     /// operator passes its upstream a body that applies the stage and calls `receiveValue`
     /// (continuation passing): no value then holds the whole chain, so nothing the optimizer must
     /// forward through memory is larger than a closure, however long the chain (see `Runtime.swift`).
     @discardableResult
-    func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool
+    func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool
 
     /// Subscribes `subscriber` through the stage `makeStage` makes: the run of stage operators
     /// (`map`, `filter`, ...) above this publisher, composed into one stage. A stage operator puts

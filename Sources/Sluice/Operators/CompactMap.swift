@@ -24,16 +24,18 @@ extension Publishers {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _CompactMapStage<Upstream.Output, Output, Failure>>
 
+        /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Output?)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// A closure that receives values from the upstream publisher and returns optional values.
-        public let transform: (Upstream.Output) -> Output?
+        @inlinable public var transform: (Upstream.Output) -> Output? { _parts().1 }
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
-            self.upstream = upstream
-            self.transform = transform
+            _parts = { (upstream, transform) }
         }
 
         /// A stage running `transform` for one subscription.
@@ -48,16 +50,18 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
 
+        /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output?)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// An error-throwing closure that receives values from the upstream publisher and returns optional values.
-        public let transform: (Upstream.Output) throws -> Output?
+        @inlinable public var transform: (Upstream.Output) throws -> Output? { _parts().1 }
 
         /// Creates a publisher that republishes the non-`nil` results of an error-throwing `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
-            self.upstream = upstream
-            self.transform = transform
+            _parts = { (upstream, transform) }
         }
 
         /// A stage running `transform` for one subscription.

@@ -25,16 +25,18 @@ extension Publishers {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _DropWhileStage<Output, Failure>>
 
+        /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The closure that indicates whether to drop the element.
-        public let predicate: (Upstream.Output) -> Bool
+        @inlinable public var predicate: (Upstream.Output) -> Bool { _parts().1 }
 
         /// Creates a publisher that omits elements until `predicate` returns false.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
+            _parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)
@@ -51,16 +53,18 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryDropWhileStage<Output, Upstream.Failure>>
 
+        /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The error-throwing closure that indicates whether to drop the element.
-        public let predicate: (Upstream.Output) throws -> Bool
+        @inlinable public var predicate: (Upstream.Output) throws -> Bool { _parts().1 }
 
         /// Creates a publisher that omits elements until `predicate` returns false or throws.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
+            _parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)

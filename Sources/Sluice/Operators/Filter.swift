@@ -33,9 +33,9 @@ extension Publishers {
         public func _makeStage() -> _FilterStage<Output, Failure> { _FilterStage(isIncluded: isIncluded) }
 
         @inlinable @inline(__always) @discardableResult
-        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
             let (upstream, isIncluded) = _parts()
-            return upstream._forEach({ if isIncluded($0) { receiveValue($0) } }, receiveCompletion)
+            return upstream._forEach({ isIncluded($0) ? receiveValue($0) : true }, receiveCompletion)
         }
     }
 }

@@ -31,7 +31,7 @@ extension Publishers {
         public func _makeStage() -> _MapStage<Upstream.Output, Output, Failure> { _MapStage(transform: transform) }
 
         @inlinable @inline(__always) @discardableResult
-        public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
             let (upstream, transform) = _parts()
             return upstream._forEach({ receiveValue(transform($0)) }, receiveCompletion)
         }

@@ -15,16 +15,18 @@ extension Publishers {
         public typealias Output = Upstream.Output
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapErrorStage<Output, Upstream.Failure, Failure>>
 
+        /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Failure) -> Failure)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The closure that converts the upstream failure into a new error.
-        public let transform: (Upstream.Failure) -> Failure
+        @inlinable public var transform: (Upstream.Failure) -> Failure { _parts().1 }
 
         /// Creates a publisher that converts the upstream failure with `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
-            self.upstream = upstream
-            self.transform = transform
+            _parts = { (upstream, transform) }
         }
 
         /// The same as `init(upstream:transform:)`, with an unlabelled closure, as Combine also offers.

@@ -25,16 +25,18 @@ extension Publishers {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _PrefixWhileStage<Output, Failure>>
 
+        /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The closure that determines whether publishing should continue.
-        public let predicate: (Upstream.Output) -> Bool
+        @inlinable public var predicate: (Upstream.Output) -> Bool { _parts().1 }
 
         /// Creates a publisher that republishes elements while `predicate` returns true.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
+            _parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)
@@ -51,16 +53,18 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryPrefixWhileStage<Output, Upstream.Failure>>
 
+        /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The error-throwing closure that determines whether publishing should continue.
-        public let predicate: (Upstream.Output) throws -> Bool
+        @inlinable public var predicate: (Upstream.Output) throws -> Bool { _parts().1 }
 
         /// Creates a publisher that republishes elements while `predicate` returns true and does not throw.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
+            _parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)

@@ -36,16 +36,18 @@ extension Publishers {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _RemoveDuplicatesStage<Output, Failure>>
 
+        /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// A closure to evaluate whether two elements are equivalent, for purposes of filtering.
-        public let predicate: (Upstream.Output, Upstream.Output) -> Bool
+        @inlinable public var predicate: (Upstream.Output, Upstream.Output) -> Bool { _parts().1 }
 
         /// Creates a publisher that drops each element `predicate` finds equivalent to the last published one.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
+            _parts = { (upstream, predicate) }
         }
 
         /// A stage with no memory yet, for one subscription.
@@ -61,17 +63,19 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryRemoveDuplicatesStage<Output, Upstream.Failure>>
 
+        /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) throws -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// An error-throwing closure to evaluate whether two elements are equivalent, for purposes of filtering.
-        public let predicate: (Upstream.Output, Upstream.Output) throws -> Bool
+        @inlinable public var predicate: (Upstream.Output, Upstream.Output) throws -> Bool { _parts().1 }
 
         /// Creates a publisher that drops each element an error-throwing `predicate` finds
         /// equivalent to the last published one.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
-            self.upstream = upstream
-            self.predicate = predicate
+            _parts = { (upstream, predicate) }
         }
 
         /// A stage with no memory yet, for one subscription.

@@ -28,19 +28,20 @@ extension Publishers {
         public typealias Failure = Upstream.Failure
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _ScanStage<Upstream.Output, Output, Failure>>
 
+        /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) -> Output)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The previous result returned by the closure, before the first element arrives.
-        public let initialResult: Output
+        @inlinable public var initialResult: Output { _parts().1 }
         /// A closure that takes the previous result and the next element, and returns the next result.
-        public let nextPartialResult: (Output, Upstream.Output) -> Output
+        @inlinable public var nextPartialResult: (Output, Upstream.Output) -> Output { _parts().2 }
 
         /// Creates a publisher that accumulates upstream elements from `initialResult`.
         @inlinable
         public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
-            self.upstream = upstream
-            self.initialResult = initialResult
-            self.nextPartialResult = nextPartialResult
+            _parts = { (upstream, initialResult, nextPartialResult) }
         }
 
         /// A stage holding one subscription's running result.
@@ -59,13 +60,16 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryScanStage<Upstream.Output, Output, Upstream.Failure>>
 
+        /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) throws -> Output)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The previous result returned by the closure, before the first element arrives.
-        public let initialResult: Output
+        @inlinable public var initialResult: Output { _parts().1 }
         /// An error-throwing closure that takes the previous result and the next element, and
         /// returns the next result.
-        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+        @inlinable public var nextPartialResult: (Output, Upstream.Output) throws -> Output { _parts().2 }
 
         /// Creates a publisher that accumulates upstream elements from `initialResult` with an
         /// error-throwing closure.
@@ -73,9 +77,7 @@ extension Publishers {
         public init(
             upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
         ) {
-            self.upstream = upstream
-            self.initialResult = initialResult
-            self.nextPartialResult = nextPartialResult
+            _parts = { (upstream, initialResult, nextPartialResult) }
         }
 
         /// A stage holding one subscription's running result.

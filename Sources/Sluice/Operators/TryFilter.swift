@@ -18,16 +18,18 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryFilterStage<Output, Upstream.Failure>>
 
+        /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// An error-throwing closure that indicates whether to republish an element.
-        public let isIncluded: (Upstream.Output) throws -> Bool
+        @inlinable public var isIncluded: (Upstream.Output) throws -> Bool { _parts().1 }
 
         /// Creates a publisher that republishes the elements `isIncluded` accepts.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
-            self.upstream = upstream
-            self.isIncluded = isIncluded
+            _parts = { (upstream, isIncluded) }
         }
 
         /// A stage running `isIncluded` for one subscription.

@@ -16,16 +16,18 @@ extension Publishers {
         public typealias Failure = any Error
         public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryMapStage<Upstream.Output, Output, Upstream.Failure>>
 
+        /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
+        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output)
+
         /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
+        @inlinable public var upstream: Upstream { _parts().0 }
         /// The error-throwing closure that transforms elements from the upstream publisher.
-        public let transform: (Upstream.Output) throws -> Output
+        @inlinable public var transform: (Upstream.Output) throws -> Output { _parts().1 }
 
         /// Creates a publisher that transforms upstream elements with an error-throwing closure.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
-            self.upstream = upstream
-            self.transform = transform
+            _parts = { (upstream, transform) }
         }
 
         /// A stage running `transform` for one subscription.

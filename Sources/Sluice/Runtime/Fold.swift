@@ -66,19 +66,14 @@ extension _FoldOperator {
         return [("downstream", downstream), ("result", result as Any), ("initial", result as Any), ("status", status)]
     }
 
-    /// Over a synchronous upstream the fold runs the upstream's cursor itself, in one loop; it is
-    /// what a `FusedSubscription` would do with the fold's `.unlimited`, without the second object.
+    /// Over a synchronous upstream the fold runs the upstream chain itself, in one loop
+    /// (`_forEach`); it is what a `FusedSubscription` would do with the fold's `.unlimited`, without
+    /// the second object.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
         if Upstream._isFusable {
-            let cursor = upstream._makeCursor()
-            // A starved chain never sends anything: the fold waits, as it would unfused.
-            if Upstream._Cursor._needsUnlimitedDemand && cursor._isStarved {
-                subscription.receive(subscription: Subscriptions.empty)
-            } else {
-                subscription.run(cursor)
-            }
+            subscription.run(upstream)
         } else {
             upstream.subscribe(subscription)
         }
@@ -159,28 +154,19 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     }
 
     /// Folds a fused upstream chain to its end (or to the fold's answer, or to a cancel). Downstream
-    /// gets its subscription first, as over any upstream; the loop is the upstream, and one call.
+    /// gets its subscription first, as over any upstream; the loop is the upstream's `_forEach`, in
+    /// this call. A starved chain (`_forEach` runs nothing) never sends anything: the fold waits, as
+    /// it would unfused.
     @inlinable
-    func run<Cursor: _FusedCursor>(_ source: Cursor) where Cursor.Output == Input, Cursor.Failure == Failure {
-        var cursor = source
+    func run(_ upstream: Operator.Upstream) {
         receive(subscription: Subscriptions.empty)
         lifetime.call(self) {
-            // Once the cursor is exhausted only its completion is left, and it may be a failure
-            // (`Fail`, a `Record`, a sequence with `Fail` appended): ask it, never assume `.finished`.
-            loop: while !isDone.load(ordering: .relaxed) {
-                if cursor.isExhausted {
-                    complete(cursor._completion())
-                    break
-                }
-                switch cursor.next() {
-                case .value(let value): consume(value)
-                case .skip: break
-                case .finished: complete(.finished); break loop
-                case .failure(let error): complete(.failure(error)); break loop
-                }
-            }
+            guard !isDone.load(ordering: .relaxed) else { return }
+            upstream._forEach({ input in
+                consume(input)
+                return !isDone.load(ordering: .relaxed)
+            }, { complete($0) })
         }
-        if Cursor._needsUnlimitedDemand { cursor._didEnd() }
     }
 
     @inlinable

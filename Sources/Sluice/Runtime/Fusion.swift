@@ -116,11 +116,42 @@ extension Publisher {
 }
 
 extension Publisher {
+    /// The default: pulls the chain's cursor in a loop (`_forEachByCursor`).
     @inlinable @inline(__always) @discardableResult
-    public func _forEach(_ receiveValue: (Output) -> Void, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
-        let cursor = _makeCursor()
+    public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        _forEachByCursor(receiveValue, receiveCompletion)
+    }
+
+    /// `_forEach` by the chain's cursor: the stream's whole life in one loop, in the caller.
+    @inlinable @inline(__always)
+    public func _forEachByCursor(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        var cursor = _makeCursor()
         if cursor._isStarved { return false }
-        _drain(cursor, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        // nil when `receiveValue` ended the stream itself.
+        var completion: Subscribers.Completion<Failure>?
+        loop: while true {
+            switch cursor.next() {
+            case .value(let value):
+                guard receiveValue(value) else { break loop }
+                if cursor.isExhausted {
+                    completion = cursor._completion()
+                    break loop
+                }
+            case .skip:
+                if cursor.isExhausted {
+                    completion = cursor._completion()
+                    break loop
+                }
+            case .finished:
+                completion = .finished
+                break loop
+            case .failure(let error):
+                completion = .failure(error)
+                break loop
+            }
+        }
+        if let completion { receiveCompletion(completion) }
+        if _Cursor._needsUnlimitedDemand { cursor._didEnd() }
         return true
     }
 }

@@ -180,6 +180,38 @@ extension _StageOperator {
         upstream._subscribeThrough(_makeStage, subscriber)
     }
 
+    /// The stage, between its upstream's loop and `receiveValue` (see `Publisher._forEach`): what
+    /// `_StageCursor` does, as a body. A stage that ends the stream (`prefix(while:)`, a `try`
+    /// operator's error, `prefix(_:)` complete) delivers the completion and stops upstream.
+    @inlinable @inline(__always) @discardableResult
+    public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        var stage = _makeStage()
+        // Complete before any value (`prefix(0)`): the cursor finishes without pulling upstream.
+        if stage.isComplete { return _forEachByCursor(receiveValue, receiveCompletion) }
+        return upstream._forEach({ input in
+            switch stage.step(input) {
+            case .value(let value):
+                guard receiveValue(value) else { return false }
+            case .skip:
+                break
+            case .finished:
+                receiveCompletion(.finished)
+                return false
+            case .failure(let error):
+                receiveCompletion(.failure(error))
+                return false
+            }
+            guard stage.isComplete else { return true }
+            receiveCompletion(.finished)
+            return false
+        }, { completion in
+            switch completion {
+            case .finished: receiveCompletion(.finished)
+            case .failure(let error): receiveCompletion(.failure(stage.mapFailure(error)))
+            }
+        })
+    }
+
     /// This stage goes under the run above it, and the call on down the chain.
     ///
     /// Top-down and always inlined: the stage type grows at each level, which the generic

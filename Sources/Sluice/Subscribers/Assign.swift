@@ -1,7 +1,14 @@
 extension Publisher where Failure == Never {
     /// Assigns each element from a publisher to a property on an object.
-    @inlinable
+    ///
+    /// On a fusable chain the whole stream runs here, inline, as one loop, as in `sink`: it has
+    /// ended, and let go of `object`, before this returns.
+    @inlinable @inline(__always)
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+        // A starved chain runs nothing here, and is subscribed below: it waits, holding `object`.
+        if Self._isFusable && _forEach({ object[keyPath: keyPath] = $0; return true }, { _ in }) {
+            return AnyCancellable()
+        }
         let assign = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(assign)
         return AnyCancellable(object: assign)

@@ -14,7 +14,7 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if Self._isFusable {
-            if _forEach(receiveValue, receiveCompletion) { return AnyCancellable() }
+            if _forEach({ receiveValue($0); return true }, receiveCompletion) { return AnyCancellable() }
             return _starvedSink(keeping: self, receiveValue, receiveCompletion)
         }
         let link = SinkLink()
@@ -29,41 +29,6 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
-}
-
-/// Runs a fused chain into closures: the stream's whole life, in the caller, where the closures
-/// are known and inline.
-@inlinable @inline(__always)
-public func _drain<Cursor: _FusedCursor>(
-    _ cursor: Cursor,
-    receiveValue: (Cursor.Output) -> Void,
-    receiveCompletion: (Subscribers.Completion<Cursor.Failure>) -> Void
-) {
-    var cursor = cursor
-    let completion: Subscribers.Completion<Cursor.Failure>
-    loop: while true {
-        switch cursor.next() {
-        case .value(let value):
-            receiveValue(value)
-            if cursor.isExhausted {
-                completion = cursor._completion()
-                break loop
-            }
-        case .skip:
-            if cursor.isExhausted {
-                completion = cursor._completion()
-                break loop
-            }
-        case .finished:
-            completion = .finished
-            break loop
-        case .failure(let error):
-            completion = .failure(error)
-            break loop
-        }
-    }
-    receiveCompletion(completion)
-    if Cursor._needsUnlimitedDemand { cursor._didEnd() }
 }
 
 /// A starved chain never sends anything: as unfused, the closures (and the chain's) stay until
