@@ -53,16 +53,19 @@
 // once per batch, and with unlimited demand no demand traffic per element. `Subscribers.Sink` is driven
 // inline in `sink(...)`: the loop is compiled into the caller, where the stage closures are known and inline.
 //
-// The inline `sink` runs a chain through `Publisher._forEach` rather than a cursor: by continuation passing.
-// A source runs its own loop (`Publishers.Sequence` peeks one element ahead, as its cursor does); `map` and
-// `filter` hand their upstream a body that applies the stage and calls the next body; every other publisher
-// drives its cursor (the default). No value then holds the whole chain, so nothing the optimizer must forward
-// through memory is larger than a closure: Swift 6.3.1's SIL optimizer forwards an aggregate of at most six
-// leaf fields, and a cursor of more than about six stages was past it, each stage then an indirect call. For
-// the same reason `map` and `filter` keep their upstream and closure in one stored closure (`_parts`), so the
-// publisher is two words however long the chain under it. So neither `sink` nor a general subscriber builds
-// a cursor of stage cursors for a chain of `map`s and `filter`s: the type-checker's and the optimizer's time
-// on such nested types grew steeply with the chain's length (24 stages did not compile in 5 minutes).
+// The inline `sink`, the folds and `assign` run a chain through `Publisher._forEach` rather than a cursor: by
+// continuation passing. A source runs its own loop (`Publishers.Sequence` peeks one element ahead, as its
+// cursor does, except over an array or an integer range, where nobody can tell, and a plain loop over the
+// storage is faster); every stage operator hands its upstream a body that applies its stage, calls the next
+// body and answers whether to go on (false once a stage or the consumer has ended the stream: the loop stops
+// and sends nothing more); every other publisher drives its cursor (the default). No value then holds the
+// whole chain, so nothing the optimizer must forward through memory is larger than a closure: Swift 6.3.1's
+// SIL optimizer forwards an aggregate of at most six leaf fields, and a cursor of more than about six stages
+// was past it, each stage then an indirect call. For the same reason every stage operator with a closure keeps
+// its upstream and closures in one stored closure (`_parts`), so the publisher is two words however long the
+// chain under it. So neither `sink` nor a general subscriber builds a cursor of stage cursors for a chain of
+// stage operators: the type-checker's and the optimizer's time on such nested types grew steeply with the
+// chain's length (24 stages did not compile in 5 minutes).
 //
 // Compile time is a feature (`scripts/compile-time`, in CI: 32 and 64 stages in generic code). Two rules keep
 // it linear. No stage operator has an associated type that nests the chain besides `_Cursor` (the run of
