@@ -1,0 +1,59 @@
+"""Compares the public API of two modules from their symbol graphs (see scripts/api-check).
+
+A symbol is its kind, its path (`Publishers.Map.upstream`) and its declaration, with what may
+differ between two implementations of one API taken out: attributes (`@inlinable`, `@frozen`),
+the module's name, a stored `let` against a read-only computed `var`, the where clause of
+`receive(subscriber:)` (Publisher's requirement fixes it; how it is spelt depends on whether a
+default implementation provides it), and generic requirements on underscored machinery. Symbols
+with an underscored name anywhere in their path are machinery, not API, and are left out.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+
+def declaration(symbol, module):
+    text = "".join(f["spelling"] for f in symbol.get("declarationFragments", []) if f["kind"] != "attribute")
+    text = re.sub(r"\s+", " ", text).strip().replace(module + ".", "")
+    text = re.sub(r"^(static )?let ", r"\1var ", text)
+    text = re.sub(r" \{ get \}$", "", text)
+    if text.startswith("func receive<S>(subscriber: S)"):
+        return "func receive<S>(subscriber: S)"
+    head, sep, clause = text.partition(" where ")
+    if sep:
+        kept = [r for r in clause.split(", ") if not re.search(r"\b_\w", r)]
+        text = head + (" where " + ", ".join(kept) if kept else "")
+    return text
+
+
+def api(directory, module):
+    symbols = set()
+    for path in glob.glob(os.path.join(directory, f"{module}.symbols.json")) + \
+            glob.glob(os.path.join(directory, f"{module}@*.symbols.json")):
+        for symbol in json.load(open(path))["symbols"]:
+            components = symbol["pathComponents"]
+            if any(c.startswith("_") for c in components):
+                continue
+            symbols.add((symbol["kind"]["identifier"], ".".join(components), declaration(symbol, module)))
+    return symbols
+
+
+def main():
+    directory, first, second = sys.argv[1:4]
+    a, b = api(os.path.join(directory, first), first), api(os.path.join(directory, second), second)
+    if not a or not b:
+        print(f"api-check: no symbols read for {first if not a else second}: was the symbol graph extracted?")
+        sys.exit(1)
+    only_first, only_second = sorted(a - b), sorted(b - a)
+    for kind, path, text in only_first:
+        print(f"  only in {first}: {path} ({kind}): {text}")
+    for kind, path, text in only_second:
+        print(f"  only in {second}: {path} ({kind}): {text}")
+    verdict = "the same" if not (only_first or only_second) else "different"
+    print(f"api-check: {first} and {second}: {len(a)} and {len(b)} public symbols, {verdict}")
+    sys.exit(1 if only_first or only_second else 0)
+
+
+main()
