@@ -134,7 +134,7 @@ public enum ProgramGenerator {
     /// A duration in milliseconds for the timing operators (steps advance by 0–50 ms).
     static func makeMillis<R: ProgramRandom>(_ r: inout R) -> Int { r.pick([1, 5, 10, 20]) }
 
-    /// The operators of issues 6 and 7.
+    /// The combining, multicasting and timing operators.
     static func makeCombiningOrTimingOp<R: ProgramRandom>(_ r: inout R) -> Op {
         switch r.below(17) {
         case 0: .merge(makeSide(&r))
@@ -172,7 +172,7 @@ public enum ProgramGenerator {
     }
 
     static func makeOp<R: ProgramRandom>(_ r: inout R) -> Op {
-        // About one operator in four comes from issues 6 and 7 (combining, multicasting, time).
+        // About one operator in four is a combining, multicasting or timing operator.
         if r.chance(25) { return makeCombiningOrTimingOp(&r) }
         return switch r.below(42) {
         case 0, 1, 2: .map(r.pick(IntFunction.self))

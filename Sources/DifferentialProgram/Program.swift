@@ -109,7 +109,7 @@ public enum Op: Hashable, Sendable {
     case handleEvents
     case erase
 
-    // Combining and multicasting (issue 6).
+    // Combining and multicasting.
     case merge(Side)
     /// `.zip(side).map { $0.0 &* 100 &+ $0.1 }`
     case zip(Side)
@@ -125,7 +125,7 @@ public enum Op: Hashable, Sendable {
     /// `.buffer(size:prefetch:whenFull:)`; `keepFull` picks `.keepFull` over `.byRequest`.
     case buffer(Int, keepFull: Bool, BufferFull)
 
-    // Time (issue 7), on the program's virtual-time scheduler; durations in milliseconds.
+    // Time, on the program's virtual-time scheduler; durations in milliseconds.
     case delay(Int)
     case debounce(Int)
     case throttle(Int, latest: Bool)

@@ -1,4 +1,4 @@
-// The lifetime stress scenario (issue 13): subscribers that keep their subscription, as custom
+// The lifetime stress scenario: subscribers that keep their subscription, as custom
 // subscribers do, subscribe to a subject through a `map` whose closure captures an object, get a
 // value, and are cancelled, a million times over 4 threads. Every subscriber and every captured
 // object must be gone at the end (a live-object count), and at full scale the process's resident

@@ -61,8 +61,9 @@ func spinThenYield(until tryAcquire: () -> Bool) {
     }
 }
 
-/// A pthread recursive mutex: its holder may take it again. Used where Sluice holds a lock while
-/// calling out (the subject fan-out), so that a subscriber may send into the subject it listens to.
+/// A pthread recursive mutex: its holder may take it again. It guards `multicast`'s one-time
+/// creation of its subject, which runs the user's `createSubject` under it: that code may reach
+/// the same multicast again.
 @usableFromInline
 final class RecursiveLock: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

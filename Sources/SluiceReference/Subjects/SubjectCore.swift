@@ -16,7 +16,6 @@ final class SubjectCore<Output, Failure: Error> {
     private var upstreams: [any Subscription] = []
     private var wantsUpstream: Bool
     private let name: String
-    /// For `CurrentValueSubject`: the value a subscriber receives when it first asks.
     /// For `CurrentValueSubject`: the current value and its version, read when a subscriber is owed it.
     private let currentValue: (() -> (value: Output, version: UInt64))?
 
