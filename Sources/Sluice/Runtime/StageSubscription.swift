@@ -1,0 +1,230 @@
+import Synchronization
+
+// A run of stages over an unfused upstream: `StageSubscription` (its own subscription) and
+// `StageSubscriber` (upstream's subscription passed through). See Stage.swift.
+
+/// Runs a stage between an unfused upstream and its subscriber: one object per stage, no lock per
+/// value (the status word is read with one atomic load).
+///
+/// Lifetimes: the stage (the operators' closures) and downstream are used only by calls from
+/// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
+/// cancel if none is running, lets go of them.
+@usableFromInline
+final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
+where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
+    @usableFromInline typealias Input = Stage.Input
+    @usableFromInline typealias Failure = Stage.UpstreamFailure
+
+    @usableFromInline static var awaiting: UInt8 { 0 }
+    @usableFromInline static var active: UInt8 { 1 }
+    @usableFromInline static var done: UInt8 { 2 }
+    /// Ended (a cancel) before upstream's subscription arrived.
+    @usableFromInline static var abandoned: UInt8 { 3 }
+
+    /// Used only inside calls through `lifetime` (from upstream, serially).
+    @exclusivity(unchecked)
+    @usableFromInline var stage: Releasable<Stage>
+    @exclusivity(unchecked)
+    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline let status = Atomic<UInt8>(0)
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline let lifetime: Lifetime
+
+    @inlinable
+    init(stage: consuming Stage, downstream: consuming Downstream) {
+        self.stage = Releasable(stage)
+        self.downstream = Releasable(downstream)
+        lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
+    }
+
+    @usableFromInline var description: String { "\(Stage._name)" }
+
+    @usableFromInline var customMirror: Mirror {
+        let status = switch status.load(ordering: .acquiring) {
+        case Self.awaiting: "awaiting subscription"
+        case Self.active: "subscribed"
+        default: "terminal"
+        }
+        return Mirror(self, children: stage.value?._children(downstream: downstream.value as Any, status: status) ?? [])
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        let current = status.load(ordering: .relaxed)
+        guard current == Self.awaiting else {
+            lock.unlock()
+            if current != Self.abandoned || Stage._edges.cancelsLateSubscription { subscription.cancel() }
+            return
+        }
+        upstream = subscription
+        status.store(Self.active, ordering: .releasing)
+        lock.unlock()
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lifetime.call(self) {
+            switch status.load(ordering: .acquiring) {
+            case Self.active: return step(input)
+            case Self.awaiting:
+                if Stage._edges.trapsBeforeSubscription { preconditionFailure("\(Stage._name): received a value before its subscription") }
+                return Stage._edges.processesValueBeforeSubscription ? step(input) : .none
+            default: return .none
+            }
+        } ?? .none
+    }
+
+    /// Inside a `lifetime` call: runs the stage on one value.
+    @inlinable
+    func step(_ input: Input) -> Subscribers.Demand {
+        switch stage.with({ $0.step(input) }) {
+        case .value(let output):
+            let demand = downstream.with { $0.receive(output) }
+            // Upstream is cancelled now; Combine still answers it with downstream's demand.
+            if stage.with({ $0.isComplete }) { terminate(.finished) }
+            return demand
+        case .skip:
+            // A bounded stage (`prefix`, `output`) can complete on a value that a later stage drops.
+            // As in Combine, where the dropping operator answers with `.max(1)` all the same.
+            if stage.with({ $0.isComplete }) { terminate(.finished) }
+            return .max(1)
+        case .finished:
+            terminate(.finished)
+        case .failure(let error):
+            terminate(.failure(error))
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
+        lifetime.call(self) {
+            if status.load(ordering: .acquiring) == Self.awaiting {
+                if Stage._edges.trapsBeforeSubscription { preconditionFailure("\(Stage._name): received a completion before its subscription") }
+                guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
+            }
+            guard end() != nil, lifetime.end() else { return }
+            let mapped: Subscribers.Completion<Downstream.Failure> = switch completion {
+            case .finished: .finished
+            case .failure(let error): .failure(stage.with { $0.mapFailure(error) })
+            }
+            downstream.with { $0.receive(completion: mapped) }
+        }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        demand._assertNonZero()
+        lock.lock()
+        let state = status.load(ordering: .relaxed)
+        let current = state == Self.active ? upstream : nil
+        lock.unlock()
+        if state == Self.awaiting && Stage._edges.trapsBeforeSubscription {
+            preconditionFailure("\(Stage._name): requested demand before its subscription")
+        }
+        current?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        end(abandoning: true)?.upstream?.cancel()
+        lifetime.end(self)
+    }
+
+    /// Inside a `lifetime` call: ends the stream from the middle, cancelling upstream first, then
+    /// completing downstream.
+    @inlinable
+    func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        guard let ending = end() else { return }
+        ending.upstream?.cancel()
+        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+    }
+
+    /// How the stream ended, for the one caller that ended it: the upstream subscription, if any.
+    @usableFromInline
+    struct Ending {
+        @usableFromInline let upstream: (any Subscription)?
+    }
+
+    /// Ends the stream, once: moves to `done` (or to `abandoned`, for a cancel before upstream's
+    /// subscription) and hands the upstream subscription to the one caller that did it.
+    @usableFromInline
+    func end(abandoning: Bool = false) -> Ending? {
+        lock.lock()
+        defer { lock.unlock() }
+        switch status.load(ordering: .relaxed) {
+        case Self.active:
+            status.store(Self.done, ordering: .releasing)
+            defer { upstream = nil }
+            return Ending(upstream: upstream)
+        case Self.awaiting:
+            status.store(abandoning ? Self.abandoned : Self.done, ordering: .releasing)
+            return Ending(upstream: nil)
+        default:
+            return nil
+        }
+    }
+
+    /// Lets go of the stage and downstream: called once, when `lifetime` says so.
+    @inlinable
+    func release() {
+        stage.release()
+        downstream.release()
+    }
+}
+
+/// Runs a run of pass-through stages (`map`, `filter`, `scan`, ...) between an unfused upstream and
+/// its subscriber, as Combine runs each of them: downstream gets upstream's subscription itself, so
+/// its requests and its cancel go straight there, and every signal from upstream is passed on
+/// whenever it comes, before a subscription or after a completion. It owns nothing but the stage
+/// and downstream, which go when upstream lets go of it.
+@usableFromInline
+final class StageSubscriber<Stage: _Stage, Downstream: Subscriber>: Subscriber, Introspected
+where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
+    @usableFromInline typealias Input = Stage.Input
+    @usableFromInline typealias Failure = Stage.UpstreamFailure
+
+    /// Touched only by upstream's signals, which are serial.
+    @exclusivity(unchecked)
+    @usableFromInline var stage: Stage
+    @usableFromInline let downstream: Downstream
+
+    @inlinable
+    init(stage: consuming Stage, downstream: Downstream) {
+        self.stage = stage
+        self.downstream = downstream
+    }
+
+    @usableFromInline var description: String { "\(Stage._name)" }
+
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: stage._children(downstream: downstream, status: "subscribed"))
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        switch stage.step(input) {
+        case .value(let output): downstream.receive(output)
+        case .skip: .max(1)
+        // A pass-through stage neither finishes nor fails a stream by itself.
+        case .finished, .failure: .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
+        switch completion {
+        case .finished: downstream.receive(completion: .finished)
+        case .failure(let error): downstream.receive(completion: .failure(stage.mapFailure(error)))
+        }
+    }
+}
