@@ -2,9 +2,9 @@
 
 A symbol is its kind, its path (`Publishers.Map.upstream`) and its declaration, with what may
 differ between two implementations of one API taken out: attributes (`@inlinable`, `@frozen`),
-the module's name, a stored `let` against a read-only computed `var`, the where clause of
-`receive(subscriber:)` (Publisher's requirement fixes it; how it is spelt depends on whether a
-default implementation provides it), and generic requirements on underscored machinery. Symbols
+the module's name, a stored `let` against a read-only computed `var`, and generic requirements on
+underscored machinery. Publishers' `receive(subscriber:)` is left out: `Publisher` requires it of
+every publisher, and the graph lists it or not depending on where its implementation comes from. Symbols
 with an underscored name anywhere in their path are machinery, not API, and are left out.
 """
 import glob
@@ -19,8 +19,6 @@ def declaration(symbol, module):
     text = re.sub(r"\s+", " ", text).strip().replace(module + ".", "")
     text = re.sub(r"^(static )?let ", r"\1var ", text)
     text = re.sub(r" \{ get \}$", "", text)
-    if text.startswith("func receive<S>(subscriber: S)"):
-        return "func receive<S>(subscriber: S)"
     head, sep, clause = text.partition(" where ")
     if sep:
         kept = [r for r in clause.split(", ") if not re.search(r"\b_\w", r)]
@@ -36,11 +34,32 @@ def api(directory, module):
             components = symbol["pathComponents"]
             if any(c.startswith("_") for c in components):
                 continue
+            # Every publisher has it (the `Publisher` requirement); whether the graph lists it
+            # depends on whether a default implementation in an underscored protocol provides it.
+            if components[-1] == "receive(subscriber:)" and symbol["kind"]["identifier"] == "swift.method":
+                continue
             symbols.add((symbol["kind"]["identifier"], ".".join(components), declaration(symbol, module)))
     return symbols
 
 
+def machinery(directory, module):
+    """Counts the module's public underscored symbols (declared, not inherited) from a graph
+    extracted at the internal access level: the machinery that `@inlinable` code makes public."""
+    symbols = []
+    for path in glob.glob(os.path.join(directory, f"{module}*.symbols.json")):
+        symbols += json.load(open(path))["symbols"]
+    public = [s for s in symbols if s["accessLevel"] == "public" and "::SYNTHESIZED::" not in s["identifier"]["precise"]
+              and any(c.startswith("_") for c in s["pathComponents"])]
+    top = sorted({s["pathComponents"][0] for s in public if s["pathComponents"][0].startswith("_")})
+    members = [s for s in public if not s["pathComponents"][0].startswith("_")]
+    print(f"api-check: {module}'s public machinery: {len(public)} underscored symbols; top-level names: "
+          f"{', '.join(top)}; underscored members of its public types: {len(members)}")
+
+
 def main():
+    if sys.argv[1] == "--machinery":
+        machinery(*sys.argv[2:4])
+        return
     directory, first, second = sys.argv[1:4]
     a, b = api(os.path.join(directory, first), first), api(os.path.join(directory, second), second)
     if not a or not b:

@@ -12,7 +12,7 @@ public protocol Publisher<Output, Failure> {
     /// The kind of errors this publisher might publish.
     associatedtype Failure: Error
     /// The fused form of this publisher's chain, when it can produce its elements synchronously.
-    associatedtype _Cursor: _FusedCursor = _Unfusable<Output, Failure>
+    associatedtype _Cursor: _Runtime.FusedCursor = _Runtime.Unfusable<Output, Failure>
     where _Cursor.Output == Output, _Cursor.Failure == Failure
 
     /// Attaches the subscriber. `subscribe(_:)` calls this; call that instead.
@@ -46,7 +46,7 @@ public protocol Publisher<Output, Failure> {
     /// its own stage under that run and passes the call on to its upstream, so the call walks down
     /// the chain and the first publisher that is not a stage operator subscribes the whole run as
     /// one subscription (see `Runtime/Stage.swift`).
-    func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
+    func _subscribeThrough<Stage: _Runtime.Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure
 }
 

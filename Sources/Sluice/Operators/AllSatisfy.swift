@@ -23,7 +23,7 @@ extension Publishers {
     /// A publisher that publishes a single Boolean value that indicates whether all received
     /// elements pass a given predicate.
     @frozen
-    public struct AllSatisfy<Upstream: Publisher>: _FoldOperator {
+    public struct AllSatisfy<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Bool
         public typealias Failure = Upstream.Failure
 
@@ -42,13 +42,13 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "AllSatisfy" }
 
         @inlinable
-        public func _makeFold() -> _AllSatisfyFold<Upstream.Output> { _AllSatisfyFold(predicate: predicate) }
+        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> { _Runtime.AllSatisfyFold(predicate: predicate) }
     }
 
     /// A publisher that publishes a single Boolean value that indicates whether all received
     /// elements pass a given error-throwing predicate.
     @frozen
-    public struct TryAllSatisfy<Upstream: Publisher>: _FoldOperator {
+    public struct TryAllSatisfy<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Bool
         public typealias Failure = any Error
 
@@ -68,25 +68,27 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryAllSatisfy" }
 
         @inlinable
-        public func _makeFold() -> _AllSatisfyFold<Upstream.Output> { _AllSatisfyFold(predicate: predicate) }
+        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> { _Runtime.AllSatisfyFold(predicate: predicate) }
     }
 }
 
-/// `allSatisfy` and `tryAllSatisfy`: `true` until an element fails the predicate, which settles it.
-@frozen
-public struct _AllSatisfyFold<Input>: _Fold {
-    @usableFromInline var allSatisfy = true
-    @usableFromInline let predicate: (Input) throws -> Bool
+extension _Runtime {
+    /// `allSatisfy` and `tryAllSatisfy`: `true` until an element fails the predicate, which settles it.
+    @frozen
+    public struct AllSatisfyFold<Input>: _Runtime.Fold {
+        @usableFromInline var allSatisfy = true
+        @usableFromInline let predicate: (Input) throws -> Bool
 
-    @inlinable
-    init(predicate: @escaping (Input) throws -> Bool) { self.predicate = predicate }
+        @inlinable
+        init(predicate: @escaping (Input) throws -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Input) throws -> Bool {
-        if try predicate(input) { return true }
-        allSatisfy = false
-        return false
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Input) throws -> Bool {
+            if try predicate(input) { return true }
+            allSatisfy = false
+            return false
+        }
+
+        @inlinable public mutating func result() -> Bool? { allSatisfy }
     }
-
-    @inlinable public mutating func result() -> Bool? { allSatisfy }
 }

@@ -15,10 +15,10 @@ extension Publishers {
     /// A stage: values pass unchanged, and only the failure path does something (it traps), so the
     /// operator fuses over a synchronous upstream at no cost.
     @frozen
-    public struct AssertNoFailure<Upstream: Publisher>: _StageOperator {
+    public struct AssertNoFailure<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _AssertNoFailureStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.AssertNoFailureStage<Output, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -39,36 +39,38 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _AssertNoFailureStage<Output, Upstream.Failure> {
-            _AssertNoFailureStage(prefix: prefix, file: file, line: line)
+        public func _makeStage() -> _Runtime.AssertNoFailureStage<Output, Upstream.Failure> {
+            _Runtime.AssertNoFailureStage(prefix: prefix, file: file, line: line)
         }
     }
 }
 
-/// The stage of `assertNoFailure`: the identity on values; an upstream failure traps.
-@frozen
-public struct _AssertNoFailureStage<Value, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "AssertNoFailure" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("file", file), ("line", line), ("prefix", prefix)] }
-    public typealias Failure = Never
-    @usableFromInline let prefix: String
-    @usableFromInline let file: StaticString
-    @usableFromInline let line: UInt
+extension _Runtime {
+    /// The stage of `assertNoFailure`: the identity on values; an upstream failure traps.
+    @frozen
+    public struct AssertNoFailureStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "AssertNoFailure" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("file", file), ("line", line), ("prefix", prefix)] }
+        public typealias Failure = Never
+        @usableFromInline let prefix: String
+        @usableFromInline let file: StaticString
+        @usableFromInline let line: UInt
 
-    @inlinable @inline(__always)
-    init(prefix: String, file: StaticString, line: UInt) {
-        self.prefix = prefix
-        self.file = file
-        self.line = line
-    }
+        @inlinable @inline(__always)
+        init(prefix: String, file: StaticString, line: UInt) {
+            self.prefix = prefix
+            self.file = file
+            self.line = line
+        }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Never> { .value(input) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Never> { .value(input) }
 
-    /// Never returns: the failure is the programmer error this operator exists to catch.
-    @inlinable
-    public func mapFailure(_ error: UpstreamFailure) -> Never {
-        fatalError(prefix.isEmpty ? "\(error)" : "\(prefix) \(error)", file: file, line: line)
+        /// Never returns: the failure is the programmer error this operator exists to catch.
+        @inlinable
+        public func mapFailure(_ error: UpstreamFailure) -> Never {
+            fatalError(prefix.isEmpty ? "\(error)" : "\(prefix) \(error)", file: file, line: line)
+        }
     }
 }

@@ -13,7 +13,7 @@ extension Publisher {
 extension Publishers {
     /// A publisher that buffers items and emits them all as one array when the upstream finishes.
     @frozen
-    public struct Collect<Upstream: Publisher>: _FoldOperator {
+    public struct Collect<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure
 
@@ -29,33 +29,35 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Collect" }
 
         /// Combine's shows only how many values it holds.
-        public static func _children(fold: _CollectFold<Upstream.Output>?, downstream: Any, status: String) -> [Mirror.Child] {
+        public static func _children(fold: _Runtime.CollectFold<Upstream.Output>?, downstream: Any, status: String) -> [Mirror.Child] {
             [("count", fold?.elements.count ?? 0)]
         }
 
-        @inlinable public func _makeFold() -> _CollectFold<Upstream.Output> { _CollectFold() }
+        @inlinable public func _makeFold() -> _Runtime.CollectFold<Upstream.Output> { _Runtime.CollectFold() }
     }
 }
 
 extension Publishers.Collect: Equatable where Upstream: Equatable {}
 
-/// `collect()`: appends every value; the array is the result, empty or not.
-@frozen
-public struct _CollectFold<Element>: _Fold {
-    @usableFromInline var elements: [Element] = []
+extension _Runtime {
+    /// `collect()`: appends every value; the array is the result, empty or not.
+    @frozen
+    public struct CollectFold<Element>: _Runtime.Fold {
+        @usableFromInline var elements: [Element] = []
 
-    @inlinable init() {}
+        @inlinable init() {}
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Element) -> Bool {
-        elements.append(input)
-        return true
-    }
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Element) -> Bool {
+            elements.append(input)
+            return true
+        }
 
-    /// Hands the array over rather than copying it: the fold is finished with it.
-    @inlinable
-    public mutating func result() -> [Element]? {
-        defer { elements = [] }
-        return elements
+        /// Hands the array over rather than copying it: the fold is finished with it.
+        @inlinable
+        public mutating func result() -> [Element]? {
+            defer { elements = [] }
+            return elements
+        }
     }
 }

@@ -20,9 +20,9 @@ extension Publishers {
     ///
     /// A `nil` result is replaced by a request for one more value from upstream.
     @frozen
-    public struct CompactMap<Upstream: Publisher, Output>: _StageOperator {
+    public struct CompactMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _CompactMapStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.CompactMapStage<Upstream.Output, Output, Failure>>
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Output?)
@@ -40,15 +40,15 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _CompactMapStage<Upstream.Output, Output, Failure> { _CompactMapStage(transform: transform) }
+        public func _makeStage() -> _Runtime.CompactMapStage<Upstream.Output, Output, Failure> { _Runtime.CompactMapStage(transform: transform) }
     }
 
     /// A publisher that republishes all non-`nil` results of calling an error-throwing closure
     /// with each received element.
     @frozen
-    public struct TryCompactMap<Upstream: Publisher, Output>: _StageOperator {
+    public struct TryCompactMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output?)
@@ -66,8 +66,8 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryCompactMapStage<Upstream.Output, Output, Upstream.Failure> {
-            _TryCompactMapStage(transform: transform)
+        public func _makeStage() -> _Runtime.TryCompactMapStage<Upstream.Output, Output, Upstream.Failure> {
+            _Runtime.TryCompactMapStage(transform: transform)
         }
     }
 }
@@ -98,7 +98,7 @@ extension Publishers.TryCompactMap {
     }
 }
 
-extension _FusedStep {
+extension _Runtime.FusedStep {
     /// `compactMap`'s rule: a value goes on, `nil` is a skip (one more from upstream).
     @inlinable @inline(__always)
     init(valueOrSkip output: Output?) {
@@ -106,36 +106,40 @@ extension _FusedStep {
     }
 }
 
-/// `compactMap`'s stage.
-@frozen
-public struct _CompactMapStage<Input, Output, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "CompactMap" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let transform: (Input) -> Output?
+extension _Runtime {
+    /// `compactMap`'s stage.
+    @frozen
+    public struct CompactMapStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "CompactMap" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let transform: (Input) -> Output?
 
-    @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
+        @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> { _FusedStep(valueOrSkip: transform(input)) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> { _Runtime.FusedStep(valueOrSkip: transform(input)) }
+    }
 }
 
-/// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
-@frozen
-public struct _TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryCompactMap" }
-    @inlinable public static var _edges: _StageEdges { .filtering }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
-    public typealias Failure = any Error
-    @usableFromInline let transform: (Input) throws -> Output?
+extension _Runtime {
+    /// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
+    @frozen
+    public struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryCompactMap" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        public typealias Failure = any Error
+        @usableFromInline let transform: (Input) throws -> Output?
 
-    @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }
+        @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
-        ._catching { try _FusedStep(valueOrSkip: transform(input)) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+            ._catching { try _Runtime.FusedStep(valueOrSkip: transform(input)) }
+        }
+
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
-
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 }

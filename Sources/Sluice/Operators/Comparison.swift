@@ -51,7 +51,7 @@ extension Publishers {
     /// In practice it publishes, when upstream finishes, the greatest element under
     /// `areInIncreasingOrder` (the first of equals); `min` reverses the ordering.
     @frozen
-    public struct Comparison<Upstream: Publisher>: _FoldOperator {
+    public struct Comparison<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -70,14 +70,14 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Comparison" }
 
         @inlinable
-        public func _makeFold() -> _ComparisonFold<Output> { _ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
+        public func _makeFold() -> _Runtime.ComparisonFold<Output> { _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
     }
 
     /// A publisher that republishes items from another publisher only if each new item is in
     /// increasing order from the previously-published item, and fails if the ordering logic
     /// throws an error.
     @frozen
-    public struct TryComparison<Upstream: Publisher>: _FoldOperator {
+    public struct TryComparison<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
 
@@ -97,29 +97,31 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryComparison" }
 
         @inlinable
-        public func _makeFold() -> _ComparisonFold<Output> { _ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
+        public func _makeFold() -> _Runtime.ComparisonFold<Output> { _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
     }
 }
 
-/// `min`/`max` and their `try` forms: the greatest value so far. A new value replaces it only when
-/// `areInIncreasingOrder(current, new)` holds, so the first of equal values stays, and a single
-/// value needs no comparison.
-@frozen
-public struct _ComparisonFold<Value>: _Fold {
-    @usableFromInline var greatest: Value?
-    @usableFromInline let areInIncreasingOrder: (Value, Value) throws -> Bool
+extension _Runtime {
+    /// `min`/`max` and their `try` forms: the greatest value so far. A new value replaces it only when
+    /// `areInIncreasingOrder(current, new)` holds, so the first of equal values stays, and a single
+    /// value needs no comparison.
+    @frozen
+    public struct ComparisonFold<Value>: _Runtime.Fold {
+        @usableFromInline var greatest: Value?
+        @usableFromInline let areInIncreasingOrder: (Value, Value) throws -> Bool
 
-    @inlinable
-    init(areInIncreasingOrder: @escaping (Value, Value) throws -> Bool) {
-        self.areInIncreasingOrder = areInIncreasingOrder
+        @inlinable
+        init(areInIncreasingOrder: @escaping (Value, Value) throws -> Bool) {
+            self.areInIncreasingOrder = areInIncreasingOrder
+        }
+
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Value) throws -> Bool {
+            if let current = greatest, try !areInIncreasingOrder(current, input) { return true }
+            greatest = input
+            return true
+        }
+
+        @inlinable public mutating func result() -> Value? { greatest }
     }
-
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Value) throws -> Bool {
-        if let current = greatest, try !areInIncreasingOrder(current, input) { return true }
-        greatest = input
-        return true
-    }
-
-    @inlinable public mutating func result() -> Value? { greatest }
 }

@@ -58,7 +58,7 @@ extension Publishers {
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         public typealias Output = Suffix.Output
         public typealias Failure = Suffix.Failure
-        public typealias _Cursor = _ConcatenateCursor<Prefix._Cursor, Suffix>
+        public typealias _Cursor = _Runtime.ConcatenateCursor<Prefix._Cursor, Suffix>
 
         /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
         public let prefix: Prefix
@@ -86,87 +86,89 @@ extension Publishers {
         @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix._fusesUnderAnyDemand }
 
         @inlinable
-        public func _makeCursor() -> _ConcatenateCursor<Prefix._Cursor, Suffix> {
-            _ConcatenateCursor(prefix: prefix._makeCursor(), suffix: suffix)
+        public func _makeCursor() -> _Runtime.ConcatenateCursor<Prefix._Cursor, Suffix> {
+            _Runtime.ConcatenateCursor(prefix: prefix._makeCursor(), suffix: suffix)
         }
     }
 }
 
 extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 
-/// The fused prefix, then the fused suffix.
-///
-/// The suffix's cursor is made only when the prefix has finished, as Combine subscribes the suffix
-/// only then. The prefix's end is looked at as soon as the prefix is exhausted, so that an empty
-/// suffix (or a prefix failure) ends the stream right after the prefix's last value, without
-/// waiting for more demand.
-@frozen
-public struct _ConcatenateCursor<PrefixCursor: _FusedCursor, Suffix: Publisher>: _FusedCursor
-where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failure {
-    @usableFromInline var prefix: PrefixCursor
-    @usableFromInline let suffixPublisher: Suffix
-    @usableFromInline var suffix: Suffix._Cursor?
-    /// The prefix's failure, seen ahead of time: it ends the stream instead of the suffix.
-    @usableFromInline var failure: Suffix.Failure?
+extension _Runtime {
+    /// The fused prefix, then the fused suffix.
+    ///
+    /// The suffix's cursor is made only when the prefix has finished, as Combine subscribes the suffix
+    /// only then. The prefix's end is looked at as soon as the prefix is exhausted, so that an empty
+    /// suffix (or a prefix failure) ends the stream right after the prefix's last value, without
+    /// waiting for more demand.
+    @frozen
+    public struct ConcatenateCursor<PrefixCursor: _Runtime.FusedCursor, Suffix: Publisher>: _Runtime.FusedCursor
+    where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failure {
+        @usableFromInline var prefix: PrefixCursor
+        @usableFromInline let suffixPublisher: Suffix
+        @usableFromInline var suffix: Suffix._Cursor?
+        /// The prefix's failure, seen ahead of time: it ends the stream instead of the suffix.
+        @usableFromInline var failure: Suffix.Failure?
 
-    @inlinable
-    init(prefix: PrefixCursor, suffix: Suffix) {
-        self.prefix = prefix
-        suffixPublisher = suffix
-        self.suffix = nil
-        failure = nil
-        if self.prefix.isExhausted { endPrefix() }
-    }
-
-    @inlinable
-    public mutating func next() -> _FusedStep<Suffix.Output, Suffix.Failure> {
-        if suffix != nil { return suffix!.next() }
-        if let failure { return .failure(failure) }
-        let step = prefix.next()
-        switch step {
-        case .value, .skip:
-            return step
-        case .finished:
-            startSuffix()
-            return .skip
-        case .failure(let error):
-            failure = error
-            return step
+        @inlinable
+        init(prefix: PrefixCursor, suffix: Suffix) {
+            self.prefix = prefix
+            suffixPublisher = suffix
+            self.suffix = nil
+            failure = nil
+            if self.prefix.isExhausted { endPrefix() }
         }
-    }
 
-    /// The prefix's end is looked at once its last value has been delivered, as Combine subscribes
-    /// the suffix when the prefix completes after that value.
-    @inlinable public var isExhausted: Bool {
-        mutating get {
-            if suffix == nil && failure == nil && prefix.isExhausted { endPrefix() }
-            return suffix?.isExhausted ?? (failure != nil)
+        @inlinable
+        public mutating func next() -> _Runtime.FusedStep<Suffix.Output, Suffix.Failure> {
+            if suffix != nil { return suffix!.next() }
+            if let failure { return .failure(failure) }
+            let step = prefix.next()
+            switch step {
+            case .value, .skip:
+                return step
+            case .finished:
+                startSuffix()
+                return .skip
+            case .failure(let error):
+                failure = error
+                return step
+            }
         }
-    }
 
-    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Concatenate") }
-
-    @inlinable public var _name: StaticString { "Concatenate" }
-
-    @inlinable public static var _acceptsZeroDemand: Bool { PrefixCursor._acceptsZeroDemand }
-
-    @inlinable public static var _needsUnlimitedDemand: Bool { PrefixCursor._needsUnlimitedDemand }
-
-    @inlinable public var _isStarved: Bool { prefix._isStarved }
-
-    @inlinable public mutating func _didEnd() { if suffix == nil { prefix._didEnd() } else { suffix!._didEnd() } }
-
-    /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
-    @inlinable
-    mutating func endPrefix() {
-        switch prefix.next() {
-        case .failure(let error): failure = error
-        default: startSuffix()
+        /// The prefix's end is looked at once its last value has been delivered, as Combine subscribes
+        /// the suffix when the prefix completes after that value.
+        @inlinable public var isExhausted: Bool {
+            mutating get {
+                if suffix == nil && failure == nil && prefix.isExhausted { endPrefix() }
+                return suffix?.isExhausted ?? (failure != nil)
+            }
         }
-    }
 
-    @inlinable
-    mutating func startSuffix() { suffix = suffixPublisher._makeCursor() }
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Concatenate") }
+
+        @inlinable public var _name: StaticString { "Concatenate" }
+
+        @inlinable public static var _acceptsZeroDemand: Bool { PrefixCursor._acceptsZeroDemand }
+
+        @inlinable public static var _needsUnlimitedDemand: Bool { PrefixCursor._needsUnlimitedDemand }
+
+        @inlinable public var _isStarved: Bool { prefix._isStarved }
+
+        @inlinable public mutating func _didEnd() { if suffix == nil { prefix._didEnd() } else { suffix!._didEnd() } }
+
+        /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
+        @inlinable
+        mutating func endPrefix() {
+            switch prefix.next() {
+            case .failure(let error): failure = error
+            default: startSuffix()
+            }
+        }
+
+        @inlinable
+        mutating func startSuffix() { suffix = suffixPublisher._makeCursor() }
+    }
 }
 
 /// Which part of a concatenation a side subscribes to. The two sides are of two types, as in

@@ -30,7 +30,7 @@ extension Publishers {
     /// A publisher that emits a Boolean value when it receives a specific element from its
     /// upstream publisher.
     @frozen
-    public struct Contains<Upstream: Publisher>: _FoldOperator where Upstream.Output: Equatable {
+    public struct Contains<Upstream: Publisher>: _Runtime.FoldOperator where Upstream.Output: Equatable {
         public typealias Output = Bool
         public typealias Failure = Upstream.Failure
 
@@ -49,16 +49,16 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Contains" }
 
         @inlinable
-        public func _makeFold() -> _ContainsFold<Upstream.Output> {
+        public func _makeFold() -> _Runtime.ContainsFold<Upstream.Output> {
             let output = output
-            return _ContainsFold { $0 == output }
+            return _Runtime.ContainsFold { $0 == output }
         }
     }
 
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the
     /// predicate closure.
     @frozen
-    public struct ContainsWhere<Upstream: Publisher>: _FoldOperator {
+    public struct ContainsWhere<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Bool
         public typealias Failure = Upstream.Failure
 
@@ -77,13 +77,13 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "ContainsWhere" }
 
         @inlinable
-        public func _makeFold() -> _ContainsFold<Upstream.Output> { _ContainsFold(isMatch: predicate) }
+        public func _makeFold() -> _Runtime.ContainsFold<Upstream.Output> { _Runtime.ContainsFold(isMatch: predicate) }
     }
 
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the throwing
     /// predicate closure.
     @frozen
-    public struct TryContainsWhere<Upstream: Publisher>: _FoldOperator {
+    public struct TryContainsWhere<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Bool
         public typealias Failure = any Error
 
@@ -104,27 +104,29 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryContainsWhere" }
 
         @inlinable
-        public func _makeFold() -> _ContainsFold<Upstream.Output> { _ContainsFold(isMatch: predicate) }
+        public func _makeFold() -> _Runtime.ContainsFold<Upstream.Output> { _Runtime.ContainsFold(isMatch: predicate) }
     }
 }
 
 extension Publishers.Contains: Equatable where Upstream: Equatable {}
 
-/// The `contains` operators: `false` until an element matches, which settles it.
-@frozen
-public struct _ContainsFold<Input>: _Fold {
-    @usableFromInline var contains = false
-    @usableFromInline let isMatch: (Input) throws -> Bool
+extension _Runtime {
+    /// The `contains` operators: `false` until an element matches, which settles it.
+    @frozen
+    public struct ContainsFold<Input>: _Runtime.Fold {
+        @usableFromInline var contains = false
+        @usableFromInline let isMatch: (Input) throws -> Bool
 
-    @inlinable
-    init(isMatch: @escaping (Input) throws -> Bool) { self.isMatch = isMatch }
+        @inlinable
+        init(isMatch: @escaping (Input) throws -> Bool) { self.isMatch = isMatch }
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Input) throws -> Bool {
-        guard try isMatch(input) else { return true }
-        contains = true
-        return false
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Input) throws -> Bool {
+            guard try isMatch(input) else { return true }
+            contains = true
+            return false
+        }
+
+        @inlinable public mutating func result() -> Bool? { contains }
     }
-
-    @inlinable public mutating func result() -> Bool? { contains }
 }

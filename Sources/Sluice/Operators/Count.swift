@@ -9,7 +9,7 @@ extension Publisher {
 extension Publishers {
     /// A publisher that publishes the number of elements received from the upstream publisher.
     @frozen
-    public struct Count<Upstream: Publisher>: _FoldOperator {
+    public struct Count<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Int
         public typealias Failure = Upstream.Failure
 
@@ -24,24 +24,26 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "Count" }
 
-        @inlinable public func _makeFold() -> _CountFold<Upstream.Output> { _CountFold() }
+        @inlinable public func _makeFold() -> _Runtime.CountFold<Upstream.Output> { _Runtime.CountFold() }
     }
 }
 
 extension Publishers.Count: Equatable where Upstream: Equatable {}
 
-/// `count()`: one more per value; zero for an empty upstream.
-@frozen
-public struct _CountFold<Input>: _Fold {
-    @usableFromInline var count = 0
+extension _Runtime {
+    /// `count()`: one more per value; zero for an empty upstream.
+    @frozen
+    public struct CountFold<Input>: _Runtime.Fold {
+        @usableFromInline var count = 0
 
-    @inlinable init() {}
+        @inlinable init() {}
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Input) -> Bool {
-        count += 1
-        return true
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Input) -> Bool {
+            count += 1
+            return true
+        }
+
+        @inlinable public mutating func result() -> Int? { count }
     }
-
-    @inlinable public mutating func result() -> Int? { count }
 }

@@ -20,10 +20,10 @@ extension Publishers {
     /// The closure is asked only until it first returns false; from then on every element passes.
     /// A dropped element is replaced by a request for one more from upstream.
     @frozen
-    public struct DropWhile<Upstream: Publisher>: _StageOperator {
+    public struct DropWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _DropWhileStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.DropWhileStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
@@ -40,7 +40,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _DropWhileStage<Output, Failure> { _DropWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.DropWhileStage<Output, Failure> { _Runtime.DropWhileStage(predicate: predicate) }
     }
 
     /// A publisher that omits elements from an upstream publisher until a given error-throwing
@@ -48,10 +48,10 @@ extension Publishers {
     ///
     /// A thrown error cancels upstream and fails the stream.
     @frozen
-    public struct TryDropWhile<Upstream: Publisher>: _StageOperator {
+    public struct TryDropWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryDropWhileStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryDropWhileStage<Output, Upstream.Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
@@ -68,7 +68,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryDropWhileStage<Output, Upstream.Failure> { _TryDropWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.TryDropWhileStage<Output, Upstream.Failure> { _Runtime.TryDropWhileStage(predicate: predicate) }
     }
 }
 
@@ -88,42 +88,46 @@ struct _DropSwitch {
     }
 }
 
-/// The stage of `drop(while:)`.
-@frozen
-public struct _DropWhileStage<Value, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "DropWhile" }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let predicate: (Value) -> Bool
-    @usableFromInline var state = _DropSwitch()
+extension _Runtime {
+    /// The stage of `drop(while:)`.
+    @frozen
+    public struct DropWhileStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "DropWhile" }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let predicate: (Value) -> Bool
+        @usableFromInline var state = _DropSwitch()
 
-    @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {
-        let predicate = self.predicate
-        return state.drops { predicate(input) } ? .skip : .value(input)
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+            let predicate = self.predicate
+            return state.drops { predicate(input) } ? .skip : .value(input)
+        }
     }
 }
 
-/// The stage of `tryDrop(while:)`: a thrown error fails the stream.
-@frozen
-public struct _TryDropWhileStage<Value, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryDropWhile" }
-    public typealias Failure = any Error
-    @usableFromInline let predicate: (Value) throws -> Bool
-    @usableFromInline var state = _DropSwitch()
+extension _Runtime {
+    /// The stage of `tryDrop(while:)`: a thrown error fails the stream.
+    @frozen
+    public struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryDropWhile" }
+        public typealias Failure = any Error
+        @usableFromInline let predicate: (Value) throws -> Bool
+        @usableFromInline var state = _DropSwitch()
 
-    @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
-        let predicate = self.predicate
-        do {
-            return try state.drops { try predicate(input) } ? .skip : .value(input)
-        } catch {
-            return .failure(error)
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+            let predicate = self.predicate
+            do {
+                return try state.drops { try predicate(input) } ? .skip : .value(input)
+            } catch {
+                return .failure(error)
+            }
         }
-    }
 
-    @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+        @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+    }
 }

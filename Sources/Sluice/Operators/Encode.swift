@@ -23,10 +23,10 @@ extension Publisher {
 extension Publishers {
     /// A publisher that encodes the upstream's values with an encoder.
     @frozen
-    public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: _StageOperator where Upstream.Output: Encodable {
+    public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: _Runtime.StageOperator where Upstream.Output: Encodable {
         public typealias Output = Coder.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -40,17 +40,17 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _EncodeStage<Upstream.Output, Coder, Upstream.Failure> {
-            _EncodeStage(encoder: encoder)
+        public func _makeStage() -> _Runtime.EncodeStage<Upstream.Output, Coder, Upstream.Failure> {
+            _Runtime.EncodeStage(encoder: encoder)
         }
     }
 
     /// A publisher that decodes the upstream's values with a decoder.
     @frozen
-    public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: _StageOperator
+    public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: _Runtime.StageOperator
     where Upstream.Output == Coder.Input {
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _DecodeStage<Output, Coder, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.DecodeStage<Output, Coder, Upstream.Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -64,56 +64,60 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _DecodeStage<Output, Coder, Upstream.Failure> {
-            _DecodeStage(decoder: decoder)
+        public func _makeStage() -> _Runtime.DecodeStage<Output, Coder, Upstream.Failure> {
+            _Runtime.DecodeStage(decoder: decoder)
         }
     }
 }
 
-/// The stage of `encode`: a value goes through the encoder; a throw fails the chain.
-@frozen
-public struct _EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Stage {
-    public typealias Output = Coder.Output
-    public typealias Failure = any Error
-    @usableFromInline let encoder: Coder
+extension _Runtime {
+    /// The stage of `encode`: a value goes through the encoder; a throw fails the chain.
+    @frozen
+    public struct EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Runtime.Stage {
+        public typealias Output = Coder.Output
+        public typealias Failure = any Error
+        @usableFromInline let encoder: Coder
 
-    @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
+        @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> { ._catching { .value(try encoder.encode(input)) } }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> { ._catching { .value(try encoder.encode(input)) } }
 
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 
-    @inlinable public static var _name: StaticString { "Encode" }
-    @inlinable public static var _edges: _StageEdges { .coding }
+        @inlinable public static var _name: StaticString { "Encode" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .coding }
 
-    public func _children(downstream: Any, status: String) -> [Mirror.Child] {
-        [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
+        public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
+        }
     }
 }
 
-/// The stage of `decode`: a value goes through the decoder; a throw fails the chain.
-@frozen
-public struct _DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Stage {
-    public typealias Input = Coder.Input
-    public typealias Failure = any Error
-    @usableFromInline let decoder: Coder
+extension _Runtime {
+    /// The stage of `decode`: a value goes through the decoder; a throw fails the chain.
+    @frozen
+    public struct DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Runtime.Stage {
+        public typealias Input = Coder.Input
+        public typealias Failure = any Error
+        @usableFromInline let decoder: Coder
 
-    @inlinable @inline(__always) init(decoder: Coder) { self.decoder = decoder }
+        @inlinable @inline(__always) init(decoder: Coder) { self.decoder = decoder }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
-        ._catching { .value(try decoder.decode(Output.self, from: input)) }
-    }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+            ._catching { .value(try decoder.decode(Output.self, from: input)) }
+        }
 
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 
-    @inlinable public static var _name: StaticString { "Decode" }
-    @inlinable public static var _edges: _StageEdges { .coding }
+        @inlinable public static var _name: StaticString { "Decode" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .coding }
 
-    public func _children(downstream: Any, status: String) -> [Mirror.Child] {
-        [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
+        public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
+        }
     }
 }

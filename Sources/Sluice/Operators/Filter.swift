@@ -11,10 +11,10 @@ extension Publishers {
     ///
     /// A value that does not match is replaced by a request for one more from upstream.
     @frozen
-    public struct Filter<Upstream: Publisher>: _StageOperator {
+    public struct Filter<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _FilterStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.FilterStage<Output, Failure>>
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
@@ -30,7 +30,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _FilterStage<Output, Failure> { _FilterStage(isIncluded: isIncluded) }
+        public func _makeStage() -> _Runtime.FilterStage<Output, Failure> { _Runtime.FilterStage(isIncluded: isIncluded) }
 
         @inlinable @inline(__always) @discardableResult
         public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
@@ -49,15 +49,17 @@ extension Publishers.Filter {
     }
 }
 
-@frozen
-public struct _FilterStage<Value, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "Filter" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let isIncluded: (Value) -> Bool
+extension _Runtime {
+    @frozen
+    public struct FilterStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "Filter" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let isIncluded: (Value) -> Bool
 
-    @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
+        @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { isIncluded(input) ? .value(input) : .skip }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { isIncluded(input) ? .value(input) : .skip }
+    }
 }

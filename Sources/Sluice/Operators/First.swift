@@ -28,7 +28,7 @@ extension Publisher {
 extension Publishers {
     /// A publisher that publishes the first element of a stream, then finishes.
     @frozen
-    public struct First<Upstream: Publisher>: _FoldOperator {
+    public struct First<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -43,13 +43,13 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "First" }
 
-        @inlinable public func _makeFold() -> _FirstFold<Output> { _FirstFold { _ in true } }
+        @inlinable public func _makeFold() -> _Runtime.FirstFold<Output> { _Runtime.FirstFold { _ in true } }
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a predicate
     /// closure.
     @frozen
-    public struct FirstWhere<Upstream: Publisher>: _FoldOperator {
+    public struct FirstWhere<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -68,13 +68,13 @@ extension Publishers {
         /// Combine names this subscription "TryFirst".
         @inlinable public static var _name: StaticString { "TryFirst" }
 
-        @inlinable public func _makeFold() -> _FirstFold<Output> { _FirstFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.FirstFold<Output> { _Runtime.FirstFold(isMatch: predicate) }
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a throwing
     /// predicate closure.
     @frozen
-    public struct TryFirstWhere<Upstream: Publisher>: _FoldOperator {
+    public struct TryFirstWhere<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
 
@@ -93,27 +93,29 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "TryFirstWhere" }
 
-        @inlinable public func _makeFold() -> _FirstFold<Output> { _FirstFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.FirstFold<Output> { _Runtime.FirstFold(isMatch: predicate) }
     }
 }
 
 extension Publishers.First: Equatable where Upstream: Equatable {}
 
-/// The `first` operators: the first match settles the answer.
-@frozen
-public struct _FirstFold<Value>: _Fold {
-    @usableFromInline var match: Value?
-    @usableFromInline let isMatch: (Value) throws -> Bool
+extension _Runtime {
+    /// The `first` operators: the first match settles the answer.
+    @frozen
+    public struct FirstFold<Value>: _Runtime.Fold {
+        @usableFromInline var match: Value?
+        @usableFromInline let isMatch: (Value) throws -> Bool
 
-    @inlinable
-    init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
+        @inlinable
+        init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Value) throws -> Bool {
-        guard try isMatch(input) else { return true }
-        match = input
-        return false
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Value) throws -> Bool {
+            guard try isMatch(input) else { return true }
+            match = input
+            return false
+        }
+
+        @inlinable public mutating func result() -> Value? { match }
     }
-
-    @inlinable public mutating func result() -> Value? { match }
 }

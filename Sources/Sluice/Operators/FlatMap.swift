@@ -59,7 +59,7 @@ extension Publishers {
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _FlattenCursor<Upstream._Cursor, NewPublisher>
+        public typealias _Cursor = _Runtime.FlattenCursor<Upstream._Cursor, NewPublisher>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -84,12 +84,12 @@ extension Publishers {
             upstream.subscribe(_FlatMapOuter(parent: subscription))
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_FlattenCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.FlattenCursor`).
         @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand && NewPublisher._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _FlattenCursor(
+            _Runtime.FlattenCursor(
                 upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: false, isStarved: maxPublishers == .none,
                 transform: transform)
         }

@@ -28,7 +28,7 @@ extension Publishers {
     /// A publisher that waits until after the stream finishes, and then publishes the last
     /// element of the stream.
     @frozen
-    public struct Last<Upstream: Publisher>: _FoldOperator {
+    public struct Last<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -43,13 +43,13 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "Last" }
 
-        @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold { _ in true } }
+        @inlinable public func _makeFold() -> _Runtime.LastFold<Output> { _Runtime.LastFold { _ in true } }
     }
 
     /// A publisher that waits until after the stream finishes and then publishes the last element
     /// of the stream that satisfies a predicate closure.
     @frozen
-    public struct LastWhere<Upstream: Publisher>: _FoldOperator {
+    public struct LastWhere<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -67,13 +67,13 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "LastWhere" }
 
-        @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.LastFold<Output> { _Runtime.LastFold(isMatch: predicate) }
     }
 
     /// A publisher that waits until after the stream finishes and then publishes the last element
     /// of the stream that satisfies an error-throwing predicate closure.
     @frozen
-    public struct TryLastWhere<Upstream: Publisher>: _FoldOperator {
+    public struct TryLastWhere<Upstream: Publisher>: _Runtime.FoldOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
 
@@ -92,26 +92,28 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "TryLastWhere" }
 
-        @inlinable public func _makeFold() -> _LastFold<Output> { _LastFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.LastFold<Output> { _Runtime.LastFold(isMatch: predicate) }
     }
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
 
-/// The `last` operators: each match replaces the one before; the predicate sees every element.
-@frozen
-public struct _LastFold<Value>: _Fold {
-    @usableFromInline var match: Value?
-    @usableFromInline let isMatch: (Value) throws -> Bool
+extension _Runtime {
+    /// The `last` operators: each match replaces the one before; the predicate sees every element.
+    @frozen
+    public struct LastFold<Value>: _Runtime.Fold {
+        @usableFromInline var match: Value?
+        @usableFromInline let isMatch: (Value) throws -> Bool
 
-    @inlinable
-    init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
+        @inlinable
+        init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
 
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Value) throws -> Bool {
-        if try isMatch(input) { match = input }
-        return true
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Value) throws -> Bool {
+            if try isMatch(input) { match = input }
+            return true
+        }
+
+        @inlinable public mutating func result() -> Value? { match }
     }
-
-    @inlinable public mutating func result() -> Value? { match }
 }

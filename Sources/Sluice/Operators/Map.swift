@@ -9,9 +9,9 @@ extension Publisher {
 extension Publishers {
     /// A publisher that transforms all elements from the upstream publisher with a provided closure.
     @frozen
-    public struct Map<Upstream: Publisher, Output>: _StageOperator {
+    public struct Map<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapStage<Upstream.Output, Output, Failure>>
 
         /// `upstream` and `transform`, kept by one closure: the publisher is two words however long
         /// the chain under it (see `_forEach`).
@@ -28,7 +28,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _MapStage<Upstream.Output, Output, Failure> { _MapStage(transform: transform) }
+        public func _makeStage() -> _Runtime.MapStage<Upstream.Output, Output, Failure> { _Runtime.MapStage(transform: transform) }
 
         @inlinable @inline(__always) @discardableResult
         public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
@@ -47,15 +47,17 @@ extension Publishers.Map {
     }
 }
 
-@frozen
-public struct _MapStage<Input, Output, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "Map" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let transform: (Input) -> Output
+extension _Runtime {
+    @frozen
+    public struct MapStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "Map" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let transform: (Input) -> Output
 
-    @inlinable @inline(__always) init(transform: @escaping (Input) -> Output) { self.transform = transform }
+        @inlinable @inline(__always) init(transform: @escaping (Input) -> Output) { self.transform = transform }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> { .value(transform(input)) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> { .value(transform(input)) }
+    }
 }

@@ -11,9 +11,9 @@ extension Publishers {
     ///
     /// Values, `.finished` and demand pass through untouched.
     @frozen
-    public struct MapError<Upstream: Publisher, Failure: Error>: _StageOperator {
+    public struct MapError<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapErrorStage<Output, Upstream.Failure, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapErrorStage<Output, Upstream.Failure, Failure>>
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Failure) -> Failure)
@@ -37,22 +37,24 @@ extension Publishers {
 
         /// A stage that converts the failure.
         @inlinable @inline(__always)
-        public func _makeStage() -> _MapErrorStage<Output, Upstream.Failure, Failure> { _MapErrorStage(transform: transform) }
+        public func _makeStage() -> _Runtime.MapErrorStage<Output, Upstream.Failure, Failure> { _Runtime.MapErrorStage(transform: transform) }
     }
 }
 
-/// `mapError`'s stage: every value goes through; only a failure is converted.
-@frozen
-public struct _MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "MapError" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    @usableFromInline let transform: (UpstreamFailure) -> Failure
+extension _Runtime {
+    /// `mapError`'s stage: every value goes through; only a failure is converted.
+    @frozen
+    public struct MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "MapError" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @usableFromInline let transform: (UpstreamFailure) -> Failure
 
-    @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
+        @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { .value(input) }
 
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> Failure { transform(error) }
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> Failure { transform(error) }
+    }
 }

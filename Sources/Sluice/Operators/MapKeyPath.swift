@@ -29,9 +29,9 @@ extension Publisher {
 extension Publishers {
     /// A publisher that publishes the value of a key path.
     @frozen
-    public struct MapKeyPath<Upstream: Publisher, Output>: _StageOperator {
+    public struct MapKeyPath<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPathStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -46,15 +46,15 @@ extension Publishers {
 
         /// A stage reading `keyPath`.
         @inlinable @inline(__always)
-        public func _makeStage() -> _MapKeyPathStage<Upstream.Output, Output, Failure> { _MapKeyPathStage(keyPath: keyPath) }
+        public func _makeStage() -> _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure> { _Runtime.MapKeyPathStage(keyPath: keyPath) }
     }
 
     /// A publisher that publishes the values of two key paths as a tuple.
     @frozen
-    public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: _StageOperator {
+    public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: _Runtime.StageOperator {
         public typealias Output = (Output0, Output1)
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -72,17 +72,17 @@ extension Publishers {
 
         /// A stage reading both key paths.
         @inlinable @inline(__always)
-        public func _makeStage() -> _MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure> {
-            _MapKeyPath2Stage(keyPath0: keyPath0, keyPath1: keyPath1)
+        public func _makeStage() -> _Runtime.MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure> {
+            _Runtime.MapKeyPath2Stage(keyPath0: keyPath0, keyPath1: keyPath1)
         }
     }
 
     /// A publisher that publishes the values of three key paths as a tuple.
     @frozen
-    public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: _StageOperator {
+    public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: _Runtime.StageOperator {
         public typealias Output = (Output0, Output1, Output2)
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -106,69 +106,75 @@ extension Publishers {
 
         /// A stage reading the three key paths.
         @inlinable @inline(__always)
-        public func _makeStage() -> _MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure> {
-            _MapKeyPath3Stage(keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+        public func _makeStage() -> _Runtime.MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure> {
+            _Runtime.MapKeyPath3Stage(keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
         }
     }
 }
 
-/// `map(_:)`'s stage for one key path.
-@frozen
-public struct _MapKeyPathStage<Input, Output, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "ValueForKey" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let keyPath: KeyPath<Input, Output>
+extension _Runtime {
+    /// `map(_:)`'s stage for one key path.
+    @frozen
+    public struct MapKeyPathStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "ValueForKey" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let keyPath: KeyPath<Input, Output>
 
-    @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
+        @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> { .value(input[keyPath: keyPath]) }
-}
-
-/// `map(_:_:)`'s stage for two key paths.
-@frozen
-public struct _MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "ValueForKeys" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let keyPath0: KeyPath<Input, Output0>
-    @usableFromInline let keyPath1: KeyPath<Input, Output1>
-
-    @inlinable @inline(__always)
-    init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>) {
-        self.keyPath0 = keyPath0
-        self.keyPath1 = keyPath1
-    }
-
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<(Output0, Output1), Failure> {
-        .value((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> { .value(input[keyPath: keyPath]) }
     }
 }
 
-/// `map(_:_:_:)`'s stage for three key paths.
-@frozen
-public struct _MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "ValueForKeys" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let keyPath0: KeyPath<Input, Output0>
-    @usableFromInline let keyPath1: KeyPath<Input, Output1>
-    @usableFromInline let keyPath2: KeyPath<Input, Output2>
+extension _Runtime {
+    /// `map(_:_:)`'s stage for two key paths.
+    @frozen
+    public struct MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "ValueForKeys" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let keyPath0: KeyPath<Input, Output0>
+        @usableFromInline let keyPath1: KeyPath<Input, Output1>
 
-    @inlinable @inline(__always)
-    init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>, keyPath2: KeyPath<Input, Output2>) {
-        self.keyPath0 = keyPath0
-        self.keyPath1 = keyPath1
-        self.keyPath2 = keyPath2
+        @inlinable @inline(__always)
+        init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>) {
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+        }
+
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<(Output0, Output1), Failure> {
+            .value((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+        }
     }
+}
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<(Output0, Output1, Output2), Failure> {
-        .value((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+extension _Runtime {
+    /// `map(_:_:_:)`'s stage for three key paths.
+    @frozen
+    public struct MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "ValueForKeys" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let keyPath0: KeyPath<Input, Output0>
+        @usableFromInline let keyPath1: KeyPath<Input, Output1>
+        @usableFromInline let keyPath2: KeyPath<Input, Output2>
+
+        @inlinable @inline(__always)
+        init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>, keyPath2: KeyPath<Input, Output2>) {
+            self.keyPath0 = keyPath0
+            self.keyPath1 = keyPath1
+            self.keyPath2 = keyPath2
+        }
+
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<(Output0, Output1, Output2), Failure> {
+            .value((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+        }
     }
 }

@@ -7,125 +7,129 @@
 // merge) the unfused merge still subscribes the later upstreams once the completion has gone out,
 // and cancels them at once: `_didEnd()` makes their cursors and drops them.
 
-/// The fused `Merge`…`Merge8`: one upstream, then the merge of the rest (`Rest`, whose last level
-/// is an `_Unfusable` cursor: nothing left, finished).
-///
-/// Each level keeps its upstream's cursor, made when the level is reached, and a flag once that
-/// upstream has finished: a value from the k-th upstream passes k - 1 flags, not k - 1 optional
-/// cursors (nested optionals made LLVM outline their tag reads, about ten calls per value in
-/// `Merge8`).
-@frozen
-public struct _MergeCursor<Upstream: Publisher, Rest: _FusedCursor>: _FusedCursor
-where Rest.Output == Upstream.Output, Rest.Failure == Upstream.Failure {
-    @usableFromInline let upstream: Upstream
-    /// The upstream's cursor, once this level is reached.
-    @usableFromInline var current: Upstream._Cursor?
-    @usableFromInline var hasFinished = false
-    @usableFromInline var rest: Rest
+extension _Runtime {
+    /// The fused `Merge`…`Merge8`: one upstream, then the merge of the rest (`Rest`, whose last level
+    /// is an `_Runtime.Unfusable` cursor: nothing left, finished).
+    ///
+    /// Each level keeps its upstream's cursor, made when the level is reached, and a flag once that
+    /// upstream has finished: a value from the k-th upstream passes k - 1 flags, not k - 1 optional
+    /// cursors (nested optionals made LLVM outline their tag reads, about ten calls per value in
+    /// `Merge8`).
+    @frozen
+    public struct MergeCursor<Upstream: Publisher, Rest: _Runtime.FusedCursor>: _Runtime.FusedCursor
+    where Rest.Output == Upstream.Output, Rest.Failure == Upstream.Failure {
+        @usableFromInline let upstream: Upstream
+        /// The upstream's cursor, once this level is reached.
+        @usableFromInline var current: Upstream._Cursor?
+        @usableFromInline var hasFinished = false
+        @usableFromInline var rest: Rest
 
-    /// The first level: its upstream is subscribed at once.
-    @inlinable @inline(__always)
-    public init(first upstream: Upstream, then rest: Rest) {
-        self.upstream = upstream
-        current = upstream._makeCursor()
-        self.rest = rest
-    }
-
-    /// A later level: its upstream is subscribed when the one before has finished.
-    @inlinable @inline(__always)
-    public init(later upstream: Upstream, then rest: Rest) {
-        self.upstream = upstream
-        current = nil
-        self.rest = rest
-    }
-
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Upstream.Output, Upstream.Failure> {
-        if hasFinished { return rest.next() }
-        if current == nil { current = upstream._makeCursor() }
-        switch current!.next() {
-        case .finished:
-            hasFinished = true
-            current = nil
-            return rest.next()
-        case let step:
-            return step
+        /// The first level: its upstream is subscribed at once.
+        @inlinable @inline(__always)
+        public init(first upstream: Upstream, then rest: Rest) {
+            self.upstream = upstream
+            current = upstream._makeCursor()
+            self.rest = rest
         }
-    }
 
-    @inlinable public var isExhausted: Bool {
-        @inline(__always) mutating get { hasFinished && rest.isExhausted }
-    }
-
-    /// The levels never reached are subscribed now, and dropped.
-    @inlinable
-    public mutating func _didEnd() {
-        if !hasFinished && current == nil { _ = upstream._makeCursor() }
-        rest._didEnd()
-    }
-
-    @inlinable public static var _needsUnlimitedDemand: Bool { true }
-
-    @inlinable public var _name: StaticString { "Merge" }
-
-    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Merge") }
-}
-
-/// The fused `MergeMany`: its upstreams in turn.
-@frozen
-public struct _MergeManyCursor<Upstream: Publisher>: _FusedCursor {
-    @usableFromInline let upstreams: [Upstream]
-    /// The next upstream to start.
-    @usableFromInline var index: Int
-    /// The running upstream's cursor; nil once all have finished.
-    @usableFromInline var current: Upstream._Cursor?
-
-    @inlinable @inline(__always)
-    init(_ upstreams: [Upstream]) {
-        self.upstreams = upstreams
-        index = 0
-        current = nil
-        startNext()
-    }
-
-    @inlinable @inline(__always)
-    mutating func startNext() {
-        if index < upstreams.count {
-            current = upstreams[index]._makeCursor()
-            index += 1
-        } else {
+        /// A later level: its upstream is subscribed when the one before has finished.
+        @inlinable @inline(__always)
+        public init(later upstream: Upstream, then rest: Rest) {
+            self.upstream = upstream
             current = nil
+            self.rest = rest
         }
-    }
 
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Upstream.Output, Upstream.Failure> {
-        while current != nil {
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Upstream.Output, Upstream.Failure> {
+            if hasFinished { return rest.next() }
+            if current == nil { current = upstream._makeCursor() }
             switch current!.next() {
             case .finished:
-                startNext()
+                hasFinished = true
+                current = nil
+                return rest.next()
             case let step:
                 return step
             }
         }
-        return .finished
-    }
 
-    @inlinable public var isExhausted: Bool {
-        mutating get { current == nil || (index == upstreams.count && current!.isExhausted) }
-    }
-
-    @inlinable
-    public mutating func _didEnd() {
-        while index < upstreams.count {
-            _ = upstreams[index]._makeCursor()
-            index += 1
+        @inlinable public var isExhausted: Bool {
+            @inline(__always) mutating get { hasFinished && rest.isExhausted }
         }
+
+        /// The levels never reached are subscribed now, and dropped.
+        @inlinable
+        public mutating func _didEnd() {
+            if !hasFinished && current == nil { _ = upstream._makeCursor() }
+            rest._didEnd()
+        }
+
+        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+        @inlinable public var _name: StaticString { "Merge" }
+
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Merge") }
     }
+}
 
-    @inlinable public static var _needsUnlimitedDemand: Bool { true }
+extension _Runtime {
+    /// The fused `MergeMany`: its upstreams in turn.
+    @frozen
+    public struct MergeManyCursor<Upstream: Publisher>: _Runtime.FusedCursor {
+        @usableFromInline let upstreams: [Upstream]
+        /// The next upstream to start.
+        @usableFromInline var index: Int
+        /// The running upstream's cursor; nil once all have finished.
+        @usableFromInline var current: Upstream._Cursor?
 
-    @inlinable public var _name: StaticString { "Merge" }
+        @inlinable @inline(__always)
+        init(_ upstreams: [Upstream]) {
+            self.upstreams = upstreams
+            index = 0
+            current = nil
+            startNext()
+        }
 
-    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("Merge") }
+        @inlinable @inline(__always)
+        mutating func startNext() {
+            if index < upstreams.count {
+                current = upstreams[index]._makeCursor()
+                index += 1
+            } else {
+                current = nil
+            }
+        }
+
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Upstream.Output, Upstream.Failure> {
+            while current != nil {
+                switch current!.next() {
+                case .finished:
+                    startNext()
+                case let step:
+                    return step
+                }
+            }
+            return .finished
+        }
+
+        @inlinable public var isExhausted: Bool {
+            mutating get { current == nil || (index == upstreams.count && current!.isExhausted) }
+        }
+
+        @inlinable
+        public mutating func _didEnd() {
+            while index < upstreams.count {
+                _ = upstreams[index]._makeCursor()
+                index += 1
+            }
+        }
+
+        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+        @inlinable public var _name: StaticString { "Merge" }
+
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Merge") }
+    }
 }

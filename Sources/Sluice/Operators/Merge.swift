@@ -97,13 +97,13 @@ extension Publishers {
             b.subscribe(_MergeInlet(fanIn: fanIn, index: 1))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _Unfusable<Output, Failure>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _Unfusable())) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable())) }
     }
 }
 
@@ -188,13 +188,13 @@ extension Publishers {
             c.subscribe(_MergeInlet(fanIn: fanIn, index: 2))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _Unfusable<Output, Failure>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.Unfusable<Output, Failure>>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _Unfusable()))) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.Unfusable()))) }
     }
 }
 
@@ -276,13 +276,13 @@ extension Publishers {
             d.subscribe(_MergeInlet(fanIn: fanIn, index: 3))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _Unfusable<Output, Failure>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.Unfusable<Output, Failure>>>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _Unfusable())))) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.Unfusable())))) }
     }
 }
 
@@ -361,13 +361,13 @@ extension Publishers {
             e.subscribe(_MergeInlet(fanIn: fanIn, index: 4))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _Unfusable<Output, Failure>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.Unfusable<Output, Failure>>>>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _Unfusable()))))) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.Unfusable()))))) }
     }
 }
 
@@ -443,13 +443,13 @@ extension Publishers {
             f.subscribe(_MergeInlet(fanIn: fanIn, index: 5))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _MergeCursor<F, _Unfusable<Output, Failure>>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.Unfusable<Output, Failure>>>>>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _MergeCursor(later: f, then: _Unfusable())))))) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.Unfusable())))))) }
     }
 }
 
@@ -522,13 +522,13 @@ extension Publishers {
             g.subscribe(_MergeInlet(fanIn: fanIn, index: 6))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _MergeCursor<F, _MergeCursor<G, _Unfusable<Output, Failure>>>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.Unfusable<Output, Failure>>>>>>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _MergeCursor(later: f, then: _MergeCursor(later: g, then: _Unfusable()))))))) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.MergeCursor(later: g, then: _Runtime.Unfusable()))))))) }
     }
 }
 
@@ -598,13 +598,13 @@ extension Publishers {
             h.subscribe(_MergeInlet(fanIn: fanIn, index: 7))
         }
 
-        public typealias _Cursor = _MergeCursor<A, _MergeCursor<B, _MergeCursor<C, _MergeCursor<D, _MergeCursor<E, _MergeCursor<F, _MergeCursor<G, _MergeCursor<H, _Unfusable<Output, Failure>>>>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.MergeCursor<H, _Runtime.Unfusable<Output, Failure>>>>>>>>>
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand && H._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _MergeCursor(first: a, then: _MergeCursor(later: b, then: _MergeCursor(later: c, then: _MergeCursor(later: d, then: _MergeCursor(later: e, then: _MergeCursor(later: f, then: _MergeCursor(later: g, then: _MergeCursor(later: h, then: _Unfusable())))))))) }
+        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.MergeCursor(later: g, then: _Runtime.MergeCursor(later: h, then: _Runtime.Unfusable())))))))) }
     }
 }
 

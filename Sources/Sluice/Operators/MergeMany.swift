@@ -17,7 +17,7 @@ extension Publishers {
     public struct MergeMany<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _MergeManyCursor<Upstream>
+        public typealias _Cursor = _Runtime.MergeManyCursor<Upstream>
 
         /// The array of upstream publishers that this publisher merges together.
         public let publishers: [Upstream]
@@ -47,11 +47,11 @@ extension Publishers {
             if publishers.isEmpty { fanIn.finishEmpty() }
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_MergeCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _MergeManyCursor<Upstream> { _MergeManyCursor(publishers) }
+        public func _makeCursor() -> _Runtime.MergeManyCursor<Upstream> { _Runtime.MergeManyCursor(publishers) }
 
         /// Combines elements from this publisher with those from another publisher of the same type.
         @inlinable

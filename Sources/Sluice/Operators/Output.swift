@@ -35,10 +35,10 @@ extension Publishers {
     /// last index, upstream is cancelled and this publisher finishes. Over a synchronous upstream
     /// it runs fused, as a stage.
     @frozen
-    public struct Output<Upstream: Publisher>: _StageOperator {
+    public struct Output<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _OutputStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.OutputStage<Output, Failure>>
 
         /// The publisher that this publisher receives elements from.
         public let upstream: Upstream
@@ -56,33 +56,35 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _OutputStage<Output, Failure> { _OutputStage(range: range) }
+        public func _makeStage() -> _Runtime.OutputStage<Output, Failure> { _Runtime.OutputStage(range: range) }
     }
 }
 
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 
-/// `output(at:)`, `output(in:)`, `prefix(_:)`: skips up to the range, passes it, finishes after it.
-@frozen
-public struct _OutputStage<Value, Failure: Error>: _Stage {
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let range: CountableRange<Int>
-    /// The index of the next upstream element.
-    @usableFromInline var index = 0
+extension _Runtime {
+    /// `output(at:)`, `output(in:)`, `prefix(_:)`: skips up to the range, passes it, finishes after it.
+    @frozen
+    public struct OutputStage<Value, Failure: Error>: _Runtime.Stage {
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let range: CountableRange<Int>
+        /// The index of the next upstream element.
+        @usableFromInline var index = 0
 
-    @inlinable @inline(__always) init(range: CountableRange<Int>) { self.range = range }
+        @inlinable @inline(__always) init(range: CountableRange<Int>) { self.range = range }
 
-    @inlinable public static var _name: StaticString { "Output" }
+        @inlinable public static var _name: StaticString { "Output" }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {
-        let current = index
-        index &+= 1
-        if current < range.lowerBound { return .skip }
-        // Only an empty range gets past its end without completing first: there is nothing to publish.
-        return current < range.upperBound ? .value(input) : .finished
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+            let current = index
+            index &+= 1
+            if current < range.lowerBound { return .skip }
+            // Only an empty range gets past its end without completing first: there is nothing to publish.
+            return current < range.upperBound ? .value(input) : .finished
+        }
+
+        /// Complete once the last index of a non-empty range has gone through.
+        @inlinable public var isComplete: Bool { index >= range.upperBound && index > range.lowerBound }
     }
-
-    /// Complete once the last index of a non-empty range has gone through.
-    @inlinable public var isComplete: Bool { index >= range.upperBound && index > range.lowerBound }
 }

@@ -20,10 +20,10 @@ extension Publishers {
     /// At the first element that fails the predicate, upstream is cancelled and the stream
     /// finishes; that element is not republished.
     @frozen
-    public struct PrefixWhile<Upstream: Publisher>: _StageOperator {
+    public struct PrefixWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _PrefixWhileStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.PrefixWhileStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
@@ -40,7 +40,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _PrefixWhileStage<Output, Failure> { _PrefixWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.PrefixWhileStage<Output, Failure> { _Runtime.PrefixWhileStage(predicate: predicate) }
     }
 
     /// A publisher that republishes elements while an error-throwing predicate closure indicates
@@ -48,10 +48,10 @@ extension Publishers {
     ///
     /// A thrown error cancels upstream and fails the stream.
     @frozen
-    public struct TryPrefixWhile<Upstream: Publisher>: _StageOperator {
+    public struct TryPrefixWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryPrefixWhileStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryPrefixWhileStage<Output, Upstream.Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
@@ -68,7 +68,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryPrefixWhileStage<Output, Upstream.Failure> { _TryPrefixWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.TryPrefixWhileStage<Output, Upstream.Failure> { _Runtime.TryPrefixWhileStage(predicate: predicate) }
     }
 }
 
@@ -77,40 +77,44 @@ extension Publishers {
 @inlinable @inline(__always)
 func _prefixWhileStep<Value, Failure: Error>(
     _ input: Value, _ predicate: (Value) throws -> Bool
-) rethrows -> _FusedStep<Value, Failure> {
+) rethrows -> _Runtime.FusedStep<Value, Failure> {
     try predicate(input) ? .value(input) : .finished
 }
 
-/// The stage of `prefix(while:)`.
-@frozen
-public struct _PrefixWhileStage<Value, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "PrefixWhile" }
-    @inlinable public static var _edges: _StageEdges { .filtering }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline let predicate: (Value) -> Bool
+extension _Runtime {
+    /// The stage of `prefix(while:)`.
+    @frozen
+    public struct PrefixWhileStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "PrefixWhile" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline let predicate: (Value) -> Bool
 
-    @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { _prefixWhileStep(input, predicate) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { _prefixWhileStep(input, predicate) }
+    }
 }
 
-/// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
-@frozen
-public struct _TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryPrefixWhile" }
-    @inlinable public static var _edges: _StageEdges { .filtering }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
-    public typealias Failure = any Error
-    @usableFromInline let predicate: (Value) throws -> Bool
+extension _Runtime {
+    /// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
+    @frozen
+    public struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryPrefixWhile" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        public typealias Failure = any Error
+        @usableFromInline let predicate: (Value) throws -> Bool
 
-    @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
-        do { return try _prefixWhileStep(input, predicate) } catch { return .failure(error) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+            do { return try _prefixWhileStep(input, predicate) } catch { return .failure(error) }
+        }
+
+        @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
-
-    @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 }

@@ -25,7 +25,7 @@ extension Publishers {
     /// A publisher that applies a closure to all received elements and produces an accumulated
     /// value when the upstream publisher finishes.
     @frozen
-    public struct Reduce<Upstream: Publisher, Output>: _FoldOperator {
+    public struct Reduce<Upstream: Publisher, Output>: _Runtime.FoldOperator {
         public typealias Failure = Upstream.Failure
 
         /// The publisher from which this publisher receives elements.
@@ -47,15 +47,15 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Reduce" }
 
         @inlinable
-        public func _makeFold() -> _ReduceFold<Upstream.Output, Output> {
-            _ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
+        public func _makeFold() -> _Runtime.ReduceFold<Upstream.Output, Output> {
+            _Runtime.ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
         }
     }
 
     /// A publisher that applies an error-throwing closure to all received elements and produces an
     /// accumulated value when the upstream publisher finishes.
     @frozen
-    public struct TryReduce<Upstream: Publisher, Output>: _FoldOperator {
+    public struct TryReduce<Upstream: Publisher, Output>: _Runtime.FoldOperator {
         public typealias Failure = any Error
 
         /// The publisher from which this publisher receives elements.
@@ -78,29 +78,31 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryReduce" }
 
         @inlinable
-        public func _makeFold() -> _ReduceFold<Upstream.Output, Output> {
-            _ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
+        public func _makeFold() -> _Runtime.ReduceFold<Upstream.Output, Output> {
+            _Runtime.ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
         }
     }
 }
 
-/// `reduce` and `tryReduce`: the running value, replaced by the closure at each element.
-@frozen
-public struct _ReduceFold<Input, Value>: _Fold {
-    @usableFromInline var value: Value
-    @usableFromInline let nextPartialResult: (Value, Input) throws -> Value
+extension _Runtime {
+    /// `reduce` and `tryReduce`: the running value, replaced by the closure at each element.
+    @frozen
+    public struct ReduceFold<Input, Value>: _Runtime.Fold {
+        @usableFromInline var value: Value
+        @usableFromInline let nextPartialResult: (Value, Input) throws -> Value
 
-    @inlinable
-    init(initial: Value, nextPartialResult: @escaping (Value, Input) throws -> Value) {
-        value = initial
-        self.nextPartialResult = nextPartialResult
+        @inlinable
+        init(initial: Value, nextPartialResult: @escaping (Value, Input) throws -> Value) {
+            value = initial
+            self.nextPartialResult = nextPartialResult
+        }
+
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Input) throws -> Bool {
+            value = try nextPartialResult(value, input)
+            return true
+        }
+
+        @inlinable public mutating func result() -> Value? { value }
     }
-
-    @inlinable @inline(__always)
-    public mutating func fold(_ input: Input) throws -> Bool {
-        value = try nextPartialResult(value, input)
-        return true
-    }
-
-    @inlinable public mutating func result() -> Value? { value }
 }

@@ -31,10 +31,10 @@ extension Publishers {
     ///
     /// A duplicate is replaced by a request for one more value from upstream.
     @frozen
-    public struct RemoveDuplicates<Upstream: Publisher>: _StageOperator {
+    public struct RemoveDuplicates<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _RemoveDuplicatesStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.RemoveDuplicatesStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) -> Bool)
@@ -52,16 +52,16 @@ extension Publishers {
 
         /// A stage with no memory yet, for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _RemoveDuplicatesStage<Output, Failure> { _RemoveDuplicatesStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.RemoveDuplicatesStage<Output, Failure> { _Runtime.RemoveDuplicatesStage(predicate: predicate) }
     }
 
     /// A publisher that publishes only elements that don't match the previous element, as
     /// evaluated by an error-throwing closure.
     @frozen
-    public struct TryRemoveDuplicates<Upstream: Publisher>: _StageOperator {
+    public struct TryRemoveDuplicates<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryRemoveDuplicatesStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryRemoveDuplicatesStage<Output, Upstream.Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) throws -> Bool)
@@ -80,67 +80,73 @@ extension Publishers {
 
         /// A stage with no memory yet, for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryRemoveDuplicatesStage<Output, Upstream.Failure> {
-            _TryRemoveDuplicatesStage(predicate: predicate)
+        public func _makeStage() -> _Runtime.TryRemoveDuplicatesStage<Output, Upstream.Failure> {
+            _Runtime.TryRemoveDuplicatesStage(predicate: predicate)
         }
     }
 }
 
-/// The memory of one `removeDuplicates` subscription: the element it last published.
-///
-/// As Apple documents it, each element is compared with the previously *published* one, so a
-/// dropped duplicate does not replace it; the first element is published without calling the
-/// predicate. Both stages use it; `admit` throws only if the predicate does.
-@frozen
-public struct _LastPublished<Value> {
-    @usableFromInline var last: Value?
+extension _Runtime {
+    /// The memory of one `removeDuplicates` subscription: the element it last published.
+    ///
+    /// As Apple documents it, each element is compared with the previously *published* one, so a
+    /// dropped duplicate does not replace it; the first element is published without calling the
+    /// predicate. Both stages use it; `admit` throws only if the predicate does.
+    @frozen
+    public struct LastPublished<Value> {
+        @usableFromInline var last: Value?
 
-    @inlinable @inline(__always) init() { last = nil }
+        @inlinable @inline(__always) init() { last = nil }
 
-    /// Whether `element` should be published, remembering it if so.
-    @inlinable @inline(__always)
-    mutating func admit(_ element: Value, unless isDuplicate: (Value, Value) throws -> Bool) rethrows -> Bool {
-        if let last, try isDuplicate(last, element) { return false }
-        last = element
-        return true
+        /// Whether `element` should be published, remembering it if so.
+        @inlinable @inline(__always)
+        mutating func admit(_ element: Value, unless isDuplicate: (Value, Value) throws -> Bool) rethrows -> Bool {
+            if let last, try isDuplicate(last, element) { return false }
+            last = element
+            return true
+        }
     }
 }
 
-/// `removeDuplicates`' stage.
-@frozen
-public struct _RemoveDuplicatesStage<Value, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "RemoveDuplicates" }
-    @inlinable public static var _edges: _StageEdges { .filtering }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline var memory = _LastPublished<Value>()
-    @usableFromInline let predicate: (Value, Value) -> Bool
+extension _Runtime {
+    /// `removeDuplicates`' stage.
+    @frozen
+    public struct RemoveDuplicatesStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "RemoveDuplicates" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline var memory = _Runtime.LastPublished<Value>()
+        @usableFromInline let predicate: (Value, Value) -> Bool
 
-    @inlinable @inline(__always) init(predicate: @escaping (Value, Value) -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value, Value) -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> {
-        memory.admit(input, unless: predicate) ? .value(input) : .skip
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+            memory.admit(input, unless: predicate) ? .value(input) : .skip
+        }
     }
 }
 
-/// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
-@frozen
-public struct _TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryRemoveDuplicates" }
-    @inlinable public static var _edges: _StageEdges { .filtering }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
-    public typealias Failure = any Error
-    @usableFromInline var memory = _LastPublished<Value>()
-    @usableFromInline let predicate: (Value, Value) throws -> Bool
+extension _Runtime {
+    /// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
+    @frozen
+    public struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryRemoveDuplicates" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
+        public typealias Failure = any Error
+        @usableFromInline var memory = _Runtime.LastPublished<Value>()
+        @usableFromInline let predicate: (Value, Value) throws -> Bool
 
-    @inlinable @inline(__always) init(predicate: @escaping (Value, Value) throws -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value, Value) throws -> Bool) { self.predicate = predicate }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
-        ._catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+            ._catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
+        }
+
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
-
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 }

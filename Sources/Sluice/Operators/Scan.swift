@@ -24,9 +24,9 @@ extension Publishers {
     ///
     /// Each subscription accumulates from `initialResult` afresh.
     @frozen
-    public struct Scan<Upstream: Publisher, Output>: _StageOperator {
+    public struct Scan<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _ScanStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.ScanStage<Upstream.Output, Output, Failure>>
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) -> Output)
@@ -46,8 +46,8 @@ extension Publishers {
 
         /// A stage holding one subscription's running result.
         @inlinable @inline(__always)
-        public func _makeStage() -> _ScanStage<Upstream.Output, Output, Failure> {
-            _ScanStage(result: initialResult, nextPartialResult: nextPartialResult)
+        public func _makeStage() -> _Runtime.ScanStage<Upstream.Output, Output, Failure> {
+            _Runtime.ScanStage(result: initialResult, nextPartialResult: nextPartialResult)
         }
     }
 
@@ -56,9 +56,9 @@ extension Publishers {
     ///
     /// Each subscription accumulates from `initialResult` afresh.
     @frozen
-    public struct TryScan<Upstream: Publisher, Output>: _StageOperator {
+    public struct TryScan<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryScanStage<Upstream.Output, Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryScanStage<Upstream.Output, Output, Upstream.Failure>>
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) throws -> Output)
@@ -82,60 +82,64 @@ extension Publishers {
 
         /// A stage holding one subscription's running result.
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryScanStage<Upstream.Output, Output, Upstream.Failure> {
-            _TryScanStage(result: initialResult, nextPartialResult: nextPartialResult)
+        public func _makeStage() -> _Runtime.TryScanStage<Upstream.Output, Output, Upstream.Failure> {
+            _Runtime.TryScanStage(result: initialResult, nextPartialResult: nextPartialResult)
         }
     }
 }
 
-/// `scan`'s stage. The running result lives in the stage, so it needs no lock: only the serial
-/// value path touches it, and each subscription has its own stage.
-@frozen
-public struct _ScanStage<Input, Output, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "Scan" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("result", result)] }
-    public typealias UpstreamFailure = Failure
-    @usableFromInline var result: Output
-    @usableFromInline let nextPartialResult: (Output, Input) -> Output
+extension _Runtime {
+    /// `scan`'s stage. The running result lives in the stage, so it needs no lock: only the serial
+    /// value path touches it, and each subscription has its own stage.
+    @frozen
+    public struct ScanStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "Scan" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("result", result)] }
+        public typealias UpstreamFailure = Failure
+        @usableFromInline var result: Output
+        @usableFromInline let nextPartialResult: (Output, Input) -> Output
 
-    @inlinable @inline(__always)
-    init(result: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
-        self.result = result
-        self.nextPartialResult = nextPartialResult
-    }
+        @inlinable @inline(__always)
+        init(result: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
+            self.result = result
+            self.nextPartialResult = nextPartialResult
+        }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> {
-        result = nextPartialResult(result, input)
-        return .value(result)
-    }
-}
-
-/// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
-@frozen
-public struct _TryScanStage<Input, Output, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryScan" }
-    @inlinable public static var _edges: _StageEdges { .transforming }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("status", status), ("result", result)] }
-    public typealias Failure = any Error
-    @usableFromInline var result: Output
-    @usableFromInline let nextPartialResult: (Output, Input) throws -> Output
-
-    @inlinable @inline(__always)
-    init(result: Output, nextPartialResult: @escaping (Output, Input) throws -> Output) {
-        self.result = result
-        self.nextPartialResult = nextPartialResult
-    }
-
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
-        ._catching {
-            result = try nextPartialResult(result, input)
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+            result = nextPartialResult(result, input)
             return .value(result)
         }
     }
+}
 
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+extension _Runtime {
+    /// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
+    @frozen
+    public struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryScan" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .transforming }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("status", status), ("result", result)] }
+        public typealias Failure = any Error
+        @usableFromInline var result: Output
+        @usableFromInline let nextPartialResult: (Output, Input) throws -> Output
+
+        @inlinable @inline(__always)
+        init(result: Output, nextPartialResult: @escaping (Output, Input) throws -> Output) {
+            self.result = result
+            self.nextPartialResult = nextPartialResult
+        }
+
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+            ._catching {
+                result = try nextPartialResult(result, input)
+                return .value(result)
+            }
+        }
+
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+    }
 }

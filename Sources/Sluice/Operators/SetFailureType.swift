@@ -11,9 +11,9 @@ extension Publisher where Failure == Never {
 extension Publishers {
     /// A publisher that appears to send a specified failure type, but never fails.
     @frozen
-    public struct SetFailureType<Upstream: Publisher, Failure: Error>: _StageOperator where Upstream.Failure == Never {
+    public struct SetFailureType<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator where Upstream.Failure == Never {
         public typealias Output = Upstream.Output
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _SetFailureTypeStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.SetFailureTypeStage<Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -26,7 +26,7 @@ extension Publishers {
 
         /// A stage that only retypes the (impossible) failure.
         @inlinable @inline(__always)
-        public func _makeStage() -> _SetFailureTypeStage<Output, Failure> { _SetFailureTypeStage() }
+        public func _makeStage() -> _Runtime.SetFailureTypeStage<Output, Failure> { _Runtime.SetFailureTypeStage() }
     }
 }
 
@@ -40,18 +40,20 @@ extension Publishers.SetFailureType {
 
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
-/// `setFailureType`'s stage: values go through, and there is no failure to convert.
-@frozen
-public struct _SetFailureTypeStage<Value, Failure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "SetFailureType" }
-    @inlinable public static var _passesSubscriptionThrough: Bool { true }
-    public typealias UpstreamFailure = Never
+extension _Runtime {
+    /// `setFailureType`'s stage: values go through, and there is no failure to convert.
+    @frozen
+    public struct SetFailureTypeStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "SetFailureType" }
+        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        public typealias UpstreamFailure = Never
 
-    @inlinable @inline(__always) init() {}
+        @inlinable @inline(__always) init() {}
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, Failure> { .value(input) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { .value(input) }
 
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: Never) -> Failure {}
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: Never) -> Failure {}
+    }
 }

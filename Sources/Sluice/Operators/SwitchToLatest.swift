@@ -57,7 +57,7 @@ extension Publishers {
     where P == Upstream.Output, P.Failure == Upstream.Failure {
         public typealias Output = P.Output
         public typealias Failure = P.Failure
-        public typealias _Cursor = _FlattenCursor<Upstream._Cursor, P>
+        public typealias _Cursor = _Runtime.FlattenCursor<Upstream._Cursor, P>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -77,12 +77,12 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once: a synchronous inner publisher
         /// has sent everything and finished before the next one arrives, so there is never one to
-        /// switch away from, and the stream is `flatMap`'s (see `_FlattenCursor`).
+        /// switch away from, and the stream is `flatMap`'s (see `_Runtime.FlattenCursor`).
         @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand && P._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) { $0 }
+            _Runtime.FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) { $0 }
         }
     }
 }

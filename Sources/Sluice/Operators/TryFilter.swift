@@ -13,10 +13,10 @@ extension Publishers {
     ///
     /// A value that does not match is replaced by a request for one more from upstream.
     @frozen
-    public struct TryFilter<Upstream: Publisher>: _StageOperator {
+    public struct TryFilter<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryFilterStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryFilterStage<Output, Upstream.Failure>>
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
@@ -34,7 +34,7 @@ extension Publishers {
 
         /// A stage running `isIncluded` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryFilterStage<Output, Upstream.Failure> { _TryFilterStage(isIncluded: isIncluded) }
+        public func _makeStage() -> _Runtime.TryFilterStage<Output, Upstream.Failure> { _Runtime.TryFilterStage(isIncluded: isIncluded) }
     }
 }
 
@@ -65,22 +65,24 @@ extension Publishers.TryFilter {
     }
 }
 
-/// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
-@frozen
-public struct _TryFilterStage<Value, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryFilter" }
-    @inlinable public static var _edges: _StageEdges { .filtering }
-    @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
-    public typealias Failure = any Error
-    @usableFromInline let isIncluded: (Value) throws -> Bool
+extension _Runtime {
+    /// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
+    @frozen
+    public struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryFilter" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        public typealias Failure = any Error
+        @usableFromInline let isIncluded: (Value) throws -> Bool
 
-    @inlinable @inline(__always) init(isIncluded: @escaping (Value) throws -> Bool) { self.isIncluded = isIncluded }
+        @inlinable @inline(__always) init(isIncluded: @escaping (Value) throws -> Bool) { self.isIncluded = isIncluded }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Value) -> _FusedStep<Value, any Error> {
-        ._catching { try isIncluded(input) ? .value(input) : .skip }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+            ._catching { try isIncluded(input) ? .value(input) : .skip }
+        }
+
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
-
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 }

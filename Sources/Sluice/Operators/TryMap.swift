@@ -12,9 +12,9 @@ extension Publishers {
     /// A publisher that transforms all elements from the upstream publisher with a provided
     /// error-throwing closure.
     @frozen
-    public struct TryMap<Upstream: Publisher, Output>: _StageOperator {
+    public struct TryMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _StageCursor<Upstream._Cursor, _TryMapStage<Upstream.Output, Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryMapStage<Upstream.Output, Output, Upstream.Failure>>
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output)
@@ -32,8 +32,8 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _TryMapStage<Upstream.Output, Output, Upstream.Failure> {
-            _TryMapStage(transform: transform)
+        public func _makeStage() -> _Runtime.TryMapStage<Upstream.Output, Output, Upstream.Failure> {
+            _Runtime.TryMapStage(transform: transform)
         }
     }
 }
@@ -63,21 +63,23 @@ extension Publishers.TryMap {
     }
 }
 
-/// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
-@frozen
-public struct _TryMapStage<Input, Output, UpstreamFailure: Error>: _Stage {
-    @inlinable public static var _name: StaticString { "TryMap" }
-    @inlinable public static var _edges: _StageEdges { .transforming }
-    public typealias Failure = any Error
-    @usableFromInline let transform: (Input) throws -> Output
+extension _Runtime {
+    /// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
+    @frozen
+    public struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable public static var _name: StaticString { "TryMap" }
+        @inlinable public static var _edges: _Runtime.StageEdges { .transforming }
+        public typealias Failure = any Error
+        @usableFromInline let transform: (Input) throws -> Output
 
-    @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
+        @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
 
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, any Error> {
-        ._catching { .value(try transform(input)) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+            ._catching { .value(try transform(input)) }
+        }
+
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
-
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 }

@@ -74,7 +74,7 @@ extension Publishers {
     where A.Failure == B.Failure {
         public typealias Output = (A.Output, B.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _ZipCursor<A._Cursor, B._Cursor, _ZipPair<A.Output, B.Output>>
+        public typealias _Cursor = _Runtime.ZipCursor<A._Cursor, B._Cursor, _Runtime.ZipPair<A.Output, B.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -97,12 +97,12 @@ extension Publishers {
             core.start()
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_ZipCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _ZipCursor(a._makeCursor(), b._makeCursor())
+            _Runtime.ZipCursor(a._makeCursor(), b._makeCursor())
         }
     }
 
@@ -112,7 +112,7 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure {
         public typealias Output = (A.Output, B.Output, C.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _ZipCursor<Zip<A, B>._Cursor, C._Cursor, _ZipAppend3<A.Output, B.Output, C.Output>>
+        public typealias _Cursor = _Runtime.ZipCursor<Zip<A, B>._Cursor, C._Cursor, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -139,12 +139,12 @@ extension Publishers {
             core.start()
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_ZipCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _ZipCursor(Zip(a, b)._makeCursor(), c._makeCursor())
+            _Runtime.ZipCursor(Zip(a, b)._makeCursor(), c._makeCursor())
         }
     }
 
@@ -154,7 +154,7 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _ZipCursor<Zip3<A, B, C>._Cursor, D._Cursor, _ZipAppend4<A.Output, B.Output, C.Output, D.Output>>
+        public typealias _Cursor = _Runtime.ZipCursor<Zip3<A, B, C>._Cursor, D._Cursor, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -185,12 +185,12 @@ extension Publishers {
             core.start()
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_ZipCursor`).
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _ZipCursor(Zip3(a, b, c)._makeCursor(), d._makeCursor())
+            _Runtime.ZipCursor(Zip3(a, b, c)._makeCursor(), d._makeCursor())
         }
     }
 }

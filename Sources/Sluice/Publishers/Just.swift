@@ -17,55 +17,57 @@ public struct Just<Output>: Publisher {
     @inlinable public static var _isFusable: Bool { true }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _OneValueCursor<Output, Never> { _OneValueCursor(.success(output), name: "Just") }
+    public func _makeCursor() -> _Runtime.OneValueCursor<Output, Never> { _Runtime.OneValueCursor(.success(output), name: "Just") }
 }
 
 extension Just: Equatable where Output: Equatable {}
 
-/// The cursor of the one-shot sources (`Just`, `Optional.Publisher`, `Result.Publisher`, `Fail`):
-/// a value then `.finished`, or a completion straight away.
-@frozen
-public struct _OneValueCursor<Output, Failure: Error>: _FusedCursor {
-    @usableFromInline var pending: Result<Output, Failure>?
-    /// Combine's name for the source's subscription ("Just", "Optional", "Once").
-    @usableFromInline let name: StaticString
+extension _Runtime {
+    /// The cursor of the one-shot sources (`Just`, `Optional.Publisher`, `Result.Publisher`, `Fail`):
+    /// a value then `.finished`, or a completion straight away.
+    @frozen
+    public struct OneValueCursor<Output, Failure: Error>: _Runtime.FusedCursor {
+        @usableFromInline var pending: Result<Output, Failure>?
+        /// Combine's name for the source's subscription ("Just", "Optional", "Once").
+        @usableFromInline let name: StaticString
 
-    /// `.success` sends the value then finishes; `.failure` fails at once.
-    @inlinable @inline(__always)
-    public init(_ result: Result<Output, Failure>, name: StaticString) {
-        pending = result
-        self.name = name
-    }
-
-    /// A cursor that finishes at once.
-    @inlinable @inline(__always)
-    public init(name: StaticString) {
-        pending = nil
-        self.name = name
-    }
-
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Output, Failure> {
-        defer { pending = nil }
-        switch pending {
-        case .success(let value)?: return .value(value)
-        case .failure(let error)?: return .failure(error)
-        case nil: return .finished
+        /// `.success` sends the value then finishes; `.failure` fails at once.
+        @inlinable @inline(__always)
+        public init(_ result: Result<Output, Failure>, name: StaticString) {
+            pending = result
+            self.name = name
         }
-    }
 
-    @inlinable public static var _yieldsAtMostOneValue: Bool { true }
+        /// A cursor that finishes at once.
+        @inlinable @inline(__always)
+        public init(name: StaticString) {
+            pending = nil
+            self.name = name
+        }
 
-    /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.
-    @inlinable public var isExhausted: Bool {
-        if case .success? = pending { false } else { true }
-    }
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+            defer { pending = nil }
+            switch pending {
+            case .success(let value)?: return .value(value)
+            case .failure(let error)?: return .failure(error)
+            case nil: return .finished
+            }
+        }
 
-    /// Combine's mirror shows the value still to be sent.
-    @inlinable public var _name: StaticString { name }
+        @inlinable public static var _yieldsAtMostOneValue: Bool { true }
 
-    @inlinable
-    public func _reflection(downstream: Any) -> _Reflection {
-        if case .success(let value)? = pending { _Reflection("\(name)", [(nil, value)]) } else { _Reflection("\(name)") }
+        /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.
+        @inlinable public var isExhausted: Bool {
+            if case .success? = pending { false } else { true }
+        }
+
+        /// Combine's mirror shows the value still to be sent.
+        @inlinable public var _name: StaticString { name }
+
+        @inlinable
+        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+            if case .success(let value)? = pending { _Runtime.Reflection("\(name)", [(nil, value)]) } else { _Runtime.Reflection("\(name)") }
+        }
     }
 }

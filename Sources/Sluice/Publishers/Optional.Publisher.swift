@@ -26,8 +26,8 @@ extension Optional {
         @inlinable public static var _isFusable: Bool { true }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _OneValueCursor<Wrapped, Never> {
-            if let output { _OneValueCursor(.success(output), name: "Optional") } else { _OneValueCursor(name: "Optional") }
+        public func _makeCursor() -> _Runtime.OneValueCursor<Wrapped, Never> {
+            if let output { _Runtime.OneValueCursor(.success(output), name: "Optional") } else { _Runtime.OneValueCursor(name: "Optional") }
         }
     }
 }

@@ -34,8 +34,8 @@ public struct Record<Output, Failure: Error>: Publisher {
     @inlinable public static var _isFusable: Bool { true }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _RecordCursor<Output, Failure> {
-        _RecordCursor(output: recording.output, completion: recording.completion)
+    public func _makeCursor() -> _Runtime.RecordCursor<Output, Failure> {
+        _Runtime.RecordCursor(output: recording.output, completion: recording.completion)
     }
 }
 
@@ -123,50 +123,52 @@ extension Record: Codable where Output: Codable, Failure: Codable {
     }
 }
 
-/// Plays a recording back: its values in order, then its completion. Exhausted after the last
-/// value, so that the completion (a failure too) follows it without waiting for demand.
-@frozen
-public struct _RecordCursor<Output, Failure: Error>: _FusedCursor {
-    @usableFromInline let output: [Output]
-    @usableFromInline let completion: Subscribers.Completion<Failure>
-    @usableFromInline var index: Int
+extension _Runtime {
+    /// Plays a recording back: its values in order, then its completion. Exhausted after the last
+    /// value, so that the completion (a failure too) follows it without waiting for demand.
+    @frozen
+    public struct RecordCursor<Output, Failure: Error>: _Runtime.FusedCursor {
+        @usableFromInline let output: [Output]
+        @usableFromInline let completion: Subscribers.Completion<Failure>
+        @usableFromInline var index: Int
 
-    @inlinable @inline(__always)
-    init(output: [Output], completion: Subscribers.Completion<Failure>) {
-        self.output = output
-        self.completion = completion
-        index = output.startIndex
-    }
-
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Output, Failure> {
-        guard index < output.endIndex else {
-            switch completion {
-            case .finished: return .finished
-            case .failure(let error): return .failure(error)
-            }
+        @inlinable @inline(__always)
+        init(output: [Output], completion: Subscribers.Completion<Failure>) {
+            self.output = output
+            self.completion = completion
+            index = output.startIndex
         }
-        defer { index += 1 }
-        return .value(output[index])
-    }
 
-    @inlinable public var isExhausted: Bool { index == output.endIndex }
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+            guard index < output.endIndex else {
+                switch completion {
+                case .finished: return .finished
+                case .failure(let error): return .failure(error)
+                }
+            }
+            defer { index += 1 }
+            return .value(output[index])
+        }
 
-    /// What Combine's recording subscription says once it has ended.
-    @inlinable public var _name: StaticString { "Cancelled Events" }
+        @inlinable public var isExhausted: Bool { index == output.endIndex }
 
-    @inlinable public static var _acceptsZeroDemand: Bool { true }
+        /// What Combine's recording subscription says once it has ended.
+        @inlinable public var _name: StaticString { "Cancelled Events" }
 
-    /// Combine's ended recording subscription shows no values and the completion (the one it
-    /// delivered; none after a cancel).
-    public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
-        guard let completion else { return [("sequence", [Output]())] }
-        return [("sequence", [Output]()), ("completion", completion)]
-    }
+        @inlinable public static var _acceptsZeroDemand: Bool { true }
 
-    /// Combine's describes a recording's playback by its values while it runs.
-    @inlinable
-    public func _reflection(downstream: Any) -> _Reflection {
-        _Reflection("\(output)", [("sequence", output), ("completion", completion)])
+        /// Combine's ended recording subscription shows no values and the completion (the one it
+        /// delivered; none after a cancel).
+        public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+            guard let completion else { return [("sequence", [Output]())] }
+            return [("sequence", [Output]()), ("completion", completion)]
+        }
+
+        /// Combine's describes a recording's playback by its values while it runs.
+        @inlinable
+        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+            _Runtime.Reflection("\(output)", [("sequence", output), ("completion", completion)])
+        }
     }
 }

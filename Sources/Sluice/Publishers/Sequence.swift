@@ -20,17 +20,17 @@ extension Publishers {
         @inlinable public static var _isFusable: Bool { true }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _SequenceCursor<Elements, Failure> { _SequenceCursor(sequence) }
+        public func _makeCursor() -> _Runtime.SequenceCursor<Elements, Failure> { _Runtime.SequenceCursor(sequence) }
 
-        /// What `_SequenceCursor` does, as a loop: the iterator is asked for the next element
+        /// What `_Runtime.SequenceCursor` does, as a loop: the iterator is asked for the next element
         /// before the current one is delivered, as Combine's subscription does, so that the stream
         /// finishes right after the last one. Where no code of the user's runs in the iteration
-        /// (arrays, integer ranges: `_IteratesWithoutSideEffects`), when it is asked cannot be
+        /// (arrays, integer ranges: `_Runtime.IteratesWithoutSideEffects`), when it is asked cannot be
         /// seen, and a plain loop, over the elements' storage where they are contiguous, does the
         /// same in fewer instructions.
         @inlinable @inline(__always) @discardableResult
         public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
-            if Elements.self is any _IteratesWithoutSideEffects.Type {
+            if Elements.self is any _Runtime.IteratesWithoutSideEffects.Type {
                 let ran = sequence.withContiguousStorageIfAvailable { _runEach($0, receiveValue) }
                     ?? _runEach(sequence, receiveValue)
                 if !ran { return true }
@@ -59,54 +59,58 @@ func _runEach<Elements: Swift.Sequence>(_ elements: Elements, _ body: (Elements.
 
 extension Publishers.Sequence: Equatable where Elements: Equatable {}
 
-/// A sequence whose iteration runs none of the user's code, so that when its iterator is asked for
-/// an element cannot be observed (see `Publishers.Sequence._forEach`).
-public protocol _IteratesWithoutSideEffects {}
+extension _Runtime {
+    /// A sequence whose iteration runs none of the user's code, so that when its iterator is asked for
+    /// an element cannot be observed (see `Publishers.Sequence._forEach`).
+    public protocol IteratesWithoutSideEffects {}
+}
 
-extension Array: _IteratesWithoutSideEffects {}
-extension ContiguousArray: _IteratesWithoutSideEffects {}
-extension ArraySlice: _IteratesWithoutSideEffects {}
-extension Range: _IteratesWithoutSideEffects where Bound: FixedWidthInteger {}
-extension ClosedRange: _IteratesWithoutSideEffects where Bound: FixedWidthInteger {}
+extension Array: _Runtime.IteratesWithoutSideEffects {}
+extension ContiguousArray: _Runtime.IteratesWithoutSideEffects {}
+extension ArraySlice: _Runtime.IteratesWithoutSideEffects {}
+extension Range: _Runtime.IteratesWithoutSideEffects where Bound: FixedWidthInteger {}
+extension ClosedRange: _Runtime.IteratesWithoutSideEffects where Bound: FixedWidthInteger {}
 
 extension Swift.Sequence {
     /// A publisher of this sequence's elements that never fails.
     @inlinable public var publisher: Publishers.Sequence<Self, Never> { Publishers.Sequence(sequence: self) }
 }
 
-/// Walks a sequence one element ahead, so that it knows it is exhausted right after the last one.
-@frozen
-public struct _SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _FusedCursor {
-    @usableFromInline var iterator: Elements.Iterator
-    @usableFromInline var upcoming: Elements.Element?
-    /// Kept only to describe the subscription, as Combine's does (by the sequence).
-    @usableFromInline let sequence: Elements
+extension _Runtime {
+    /// Walks a sequence one element ahead, so that it knows it is exhausted right after the last one.
+    @frozen
+    public struct SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _Runtime.FusedCursor {
+        @usableFromInline var iterator: Elements.Iterator
+        @usableFromInline var upcoming: Elements.Element?
+        /// Kept only to describe the subscription, as Combine's does (by the sequence).
+        @usableFromInline let sequence: Elements
 
-    @inlinable @inline(__always)
-    init(_ sequence: Elements) {
-        iterator = sequence.makeIterator()
-        upcoming = iterator.next()
-        self.sequence = sequence
-    }
+        @inlinable @inline(__always)
+        init(_ sequence: Elements) {
+            iterator = sequence.makeIterator()
+            upcoming = iterator.next()
+            self.sequence = sequence
+        }
 
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Elements.Element, Failure> {
-        guard let value = upcoming else { return .finished }
-        upcoming = iterator.next()
-        return .value(value)
-    }
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Elements.Element, Failure> {
+            guard let value = upcoming else { return .finished }
+            upcoming = iterator.next()
+            return .value(value)
+        }
 
-    @inlinable public var isExhausted: Bool { upcoming == nil }
+        @inlinable public var isExhausted: Bool { upcoming == nil }
 
-    @inlinable public var _name: StaticString { "Sequence" }
+        @inlinable public var _name: StaticString { "Sequence" }
 
-    @inlinable public static var _acceptsZeroDemand: Bool { true }
+        @inlinable public static var _acceptsZeroDemand: Bool { true }
 
-    /// Combine's ended sequence subscription shows an empty sequence.
-    public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [("sequence", [Elements.Element]())] }
+        /// Combine's ended sequence subscription shows an empty sequence.
+        public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [("sequence", [Elements.Element]())] }
 
-    @inlinable
-    public func _reflection(downstream: Any) -> _Reflection {
-        _Reflection("\(sequence)", [("sequence", sequence)])
+        @inlinable
+        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+            _Runtime.Reflection("\(sequence)", [("sequence", sequence)])
+        }
     }
 }

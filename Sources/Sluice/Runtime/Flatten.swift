@@ -1,130 +1,132 @@
-// The fused form of `flatMap` and `switchToLatest` (see `_FusedCursor._needsUnlimitedDemand`), and
+// The fused form of `flatMap` and `switchToLatest` (see `_Runtime.FusedCursor._needsUnlimitedDemand`), and
 // the one-shot take both operators use for an inner publisher that yields at most one value.
 
-/// `flatMap` and `switchToLatest` over synchronous publishers, for a consumer whose demand is
-/// unlimited from the start: each upstream element's publisher is run to its end before the next
-/// element is pulled.
-///
-/// That is exactly what the operators do there. Upstream is asked for `.unlimited` (or
-/// `maxPublishers`, then one more per finished inner, which a synchronous upstream answers at
-/// once), so it sends an element as soon as the previous one has been dealt with; each inner
-/// publisher is subscribed when its element arrives and, asked for `.unlimited`, sends everything
-/// and finishes inside that call (`switchToLatest` has nothing to switch away from). So the
-/// closures run in the same order, and no subscription, lock or queue is needed.
-@frozen
-public struct _FlattenCursor<Upstream: _FusedCursor, NewPublisher: Publisher>: _FusedCursor
-where NewPublisher.Failure == Upstream.Failure {
-    public typealias Output = NewPublisher.Output
-    public typealias Failure = Upstream.Failure
+extension _Runtime {
+    /// `flatMap` and `switchToLatest` over synchronous publishers, for a consumer whose demand is
+    /// unlimited from the start: each upstream element's publisher is run to its end before the next
+    /// element is pulled.
+    ///
+    /// That is exactly what the operators do there. Upstream is asked for `.unlimited` (or
+    /// `maxPublishers`, then one more per finished inner, which a synchronous upstream answers at
+    /// once), so it sends an element as soon as the previous one has been dealt with; each inner
+    /// publisher is subscribed when its element arrives and, asked for `.unlimited`, sends everything
+    /// and finishes inside that call (`switchToLatest` has nothing to switch away from). So the
+    /// closures run in the same order, and no subscription, lock or queue is needed.
+    @frozen
+    public struct FlattenCursor<Upstream: _Runtime.FusedCursor, NewPublisher: Publisher>: _Runtime.FusedCursor
+    where NewPublisher.Failure == Upstream.Failure {
+        public typealias Output = NewPublisher.Output
+        public typealias Failure = Upstream.Failure
 
-    @usableFromInline var upstream: Upstream
-    @usableFromInline let transform: (Upstream.Output) -> NewPublisher
-    /// The publisher of the latest element, while it has something left.
-    @usableFromInline var inner: NewPublisher._Cursor?
-    /// The failure the latest publisher ended with (seen ahead of time by `isExhausted`).
-    @usableFromInline var failure: Failure?
-    /// Whether an inner failure cancels upstream (`switchToLatest`) or leaves it be (`flatMap`).
-    @usableFromInline let cancelsUpstreamOnFailure: Bool
-    public let _isStarved: Bool
+        @usableFromInline var upstream: Upstream
+        @usableFromInline let transform: (Upstream.Output) -> NewPublisher
+        /// The publisher of the latest element, while it has something left.
+        @usableFromInline var inner: NewPublisher._Cursor?
+        /// The failure the latest publisher ended with (seen ahead of time by `isExhausted`).
+        @usableFromInline var failure: Failure?
+        /// Whether an inner failure cancels upstream (`switchToLatest`) or leaves it be (`flatMap`).
+        @usableFromInline let cancelsUpstreamOnFailure: Bool
+        public let _isStarved: Bool
 
-    @inlinable @inline(__always)
-    public init(
-        upstream: Upstream, cancelsUpstreamOnFailure: Bool, isStarved: Bool,
-        transform: @escaping (Upstream.Output) -> NewPublisher
-    ) {
-        self.upstream = upstream
-        self.transform = transform
-        inner = nil
-        failure = nil
-        self.cancelsUpstreamOnFailure = cancelsUpstreamOnFailure
-        _isStarved = isStarved
-    }
+        @inlinable @inline(__always)
+        public init(
+            upstream: Upstream, cancelsUpstreamOnFailure: Bool, isStarved: Bool,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            self.upstream = upstream
+            self.transform = transform
+            inner = nil
+            failure = nil
+            self.cancelsUpstreamOnFailure = cancelsUpstreamOnFailure
+            _isStarved = isStarved
+        }
 
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Output, Failure> {
-        if let failure { return .failure(failure) }
-        if NewPublisher._Cursor._yieldsAtMostOneValue { return nextOneShot() }
-        while true {
-            if inner != nil {
-                switch inner!.next() {
-                case .value(let value): return .value(value)
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+            if let failure { return .failure(failure) }
+            if NewPublisher._Cursor._yieldsAtMostOneValue { return nextOneShot() }
+            while true {
+                if inner != nil {
+                    switch inner!.next() {
+                    case .value(let value): return .value(value)
+                    case .skip: return .skip
+                    case .finished: inner = nil
+                    case .failure(let error):
+                        inner = nil
+                        failure = error
+                        return .failure(error)
+                    }
+                }
+                switch upstream.next() {
+                case .value(let element): inner = transform(element)._makeCursor()
                 case .skip: return .skip
-                case .finished: inner = nil
-                case .failure(let error):
-                    inner = nil
-                    failure = error
-                    return .failure(error)
+                case .finished: return .finished
+                case .failure(let error): return .failure(error)
                 }
             }
-            switch upstream.next() {
-            case .value(let element): inner = transform(element)._makeCursor()
-            case .skip: return .skip
-            case .finished: return .finished
-            case .failure(let error): return .failure(error)
-            }
         }
-    }
 
-    /// `next()` when each publisher yields at most one value: it is taken at once, with its
-    /// completion (which runs no closure), and no cursor is kept.
-    @inlinable @inline(__always)
-    mutating func nextOneShot() -> _FusedStep<Output, Failure> {
-        while true {
-            switch upstream.next() {
-            case .value(let element):
-                var once = transform(element)._makeCursor()
-                let (value, completion) = once._takeAtMostOne()
-                if case .failure(let error) = completion {
-                    failure = error
-                    guard let value else { return .failure(error) }
-                    return .value(value)
+        /// `next()` when each publisher yields at most one value: it is taken at once, with its
+        /// completion (which runs no closure), and no cursor is kept.
+        @inlinable @inline(__always)
+        mutating func nextOneShot() -> _Runtime.FusedStep<Output, Failure> {
+            while true {
+                switch upstream.next() {
+                case .value(let element):
+                    var once = transform(element)._makeCursor()
+                    let (value, completion) = once._takeAtMostOne()
+                    if case .failure(let error) = completion {
+                        failure = error
+                        guard let value else { return .failure(error) }
+                        return .value(value)
+                    }
+                    if let value { return .value(value) }
+                case .skip: return .skip
+                case .finished: return .finished
+                case .failure(let error): return .failure(error)
                 }
-                if let value { return .value(value) }
-            case .skip: return .skip
-            case .finished: return .finished
-            case .failure(let error): return .failure(error)
             }
         }
-    }
 
-    /// Nothing is left once the latest publisher and upstream have nothing left. Upstream is looked
-    /// at only once the latest publisher has finished, as the operator hears of upstream's end only
-    /// then; if it failed, the operator has cancelled upstream, which is not looked at.
-    @inlinable public var isExhausted: Bool {
-        @inline(__always) mutating get {
-            if failure != nil { return true }
-            if inner != nil {
-                guard inner!.isExhausted else { return false }
-                if case .failure(let error) = inner!.next() { failure = error }
-                inner = nil
+        /// Nothing is left once the latest publisher and upstream have nothing left. Upstream is looked
+        /// at only once the latest publisher has finished, as the operator hears of upstream's end only
+        /// then; if it failed, the operator has cancelled upstream, which is not looked at.
+        @inlinable public var isExhausted: Bool {
+            @inline(__always) mutating get {
                 if failure != nil { return true }
-            }
-            return upstream.isExhausted
-        }
-    }
-
-    @inlinable public static var _needsUnlimitedDemand: Bool { true }
-
-    /// As Combine's, `flatMap` does not cancel upstream when an inner publisher fails: a
-    /// synchronous upstream runs on to its end, its elements unheard.
-    @inlinable
-    public mutating func _didEnd() {
-        guard failure != nil, !cancelsUpstreamOnFailure else { return }
-        while !upstream.isExhausted {
-            switch upstream.next() {
-            case .finished, .failure: return
-            case .value, .skip: break
+                if inner != nil {
+                    guard inner!.isExhausted else { return false }
+                    if case .failure(let error) = inner!.next() { failure = error }
+                    inner = nil
+                    if failure != nil { return true }
+                }
+                return upstream.isExhausted
             }
         }
+
+        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+
+        /// As Combine's, `flatMap` does not cancel upstream when an inner publisher fails: a
+        /// synchronous upstream runs on to its end, its elements unheard.
+        @inlinable
+        public mutating func _didEnd() {
+            guard failure != nil, !cancelsUpstreamOnFailure else { return }
+            while !upstream.isExhausted {
+                switch upstream.next() {
+                case .finished, .failure: return
+                case .value, .skip: break
+                }
+            }
+        }
+
+        /// The operator it stands for: only `switchToLatest` cancels upstream on an inner failure.
+        @inlinable public var _name: StaticString { cancelsUpstreamOnFailure ? "SwitchToLatest" : "FlatMap" }
+
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("\(_name)") }
     }
-
-    /// The operator it stands for: only `switchToLatest` cancels upstream on an inner failure.
-    @inlinable public var _name: StaticString { cancelsUpstreamOnFailure ? "SwitchToLatest" : "FlatMap" }
-
-    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("\(_name)") }
 }
 
-extension _FusedCursor where Failure: Error {
+extension _Runtime.FusedCursor where Failure: Error {
     /// Runs a cursor that yields at most one value (`_yieldsAtMostOneValue`) to its end.
     @inlinable @inline(__always)
     mutating func _takeAtMostOne() -> (value: Output?, completion: Subscribers.Completion<Failure>) {

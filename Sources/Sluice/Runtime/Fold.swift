@@ -4,7 +4,7 @@ import Synchronization
 //
 // The operators that fold their whole upstream into at most one value (`collect()`, `reduce`, `count`,
 // `min`/`max`, `allSatisfy`, `contains`, `first`, `last`) are each written once, as a
-// small `_Fold` value, and run by one subscription class, `FoldSubscription`. As in Combine, that
+// small `_Runtime.Fold` value, and run by one subscription class, `FoldSubscription`. As in Combine, that
 // subscription asks upstream for `.unlimited` right after handing downstream its subscription, and
 // holds its finish (with the result, if there is one) until downstream has asked for something; a
 // failure goes out at once, demand or not. Signals out of order are Combine's too: a value or a
@@ -18,49 +18,53 @@ import Synchronization
 // hand-off at the end (upstream's completion against a downstream `request` or `cancel` from another
 // thread) goes through the `Mutex`, which is never held while calling out.
 //
-// A `try` operator's fold and its non-throwing twin share one `_Fold` type: the fold stores a
+// A `try` operator's fold and its non-throwing twin share one `_Runtime.Fold` type: the fold stores a
 // throwing closure (a non-throwing one converts to it for free) and the operator says what a thrown
-// error and an upstream failure become (`_FoldOperator`).
+// error and an upstream failure become (`_Runtime.FoldOperator`).
 
-/// One folding operator's state and rule, fresh for each subscription.
-public protocol _Fold<Input, Output> {
-    associatedtype Input
-    associatedtype Output
+extension _Runtime {
+    /// One folding operator's state and rule, fresh for each subscription.
+    public protocol Fold<Input, Output> {
+        associatedtype Input
+        associatedtype Output
 
-    /// Folds in one upstream value: true to keep going, false once the answer is known (the
-    /// subscription then cancels upstream and publishes `result()`). Throws what a `try`
-    /// operator's closure throws.
-    mutating func fold(_ input: Input) throws -> Bool
+        /// Folds in one upstream value: true to keep going, false once the answer is known (the
+        /// subscription then cancels upstream and publishes `result()`). Throws what a `try`
+        /// operator's closure throws.
+        mutating func fold(_ input: Input) throws -> Bool
 
-    /// The value to publish when the fold ends (`nil`: finish without one). Called once.
-    mutating func result() -> Output?
+        /// The value to publish when the fold ends (`nil`: finish without one). Called once.
+        mutating func result() -> Output?
+    }
 }
 
-/// A publisher made of one fold over one upstream. Conforming gives it `receive(subscriber:)`.
-public protocol _FoldOperator: Publisher {
-    associatedtype Upstream: Publisher
-    associatedtype Fold: _Fold where Fold.Input == Upstream.Output, Fold.Output == Output
+extension _Runtime {
+    /// A publisher made of one fold over one upstream. Conforming gives it `receive(subscriber:)`.
+    public protocol FoldOperator: Publisher {
+        associatedtype Upstream: Publisher
+        associatedtype Fold: _Runtime.Fold where Fold.Input == Upstream.Output, Fold.Output == Output
 
-    var upstream: Upstream { get }
+        var upstream: Upstream { get }
 
-    /// A fresh fold for one subscription.
-    func _makeFold() -> Fold
+        /// A fresh fold for one subscription.
+        func _makeFold() -> Fold
 
-    /// What the subscription's `description` says (Combine's name for it).
-    static var _name: StaticString { get }
+        /// What the subscription's `description` says (Combine's name for it).
+        static var _name: StaticString { get }
 
-    /// What an upstream failure becomes.
-    static func _failure(fromUpstream error: Upstream.Failure) -> Failure
+        /// What an upstream failure becomes.
+        static func _failure(fromUpstream error: Upstream.Failure) -> Failure
 
-    /// What an error thrown by the fold's closure becomes.
-    static func _failure(fromThrown error: any Error) -> Failure
+        /// What an error thrown by the fold's closure becomes.
+        static func _failure(fromThrown error: any Error) -> Failure
 
-    /// Combine's mirror children for the subscription (see `Introspection.swift`); by default a
-    /// reducer's: its subscriber, the running result (the fold's state), and where the stream is.
-    static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child]
+        /// Combine's mirror children for the subscription (see `Introspection.swift`); by default a
+        /// reducer's: its subscriber, the running result (the fold's state), and where the stream is.
+        static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child]
+    }
 }
 
-extension _FoldOperator {
+extension _Runtime.FoldOperator {
     public static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child] {
         let result = fold.flatMap { Mirror(reflecting: $0).children.first?.value }
         return [("downstream", downstream), ("result", result as Any), ("initial", result as Any), ("status", status)]
@@ -80,7 +84,7 @@ extension _FoldOperator {
     }
 }
 
-extension _FoldOperator where Failure == Upstream.Failure {
+extension _Runtime.FoldOperator where Failure == Upstream.Failure {
     @inlinable public static func _failure(fromUpstream error: Failure) -> Failure { error }
 
     /// The fold of an operator whose failure is upstream's was built from a non-throwing closure.
@@ -90,19 +94,19 @@ extension _FoldOperator where Failure == Upstream.Failure {
     }
 }
 
-extension _FoldOperator where Failure == any Error {
+extension _Runtime.FoldOperator where Failure == any Error {
     @inlinable public static func _failure(fromUpstream error: Upstream.Failure) -> any Error { error }
 
     @inlinable public static func _failure(fromThrown error: any Error) -> any Error { error }
 }
 
-/// Runs any `_Fold` between an upstream and its subscriber. See the top of this file.
+/// Runs any `_Runtime.Fold` between an upstream and its subscriber. See the top of this file.
 ///
 /// Lifetimes: the fold (the operator's closures) and downstream are used only inside calls through
 /// `lifetime` (upstream's signals, the fused loop, a request that delivers the parked result); once
 /// the stream has ended, the last of those, or the cancel if none is running, lets go of them.
 @usableFromInline
-final class FoldSubscription<Operator: _FoldOperator, Downstream: Subscriber>:
+final class FoldSubscription<Operator: _Runtime.FoldOperator, Downstream: Subscriber>:
     Subscriber, Subscription, Introspected
 where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failure {
     @usableFromInline typealias Input = Operator.Upstream.Output

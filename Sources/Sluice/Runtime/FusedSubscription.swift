@@ -15,7 +15,7 @@ import Synchronization
 /// `init`: `init` is inlined where the subscription is created (in the user's module, with
 /// concrete types), so the closure, and the whole loop it calls, is specialised.
 @usableFromInline
-final class FusedSubscription<Cursor: _FusedCursor, Downstream: Subscriber>: Subscription, Introspected
+final class FusedSubscription<Cursor: _Runtime.FusedCursor, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     /// Touched only by the drain owner; the cursor is out of here while a drain runs.
     @exclusivity(unchecked)
@@ -46,7 +46,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     /// Introspection reads the cursor, which is out of here while a drain runs and gone once the chain
     /// ended: it is meant for the subscriber's own thread between deliveries (`receive(subscription:)`,
     /// a debugger); otherwise the subscription says only its source's or operator's name.
-    @usableFromInline var reflection: _Reflection? { cursor.value?._reflection(downstream: downstream.value as Any) }
+    @usableFromInline var reflection: _Runtime.Reflection? { cursor.value?._reflection(downstream: downstream.value as Any) }
 
     @usableFromInline var description: String { reflection?.description ?? "\(name)" }
 

@@ -1,77 +1,81 @@
-/// What one step of a fused chain produced. See `Runtime.swift`.
-@frozen
-public enum _FusedStep<Output, Failure> {
-    /// The source element made it through every stage as this value.
-    case value(Output)
-    /// A stage dropped the element (`filter`, `compactMap`, ...).
-    case skip
-    /// The chain finished (the source ran out, or a stage like `prefix(while:)` ended it).
-    case finished
-    /// The chain failed (a source failure, or a `try` closure threw).
-    case failure(Failure)
+extension _Runtime {
+    /// What one step of a fused chain produced. See `Runtime.swift`.
+    @frozen
+    public enum FusedStep<Output, Failure> {
+        /// The source element made it through every stage as this value.
+        case value(Output)
+        /// A stage dropped the element (`filter`, `compactMap`, ...).
+        case skip
+        /// The chain finished (the source ran out, or a stage like `prefix(while:)` ended it).
+        case finished
+        /// The chain failed (a source failure, or a `try` closure threw).
+        case failure(Failure)
+    }
 }
 
-/// A synchronous source and the stages on top of it, advanced one source element at a time.
-public protocol _FusedCursor<Output, Failure> {
-    associatedtype Output
-    /// Unconstrained on purpose: a second path to `Failure: Error` (besides the publisher's own) made
-    /// the compiler's conformance substitution exponential in a chain's length (see `Runtime.swift`).
-    associatedtype Failure
+extension _Runtime {
+    /// A synchronous source and the stages on top of it, advanced one source element at a time.
+    public protocol FusedCursor<Output, Failure> {
+        associatedtype Output
+        /// Unconstrained on purpose: a second path to `Failure: Error` (besides the publisher's own) made
+        /// the compiler's conformance substitution exponential in a chain's length (see `Runtime.swift`).
+        associatedtype Failure
 
-    /// Pulls one source element through every stage.
-    mutating func next() -> _FusedStep<Output, Failure>
+        /// Pulls one source element through every stage.
+        mutating func next() -> _Runtime.FusedStep<Output, Failure>
 
-    /// True once the source has no element left: checked after each step so that the chain
-    /// finishes right after its last element, without waiting for more demand.
-    ///
-    /// Once it is true, `next()` only reports the chain's completion (`.finished`, or the failure a
-    /// source such as `Fail` or `Record` ends with) and runs no closure: see `_completion()`.
-    ///
-    /// Asked right after a value has been delivered, it is where an operator does what Combine's
-    /// does when its upstream completes after that value: a concatenation starts its suffix here.
-    var isExhausted: Bool { mutating get }
+        /// True once the source has no element left: checked after each step so that the chain
+        /// finishes right after its last element, without waiting for more demand.
+        ///
+        /// Once it is true, `next()` only reports the chain's completion (`.finished`, or the failure a
+        /// source such as `Fail` or `Record` ends with) and runs no closure: see `_completion()`.
+        ///
+        /// Asked right after a value has been delivered, it is where an operator does what Combine's
+        /// does when its upstream completes after that value: a concatenation starts its suffix here.
+        var isExhausted: Bool { mutating get }
 
-    /// True when the chain yields at most one value before its completion (`Just`, `Optional`,
-    /// `Result`, `Fail` and stages over them). `flatMap` and `switchToLatest` then take that value
-    /// and completion from the cursor instead of subscribing to the inner publisher. Defaults to false.
-    static var _yieldsAtMostOneValue: Bool { get }
+        /// True when the chain yields at most one value before its completion (`Just`, `Optional`,
+        /// `Result`, `Fail` and stages over them). `flatMap` and `switchToLatest` then take that value
+        /// and completion from the cursor instead of subscribing to the inner publisher. Defaults to false.
+        static var _yieldsAtMostOneValue: Bool { get }
 
-    /// What the chain's subscription shows a debugger: Combine's description and mirror of the
-    /// subscription a subscriber of this chain would get (see `Introspection.swift`).
-    func _reflection(downstream: Any) -> _Reflection
+        /// What the chain's subscription shows a debugger: Combine's description and mirror of the
+        /// subscription a subscriber of this chain would get (see `Introspection.swift`).
+        func _reflection(downstream: Any) -> _Runtime.Reflection
 
-    /// Whether the chain's subscription takes a zero request without trapping, as Combine's
-    /// sequence and recording subscriptions do. Defaults to false.
-    static var _acceptsZeroDemand: Bool { get }
+        /// Whether the chain's subscription takes a zero request without trapping, as Combine's
+        /// sequence and recording subscriptions do. Defaults to false.
+        static var _acceptsZeroDemand: Bool { get }
 
-    /// The description of the chain's subscription once the cursor is gone (the chain ended), as
-    /// Combine's sources describe themselves then ("Sequence", "Just").
-    var _name: StaticString { get }
+        /// The description of the chain's subscription once the cursor is gone (the chain ended), as
+        /// Combine's sources describe themselves then ("Sequence", "Just").
+        var _name: StaticString { get }
 
-    /// The mirror children of the chain's subscription once the cursor is gone, given the
-    /// completion it delivered (nil after a cancel). Defaults to none.
-    static func _endedChildren(completion: Any?) -> [Mirror.Child]
+        /// The mirror children of the chain's subscription once the cursor is gone, given the
+        /// completion it delivered (nil after a cancel). Defaults to none.
+        static func _endedChildren(completion: Any?) -> [Mirror.Child]
 
-    /// True for a chain with a fan-in operator in it (`flatMap`, `switchToLatest`, `merge`): its
-    /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
-    /// observed (the inline `sink`, the folds). Under finite demand those operators run upstream's
-    /// closures ahead of demand, which a cursor, pulled one element at a time, would not.
-    /// Defaults to false.
-    static var _needsUnlimitedDemand: Bool { get }
+        /// True for a chain with a fan-in operator in it (`flatMap`, `switchToLatest`, `merge`): its
+        /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
+        /// observed (the inline `sink`, the folds). Under finite demand those operators run upstream's
+        /// closures ahead of demand, which a cursor, pulled one element at a time, would not.
+        /// Defaults to false.
+        static var _needsUnlimitedDemand: Bool { get }
 
-    /// True when the chain can never start: an operator in it asks its upstream for nothing
-    /// (`flatMap(maxPublishers: .none)`). The consumer then waits forever, as it would unfused,
-    /// instead of running the cursor. Only a cursor that needs unlimited demand can be starved.
-    var _isStarved: Bool { get }
+        /// True when the chain can never start: an operator in it asks its upstream for nothing
+        /// (`flatMap(maxPublishers: .none)`). The consumer then waits forever, as it would unfused,
+        /// instead of running the cursor. Only a cursor that needs unlimited demand can be starved.
+        var _isStarved: Bool { get }
 
-    /// What the chain's operators still do once its stream has ended and the completion has been
-    /// delivered: a merge subscribes its later upstreams then, and cancels them at once, so their
-    /// cursors are made and dropped. Called by the consumers that run a cursor needing unlimited
-    /// demand; does nothing by default.
-    mutating func _didEnd()
+        /// What the chain's operators still do once its stream has ended and the completion has been
+        /// delivered: a merge subscribes its later upstreams then, and cancels them at once, so their
+        /// cursors are made and dropped. Called by the consumers that run a cursor needing unlimited
+        /// demand; does nothing by default.
+        mutating func _didEnd()
+    }
 }
 
-extension _FusedCursor {
+extension _Runtime.FusedCursor {
     @inlinable public static var _yieldsAtMostOneValue: Bool { false }
 
     @inlinable public static var _acceptsZeroDemand: Bool { false }
@@ -85,27 +89,29 @@ extension _FusedCursor {
     @inlinable public mutating func _didEnd() {}
 }
 
-extension _FusedCursor where Failure: Error {
+extension _Runtime.FusedCursor where Failure: Error {
     /// The completion of an exhausted chain. Asked of the cursor rather than assumed `.finished`,
     /// because a source may end with a failure right after its last value (`Record`).
     @inlinable @inline(__always)
-    public mutating func _completion() -> Subscribers.Completion<Failure> {
+    mutating func _completion() -> Subscribers.Completion<Failure> {
         if case .failure(let error) = next() { .failure(error) } else { .finished }
     }
 }
 
-/// The cursor of a publisher that cannot be fused: it is never asked for anything.
-@frozen
-public struct _Unfusable<Output, Failure: Error>: _FusedCursor {
-    @inlinable public init() {}
+extension _Runtime {
+    /// The cursor of a publisher that cannot be fused: it is never asked for anything.
+    @frozen
+    public struct Unfusable<Output, Failure: Error>: _Runtime.FusedCursor {
+        @inlinable public init() {}
 
-    @inlinable public mutating func next() -> _FusedStep<Output, Failure> { .finished }
+        @inlinable public mutating func next() -> _Runtime.FusedStep<Output, Failure> { .finished }
 
-    @inlinable public var isExhausted: Bool { true }
+        @inlinable public var isExhausted: Bool { true }
 
-    @inlinable public func _reflection(downstream: Any) -> _Reflection { _Reflection("") }
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("") }
 
-    @inlinable public var _name: StaticString { "" }
+        @inlinable public var _name: StaticString { "" }
+    }
 }
 
 extension Publisher {
@@ -124,7 +130,7 @@ extension Publisher {
 
     /// `_forEach` by the chain's cursor: the stream's whole life in one loop, in the caller.
     @inlinable @inline(__always)
-    public func _forEachByCursor(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+    func _forEachByCursor(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
         var cursor = _makeCursor()
         if cursor._isStarved { return false }
         // nil when `receiveValue` ended the stream itself.
@@ -156,34 +162,8 @@ extension Publisher {
     }
 }
 
-extension Publisher where _Cursor == _Unfusable<Output, Failure> {
+extension Publisher where _Cursor == _Runtime.Unfusable<Output, Failure> {
     @inlinable public static var _isFusable: Bool { false }
 
-    @inlinable public func _makeCursor() -> _Unfusable<Output, Failure> { _Unfusable() }
-}
-
-extension _FusedStep {
-    /// Applies a stage's transform to a value step; every other step passes unchanged.
-    @inlinable @inline(__always)
-    public func _map<T>(_ transform: (Output) -> T) -> _FusedStep<T, Failure> {
-        switch self {
-        case .value(let value): .value(transform(value))
-        case .skip: .skip
-        case .finished: .finished
-        case .failure(let error): .failure(error)
-        }
-    }
-
-    /// Lets a stage decide what a value becomes (including skip, finish or fail).
-    @inlinable @inline(__always)
-    public func _flatMap<T, F: Error>(
-        mapFailure: (Failure) -> F, _ decide: (Output) -> _FusedStep<T, F>
-    ) -> _FusedStep<T, F> {
-        switch self {
-        case .value(let value): decide(value)
-        case .skip: .skip
-        case .finished: .finished
-        case .failure(let error): .failure(mapFailure(error))
-        }
-    }
+    @inlinable public func _makeCursor() -> _Runtime.Unfusable<Output, Failure> { _Runtime.Unfusable() }
 }

@@ -16,21 +16,23 @@ extension Introspected {
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
-/// What a fused chain or a run of stages shows of the subscription a subscriber of it gets:
-/// Combine's description and mirror children for the operator on top.
-public struct _Reflection {
-    public let description: String
-    public let children: [Mirror.Child]
+extension _Runtime {
+    /// What a fused chain or a run of stages shows of the subscription a subscriber of it gets:
+    /// Combine's description and mirror children for the operator on top.
+    public struct Reflection {
+        public let description: String
+        public let children: [Mirror.Child]
 
-    @inlinable
-    public init(_ description: String, _ children: [Mirror.Child] = []) {
-        self.description = description
-        self.children = children
+        @inlinable
+        public init(_ description: String, _ children: [Mirror.Child] = []) {
+            self.description = description
+            self.children = children
+        }
+
+        /// A mirror of `subject` with these children.
+        @usableFromInline
+        func mirror(of subject: Any) -> Mirror { Mirror(subject, children: children) }
     }
-
-    /// A mirror of `subject` with these children.
-    @usableFromInline
-    func mirror(of subject: Any) -> Mirror { Mirror(subject, children: children) }
 }
 
 /// A subscriber that an operator hands one of its upstreams on behalf of its subscription: in

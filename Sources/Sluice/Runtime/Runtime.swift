@@ -27,7 +27,7 @@
 // A *fusable* publisher can produce its elements synchronously, one at a time, on demand: `Just`,
 // `Publishers.Sequence`, `Optional.Publisher`, `Result.Publisher`, `Fail`, `Record`, and stateless or simply
 // stateful stages over a fusable upstream (`map`, `filter`, `compactMap`, `tryMap`, `scan`, ...). Such a
-// publisher reports `_isFusable == true` and builds a `_FusedCursor`: a value that advances the whole chain by
+// publisher reports `_isFusable == true` and builds a `_Runtime.FusedCursor`: a value that advances the whole chain by
 // one *source* element and says what came out (a value, nothing, or a completion).
 //
 // Fusion is decided inside `receive(subscriber:)` (and inline in `sink`) from static types: after
@@ -42,7 +42,7 @@
 // - nothing after a cancel: the drain loop reads the cancel flag (one relaxed load) before every element.
 //
 // A run of stage operators is subscribed as one object, top-down: each stage operator puts its stage under the
-// run above it (`_ComposedStage`) and passes the call on (`_subscribeThrough`); the first publisher that is
+// run above it (`_Runtime.ComposedStage`) and passes the call on (`_subscribeThrough`); the first publisher that is
 // not a stage operator subscribes the run. A fusable one gives it one `FusedSubscription` over its own cursor
 // with the run on top; any other one `StageSubscription`, so `subject.map.filter.map` subscribes a single
 // subscription. The walk is `@inline(__always)`: the stage type grows at each level, which the generic
@@ -69,14 +69,17 @@
 //
 // Compile time is a feature (`scripts/compile-time`, in CI: 32 and 64 stages in generic code). Two rules keep
 // it linear. No stage operator has an associated type that nests the chain besides `_Cursor` (the run of
-// stages is composed top-down instead, above). And `_FusedCursor.Failure` is not constrained to `Error`: the
+// stages is composed top-down instead, above). And `_Runtime.FusedCursor.Failure` is not constrained to `Error`: the
 // publisher's `Failure` already is, and is the same type, so a second path to that conformance through each
 // level's cursor made the compiler's conformance substitution exponential in the chain's length (SILGen of a
 // 24-stage chain in a generic function: more than 60 s; with one path, 32 stages take 0.26 s). Code that needs
 // `Subscribers.Completion<Cursor.Failure>` asks for `Cursor.Failure: Error` where it is declared.
 
-/// The runtime folder's contract is the comment above; this namespace only anchors it.
-enum Runtime {}
+/// The fast runtime's public machinery: the types that Sluice's `@inlinable` code names in user
+/// modules (cursors, stages, folds, the introspection record), and nothing a user calls. Its
+/// contract is the comment above.
+@_documentation(visibility: internal)
+public enum _Runtime {}
 
 // ## Lifetimes (`Lifetimes.swift`)
 // A subscription lets go of its subscriber, its operator's closures and its upstream subscription at

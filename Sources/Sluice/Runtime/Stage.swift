@@ -1,179 +1,187 @@
 import Synchronization
 
-/// One operator that decides, value by value, what comes out: `map`, `filter`, `compactMap`,
-/// `tryMap`, `scan`, ... Each such operator is written once, as a stage, and runs two ways:
-/// fused, inside a `_StageCursor` over a synchronous upstream, or unfused, inside a
-/// `StageSubscription` over any other upstream. See `Runtime.swift`.
-public protocol _Stage<Input, Output> {
-    associatedtype Input
-    associatedtype Output
-    associatedtype UpstreamFailure: Error
-    associatedtype Failure: Error
+extension _Runtime {
+    /// One operator that decides, value by value, what comes out: `map`, `filter`, `compactMap`,
+    /// `tryMap`, `scan`, ... Each such operator is written once, as a stage, and runs two ways:
+    /// fused, inside a `_Runtime.StageCursor` over a synchronous upstream, or unfused, inside a
+    /// `StageSubscription` over any other upstream. See `Runtime.swift`.
+    public protocol Stage<Input, Output> {
+        associatedtype Input
+        associatedtype Output
+        associatedtype UpstreamFailure: Error
+        associatedtype Failure: Error
 
-    /// What one upstream value becomes. `.skip` asks upstream for one more value in its place.
-    mutating func step(_ input: Input) -> _FusedStep<Output, Failure>
+        /// What one upstream value becomes. `.skip` asks upstream for one more value in its place.
+        mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure>
 
-    /// What an upstream failure becomes (`mapError`, the `try` operators' `any Error`).
-    func mapFailure(_ error: UpstreamFailure) -> Failure
+        /// What an upstream failure becomes (`mapError`, the `try` operators' `any Error`).
+        func mapFailure(_ error: UpstreamFailure) -> Failure
 
-    /// True once the stage has let through all it ever will (`prefix(_:)`): the chain finishes
-    /// right after the value that completed it.
-    var isComplete: Bool { get }
+        /// True once the stage has let through all it ever will (`prefix(_:)`): the chain finishes
+        /// right after the value that completed it.
+        var isComplete: Bool { get }
 
-    /// Combine's name for the operator's subscriber (and its subscription, unless it passes
-    /// upstream's through): what `description` says. See `Introspection.swift`.
-    static var _name: StaticString { get }
+        /// Combine's name for the operator's subscriber (and its subscription, unless it passes
+        /// upstream's through): what `description` says. See `Introspection.swift`.
+        static var _name: StaticString { get }
 
-    /// True for the operators that, in Combine, hand downstream their upstream's subscription and
-    /// forward every signal they get, whenever it comes (`map`, `filter`, `scan`, ...): a run of
-    /// them alone is a subscriber only (`StageSubscriber`).
-    static var _passesSubscriptionThrough: Bool { get }
+        /// True for the operators that, in Combine, hand downstream their upstream's subscription and
+        /// forward every signal they get, whenever it comes (`map`, `filter`, `scan`, ...): a run of
+        /// them alone is a subscriber only (`StageSubscriber`).
+        static var _passesSubscriptionThrough: Bool { get }
 
-    /// Combine's mirror children for the operator's subscription; `status` says where the stream is.
-    func _children(downstream: Any, status: String) -> [Mirror.Child]
+        /// Combine's mirror children for the operator's subscription; `status` says where the stream is.
+        func _children(downstream: Any, status: String) -> [Mirror.Child]
 
-    /// What the stage's own subscription does with signals out of order, as Combine's operator does.
-    static var _edges: _StageEdges { get }
-}
-
-/// What a stage's own subscription (`StageSubscription`) does with a signal that comes out of
-/// order: from upstream before its subscription, or a subscription after downstream cancelled.
-/// Combine's operators differ here by family, and OpenCombine's Apple-validated suite records each
-/// (`testReceiveValueBeforeSubscription`, `testCancelBeforeSubscription`, ... in every operator's tests).
-public struct _StageEdges: Sendable {
-    /// A value or completion before the subscription, or a request before there is one, traps.
-    public let trapsBeforeSubscription: Bool
-    /// A value before the subscription goes through the stage to downstream; otherwise it is dropped.
-    public let processesValueBeforeSubscription: Bool
-    /// A completion before the subscription is passed on; otherwise it is dropped.
-    public let forwardsCompletionBeforeSubscription: Bool
-    /// A subscription that arrives after downstream cancelled is cancelled; otherwise it is dropped
-    /// untouched.
-    public let cancelsLateSubscription: Bool
-
-    /// Drops what comes before the subscription and a late subscription (`drop(while:)`, `output`).
-    public static let dropping = _StageEdges(
-        trapsBeforeSubscription: false, processesValueBeforeSubscription: false,
-        forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
-    /// Combine's filtering operators (`tryFilter`, `tryCompactMap`, `prefix(while:)`,
-    /// `removeDuplicates`, ...): a signal before the subscription traps; a late subscription is cancelled.
-    public static let filtering = _StageEdges(
-        trapsBeforeSubscription: true, processesValueBeforeSubscription: false,
-        forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: true)
-    /// `tryMap` and `tryScan`: a value before the subscription still goes through.
-    public static let transforming = _StageEdges(
-        trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
-        forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
-    /// `encode` and `decode`: a value and a completion before the subscription still go through.
-    public static let coding = _StageEdges(
-        trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
-        forwardsCompletionBeforeSubscription: true, cancelsLateSubscription: false)
-
-    @inlinable
-    init(
-        trapsBeforeSubscription: Bool, processesValueBeforeSubscription: Bool,
-        forwardsCompletionBeforeSubscription: Bool, cancelsLateSubscription: Bool
-    ) {
-        self.trapsBeforeSubscription = trapsBeforeSubscription
-        self.processesValueBeforeSubscription = processesValueBeforeSubscription
-        self.forwardsCompletionBeforeSubscription = forwardsCompletionBeforeSubscription
-        self.cancelsLateSubscription = cancelsLateSubscription
+        /// What the stage's own subscription does with signals out of order, as Combine's operator does.
+        static var _edges: _Runtime.StageEdges { get }
     }
 }
 
-extension _Stage {
+extension _Runtime {
+    /// What a stage's own subscription (`StageSubscription`) does with a signal that comes out of
+    /// order: from upstream before its subscription, or a subscription after downstream cancelled.
+    /// Combine's operators differ here by family, and OpenCombine's Apple-validated suite records each
+    /// (`testReceiveValueBeforeSubscription`, `testCancelBeforeSubscription`, ... in every operator's tests).
+    public struct StageEdges: Sendable {
+        /// A value or completion before the subscription, or a request before there is one, traps.
+        public let trapsBeforeSubscription: Bool
+        /// A value before the subscription goes through the stage to downstream; otherwise it is dropped.
+        public let processesValueBeforeSubscription: Bool
+        /// A completion before the subscription is passed on; otherwise it is dropped.
+        public let forwardsCompletionBeforeSubscription: Bool
+        /// A subscription that arrives after downstream cancelled is cancelled; otherwise it is dropped
+        /// untouched.
+        public let cancelsLateSubscription: Bool
+
+        /// Drops what comes before the subscription and a late subscription (`drop(while:)`, `output`).
+        public static let dropping = _Runtime.StageEdges(
+            trapsBeforeSubscription: false, processesValueBeforeSubscription: false,
+            forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
+        /// Combine's filtering operators (`tryFilter`, `tryCompactMap`, `prefix(while:)`,
+        /// `removeDuplicates`, ...): a signal before the subscription traps; a late subscription is cancelled.
+        public static let filtering = _Runtime.StageEdges(
+            trapsBeforeSubscription: true, processesValueBeforeSubscription: false,
+            forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: true)
+        /// `tryMap` and `tryScan`: a value before the subscription still goes through.
+        public static let transforming = _Runtime.StageEdges(
+            trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
+            forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
+        /// `encode` and `decode`: a value and a completion before the subscription still go through.
+        public static let coding = _Runtime.StageEdges(
+            trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
+            forwardsCompletionBeforeSubscription: true, cancelsLateSubscription: false)
+
+        @inlinable
+        init(
+            trapsBeforeSubscription: Bool, processesValueBeforeSubscription: Bool,
+            forwardsCompletionBeforeSubscription: Bool, cancelsLateSubscription: Bool
+        ) {
+            self.trapsBeforeSubscription = trapsBeforeSubscription
+            self.processesValueBeforeSubscription = processesValueBeforeSubscription
+            self.forwardsCompletionBeforeSubscription = forwardsCompletionBeforeSubscription
+            self.cancelsLateSubscription = cancelsLateSubscription
+        }
+    }
+}
+
+extension _Runtime.Stage {
     @inlinable public var isComplete: Bool { false }
 
     @inlinable public static var _passesSubscriptionThrough: Bool { false }
 
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [] }
 
-    @inlinable public static var _edges: _StageEdges { .dropping }
+    @inlinable public static var _edges: _Runtime.StageEdges { .dropping }
 
     /// What the subscription shows a debugger.
     @inlinable
-    func _reflection(downstream: Any, status: String) -> _Reflection {
-        _Reflection("\(Self._name)", _children(downstream: downstream, status: status))
+    func _reflection(downstream: Any, status: String) -> _Runtime.Reflection {
+        _Runtime.Reflection("\(Self._name)", _children(downstream: downstream, status: status))
     }
 }
 
-extension _Stage where UpstreamFailure == Failure {
+extension _Runtime.Stage where UpstreamFailure == Failure {
     @inlinable public func mapFailure(_ error: Failure) -> Failure { error }
 }
 
-/// A fused upstream chain with one more stage on top.
-@frozen
-public struct _StageCursor<Upstream: _FusedCursor, Stage: _Stage>: _FusedCursor
-where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure {
-    @usableFromInline var upstream: Upstream
-    @usableFromInline var stage: Stage
+extension _Runtime {
+    /// A fused upstream chain with one more stage on top.
+    @frozen
+    public struct StageCursor<Upstream: _Runtime.FusedCursor, Stage: _Runtime.Stage>: _Runtime.FusedCursor
+    where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure {
+        @usableFromInline var upstream: Upstream
+        @usableFromInline var stage: Stage
 
-    @inlinable @inline(__always)
-    public init(upstream: Upstream, stage: Stage) {
-        self.upstream = upstream
-        self.stage = stage
-    }
+        @inlinable @inline(__always)
+        public init(upstream: Upstream, stage: Stage) {
+            self.upstream = upstream
+            self.stage = stage
+        }
 
-    @inlinable @inline(__always)
-    public mutating func next() -> _FusedStep<Stage.Output, Stage.Failure> {
-        // A completed stage (`prefix(_:)`) must not pull another element through the stages below it.
-        if stage.isComplete { return .finished }
-        return switch upstream.next() {
-        case .value(let value): stage.step(value)
-        case .skip: .skip
-        case .finished: .finished
-        case .failure(let error): .failure(stage.mapFailure(error))
+        @inlinable @inline(__always)
+        public mutating func next() -> _Runtime.FusedStep<Stage.Output, Stage.Failure> {
+            // A completed stage (`prefix(_:)`) must not pull another element through the stages below it.
+            if stage.isComplete { return .finished }
+            return switch upstream.next() {
+            case .value(let value): stage.step(value)
+            case .skip: .skip
+            case .finished: .finished
+            case .failure(let error): .failure(stage.mapFailure(error))
+            }
+        }
+
+        /// A completed stage has cancelled its upstream: nothing more is asked of it.
+        @inlinable public var isExhausted: Bool { mutating get { stage.isComplete || upstream.isExhausted } }
+
+        /// A stage turns one element into at most one.
+        @inlinable public static var _yieldsAtMostOneValue: Bool { Upstream._yieldsAtMostOneValue }
+
+        @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
+
+        @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
+
+        @inlinable public static var _needsUnlimitedDemand: Bool { Upstream._needsUnlimitedDemand }
+
+        @inlinable public var _isStarved: Bool { upstream._isStarved }
+
+        @inlinable public mutating func _didEnd() { upstream._didEnd() }
+
+        @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+            Stage._passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
+        }
+
+        @inlinable
+        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+            Stage._passesSubscriptionThrough
+                ? upstream._reflection(downstream: downstream)
+                : stage._reflection(downstream: downstream, status: "subscribed")
         }
     }
+}
 
-    /// A completed stage has cancelled its upstream: nothing more is asked of it.
-    @inlinable public var isExhausted: Bool { mutating get { stage.isComplete || upstream.isExhausted } }
+extension _Runtime {
+    /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
+    /// and its fused form for free. A conforming type names `_Cursor` as the constraint below says:
+    /// left to inference, it would take `Publisher`'s default.
+    public protocol StageOperator: Publisher where _Cursor == _Runtime.StageCursor<Upstream._Cursor, Stage> {
+        associatedtype Upstream: Publisher
+        associatedtype Stage: _Runtime.Stage
+        where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
+            Stage.Output == Output, Stage.Failure == Failure
 
-    /// A stage turns one element into at most one.
-    @inlinable public static var _yieldsAtMostOneValue: Bool { Upstream._yieldsAtMostOneValue }
+        var upstream: Upstream { get }
 
-    @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
-
-    @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
-
-    @inlinable public static var _needsUnlimitedDemand: Bool { Upstream._needsUnlimitedDemand }
-
-    @inlinable public var _isStarved: Bool { upstream._isStarved }
-
-    @inlinable public mutating func _didEnd() { upstream._didEnd() }
-
-    @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
-        Stage._passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
-    }
-
-    @inlinable
-    public func _reflection(downstream: Any) -> _Reflection {
-        Stage._passesSubscriptionThrough
-            ? upstream._reflection(downstream: downstream)
-            : stage._reflection(downstream: downstream, status: "subscribed")
+        /// A fresh stage for one subscription (stateful stages start over for each subscriber).
+        func _makeStage() -> Stage
     }
 }
 
-/// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
-/// and its fused form for free. A conforming type names `_Cursor` as the constraint below says:
-/// left to inference, it would take `Publisher`'s default.
-public protocol _StageOperator: Publisher where _Cursor == _StageCursor<Upstream._Cursor, Stage> {
-    associatedtype Upstream: Publisher
-    associatedtype Stage: _Stage
-    where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
-        Stage.Output == Output, Stage.Failure == Failure
-
-    var upstream: Upstream { get }
-
-    /// A fresh stage for one subscription (stateful stages start over for each subscriber).
-    func _makeStage() -> Stage
-}
-
-extension _StageOperator {
+extension _Runtime.StageOperator {
     @inlinable public static var _isFusable: Bool { Upstream._isFusable }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Cursor { _StageCursor(upstream: upstream._makeCursor(), stage: _makeStage()) }
+    public func _makeCursor() -> _Cursor { _Runtime.StageCursor(upstream: upstream._makeCursor(), stage: _makeStage()) }
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -181,7 +189,7 @@ extension _StageOperator {
     }
 
     /// The stage, between its upstream's loop and `receiveValue` (see `Publisher._forEach`): what
-    /// `_StageCursor` does, as a body. A stage that ends the stream (`prefix(while:)`, a `try`
+    /// `_Runtime.StageCursor` does, as a body. A stage that ends the stream (`prefix(while:)`, a `try`
     /// operator's error, `prefix(_:)` complete) delivers the completion and stops upstream.
     @inlinable @inline(__always) @discardableResult
     public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
@@ -221,9 +229,9 @@ extension _StageOperator {
     /// goes down is how to make the run, not the run: the bottom builds it once, in place, instead
     /// of each level copying a growing value into a bigger one.
     @inlinable @inline(__always)
-    public func _subscribeThrough<Above: _Stage, S: Subscriber>(_ makeStage: () -> Above, _ subscriber: S)
+    public func _subscribeThrough<Above: _Runtime.Stage, S: Subscriber>(_ makeStage: () -> Above, _ subscriber: S)
     where Above.Input == Output, Above.UpstreamFailure == Failure, S.Input == Above.Output, S.Failure == Above.Failure {
-        upstream._subscribeThrough({ _ComposedStage(first: _makeStage(), then: makeStage()) }, subscriber)
+        upstream._subscribeThrough({ _Runtime.ComposedStage(first: _makeStage(), then: makeStage()) }, subscriber)
     }
 }
 
@@ -233,10 +241,10 @@ extension Publisher {
     /// (or a `StageSubscriber`, for a run that passes upstream's subscription through) to this
     /// publisher, so `subject.map.filter.map` subscribes a single subscription.
     @inlinable @inline(__always)
-    public func _subscribeThrough<Stage: _Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
+    public func _subscribeThrough<Stage: _Runtime.Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure {
         if Self._fusesUnderAnyDemand {
-            Sluice._subscribeFused(_StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
+            Sluice._subscribeFused(_Runtime.StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
         } else if Stage._passesSubscriptionThrough {
             subscribe(StageSubscriber(stage: makeStage(), downstream: subscriber))
         } else {
@@ -245,60 +253,62 @@ extension Publisher {
     }
 }
 
-/// Two stages run as one: what `first` lets through goes on to `then`.
-///
-/// Observably the same as two stage subscriptions in a row: a value dropped anywhere asks upstream
-/// for one more; a stage that finishes or fails ends the stream, its failure mapped by the stages
-/// after it; the chain is complete when either stage is.
-@frozen
-public struct _ComposedStage<First: _Stage, Then: _Stage>: _Stage
-where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
-    public typealias Input = First.Input
-    public typealias Output = Then.Output
-    public typealias UpstreamFailure = First.UpstreamFailure
-    public typealias Failure = Then.Failure
+extension _Runtime {
+    /// Two stages run as one: what `first` lets through goes on to `then`.
+    ///
+    /// Observably the same as two stage subscriptions in a row: a value dropped anywhere asks upstream
+    /// for one more; a stage that finishes or fails ends the stream, its failure mapped by the stages
+    /// after it; the chain is complete when either stage is.
+    @frozen
+    public struct ComposedStage<First: _Runtime.Stage, Then: _Runtime.Stage>: _Runtime.Stage
+    where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
+        public typealias Input = First.Input
+        public typealias Output = Then.Output
+        public typealias UpstreamFailure = First.UpstreamFailure
+        public typealias Failure = Then.Failure
 
-    @usableFromInline var first: First
-    @usableFromInline var then: Then
+        @usableFromInline var first: First
+        @usableFromInline var then: Then
 
-    @inlinable @inline(__always)
-    public init(first: First, then: Then) {
-        self.first = first
-        self.then = then
-    }
-
-    @inlinable @inline(__always)
-    public mutating func step(_ input: Input) -> _FusedStep<Output, Failure> {
-        switch first.step(input) {
-        case .value(let value): then.step(value)
-        case .skip: .skip
-        case .finished: .finished
-        case .failure(let error): .failure(then.mapFailure(error))
+        @inlinable @inline(__always)
+        public init(first: First, then: Then) {
+            self.first = first
+            self.then = then
         }
-    }
 
-    @inlinable @inline(__always)
-    public func mapFailure(_ error: UpstreamFailure) -> Failure { then.mapFailure(first.mapFailure(error)) }
+        @inlinable @inline(__always)
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+            switch first.step(input) {
+            case .value(let value): then.step(value)
+            case .skip: .skip
+            case .finished: .finished
+            case .failure(let error): .failure(then.mapFailure(error))
+            }
+        }
 
-    @inlinable public var isComplete: Bool { first.isComplete || then.isComplete }
+        @inlinable @inline(__always)
+        public func mapFailure(_ error: UpstreamFailure) -> Failure { then.mapFailure(first.mapFailure(error)) }
 
-    /// As in Combine, a subscriber of the run gets the subscription of the topmost stage that does
-    /// not pass its upstream's through; a run of pass-through stages only is named after its bottom
-    /// stage, the subscriber that its upstream sees.
-    @inlinable static var showsThen: Bool { !Then._passesSubscriptionThrough }
+        @inlinable public var isComplete: Bool { first.isComplete || then.isComplete }
 
-    @inlinable public static var _name: StaticString { showsThen ? Then._name : First._name }
+        /// As in Combine, a subscriber of the run gets the subscription of the topmost stage that does
+        /// not pass its upstream's through; a run of pass-through stages only is named after its bottom
+        /// stage, the subscriber that its upstream sees.
+        @inlinable static var showsThen: Bool { !Then._passesSubscriptionThrough }
 
-    @inlinable public static var _passesSubscriptionThrough: Bool {
-        First._passesSubscriptionThrough && Then._passesSubscriptionThrough
-    }
+        @inlinable public static var _name: StaticString { showsThen ? Then._name : First._name }
 
-    /// Upstream talks to the bottom stage.
-    @inlinable public static var _edges: _StageEdges { First._edges }
+        @inlinable public static var _passesSubscriptionThrough: Bool {
+            First._passesSubscriptionThrough && Then._passesSubscriptionThrough
+        }
 
-    @inlinable
-    public func _children(downstream: Any, status: String) -> [Mirror.Child] {
-        Self.showsThen ? then._children(downstream: downstream, status: status) : first._children(downstream: downstream, status: status)
+        /// Upstream talks to the bottom stage.
+        @inlinable public static var _edges: _Runtime.StageEdges { First._edges }
+
+        @inlinable
+        public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            Self.showsThen ? then._children(downstream: downstream, status: status) : first._children(downstream: downstream, status: status)
+        }
     }
 }
 
@@ -313,7 +323,7 @@ extension Publisher {
 /// Subscribes `subscriber` to a fused chain's cursor. A chain with nothing to send completes at
 /// once, without waiting for demand, as the sources do in Combine.
 @inlinable @inline(__always)
-func _subscribeFused<Cursor: _FusedCursor, S: Subscriber>(_ cursor: Cursor, _ subscriber: S)
+func _subscribeFused<Cursor: _Runtime.FusedCursor, S: Subscriber>(_ cursor: Cursor, _ subscriber: S)
 where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
     var cursor = cursor
     guard !cursor.isExhausted else {

@@ -10,7 +10,7 @@ import Synchronization
 /// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
 /// cancel if none is running, lets go of them.
 @usableFromInline
-final class StageSubscription<Stage: _Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
+final class StageSubscription<Stage: _Runtime.Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
 where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure
@@ -183,7 +183,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 /// whenever it comes, before a subscription or after a completion. It owns nothing but the stage
 /// and downstream, which go when upstream lets go of it.
 @usableFromInline
-final class StageSubscriber<Stage: _Stage, Downstream: Subscriber>: Subscriber, Introspected
+final class StageSubscriber<Stage: _Runtime.Stage, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure

@@ -5,10 +5,10 @@
 // `.failure` step. Both paths then do what Combine does: the fused loop stops and fails the
 // subscriber; `StageSubscription` cancels upstream first and then fails downstream.
 
-extension _FusedStep where Failure == any Error {
+extension _Runtime.FusedStep where Failure == any Error {
     /// The step `body` decides, or `.failure` with whatever it threw.
     @inlinable @inline(__always)
-    static func _catching(_ body: () throws -> _FusedStep) -> _FusedStep {
+    static func _catching(_ body: () throws -> Self) -> Self {
         do {
             return try body()
         } catch {
