@@ -42,6 +42,9 @@ let package = Package(
         // The test kit (virtual-time TestScheduler, ...), written once in Sources/SluiceTesting and
         // compiled against each implementation (SluiceReferenceTesting links that folder, a symlink).
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
+        // The seeds' patterns as small apps' code (search as you type, form validation, a network
+        // call, a view model), tested in SluiceConformanceTests/ExamplesTests.swift.
+        .target(name: "SluiceExamples", dependencies: ["Sluice", "SluiceFoundation"], path: "Examples"),
         .target(
             name: "SluiceReferenceTesting",
             dependencies: ["SluiceReference"],
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "SluiceConformanceTests",
             dependencies: [
-                "Sluice", "SluiceTesting", "SluiceFoundation", "SluiceShim",
+                "Sluice", "SluiceTesting", "SluiceFoundation", "SluiceShim", "SluiceExamples",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
