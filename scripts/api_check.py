@@ -56,7 +56,22 @@ def machinery(directory, module):
           f"{', '.join(top)}; underscored members of its public types: {len(members)}")
 
 
+def undocumented(directory, module):
+    """Fails when one of the module's own public, non-underscored symbols has no doc comment."""
+    symbols = json.load(open(os.path.join(directory, f"{module}.symbols.json")))["symbols"]
+    own = [s for s in symbols if "::SYNTHESIZED::" not in s["identifier"]["precise"]
+           and not any(c.startswith("_") for c in s["pathComponents"])]
+    missing = sorted({".".join(s["pathComponents"]) + f" ({s['kind']['identifier']})" for s in own if not s.get("docComment")})
+    for name in missing:
+        print(f"  no doc comment: {name}")
+    print(f"docs: {module}: {len(own)} public symbols, {len(missing)} without a doc comment")
+    sys.exit(1 if missing else 0)
+
+
 def main():
+    if sys.argv[1] == "--undocumented":
+        undocumented(*sys.argv[2:4])
+        return
     if sys.argv[1] == "--machinery":
         machinery(*sys.argv[2:4])
         return

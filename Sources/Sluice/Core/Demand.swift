@@ -40,20 +40,25 @@ extension Subscribers {
             return Demand(rawValue: count - magnitude)
         }
 
+        /// Adds demand: `.unlimited` absorbs any amount, and a finite sum past `Int.max` saturates into it.
         @inlinable
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
             guard lhs.rawValue != .max, rhs.rawValue != .max else { return .unlimited }
             return offset(lhs.rawValue, by: Int(rhs.rawValue))
         }
 
+        /// Adds demand: `.unlimited` absorbs any amount, and a finite sum past `Int.max` saturates into it.
         @inlinable
         public static func + (lhs: Demand, rhs: Int) -> Demand {
             lhs.rawValue == .max ? .unlimited : offset(lhs.rawValue, by: rhs)
         }
 
+        /// Adds demand in place (see `+`).
         @inlinable public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+        /// Adds demand in place (see `+`).
         @inlinable public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
 
+        /// Multiplies a finite demand; `.unlimited` stays unlimited.
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
@@ -62,6 +67,7 @@ extension Subscribers {
             return overflow || product > UInt(Int.max) ? .unlimited : Demand(rawValue: product)
         }
 
+        /// Multiplies demand in place (see `*`).
         @inlinable public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
         /// `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited` is `.none`.
@@ -73,6 +79,7 @@ extension Subscribers {
             return Demand(rawValue: lhs.rawValue - rhs.rawValue)
         }
 
+        /// Subtracts demand; `.unlimited` minus a finite amount stays unlimited. Going below zero traps, as in Combine.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
@@ -85,23 +92,38 @@ extension Subscribers {
             return offset(lhs.rawValue, by: -rhs)
         }
 
+        /// Subtracts demand in place (see `-`).
         @inlinable public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
+        /// Subtracts demand in place (see `-`).
         @inlinable public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
 
+        /// Compares a demand with another or with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
 
+        /// Compares a demand with another or with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func > (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue > UInt(rhs) }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func >= (lhs: Demand, rhs: Int) -> Bool { rhs <= 0 || lhs.rawValue >= UInt(rhs) }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func < (lhs: Demand, rhs: Int) -> Bool { rhs > 0 && lhs.rawValue < UInt(rhs) }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func <= (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue <= UInt(rhs) }
+        /// Whether a demand is exactly that number of values (never, for `.unlimited`).
         @inlinable public static func == (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue == UInt(rhs) }
+        /// Whether a demand is not exactly that number of values (always, for `.unlimited`).
         @inlinable public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
 
+        /// Compares a demand with another or with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         @inlinable public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+        /// Whether a demand is exactly that number of values (never, for `.unlimited`).
         @inlinable public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        /// Whether a demand is not exactly that number of values (always, for `.unlimited`).
         @inlinable public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
 
         /// Combine's encoded form of `.unlimited`: one past `Int.max`.

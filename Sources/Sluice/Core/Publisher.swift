@@ -3,7 +3,7 @@
 /// A publisher delivers values to one or more ``Subscriber`` instances. The subscriber's `Input`
 /// and `Failure` must match the publisher's `Output` and `Failure`.
 ///
-/// The underscored requirements are Sluice's fusion hook (see `Runtime/Runtime.swift`). They have
+/// The underscored requirements are Sluice's fusion hook (see `Sluice.docc/RuntimeContract.md`). They have
 /// default implementations: a publisher written outside Sluice conforms exactly as it would to
 /// Combine's `Publisher`, and is simply never fused.
 public protocol Publisher<Output, Failure> {
@@ -37,7 +37,7 @@ public protocol Publisher<Output, Failure> {
     /// The default pulls `_makeCursor()`. A source runs its own loop instead, and a stage
     /// operator passes its upstream a body that applies the stage and calls `receiveValue`
     /// (continuation passing): no value then holds the whole chain, so nothing the optimizer must
-    /// forward through memory is larger than a closure, however long the chain (see `Runtime.swift`).
+    /// forward through memory is larger than a closure, however long the chain (see `RuntimeContract.md`).
     @discardableResult
     func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool
 

@@ -24,6 +24,7 @@ extension Publishers {
         /// A closure that indicates whether to republish an element.
         @inlinable public var isIncluded: (Upstream.Output) -> Bool { _parts().1 }
 
+        /// Creates a publisher that republishes the elements of `upstream` that `isIncluded` accepts.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             _parts = { (upstream, isIncluded) }

@@ -22,6 +22,7 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         @inlinable public var transform: (Upstream.Output) -> Output { _parts().1 }
 
+        /// Creates a publisher that transforms the elements of `upstream` with `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             _parts = { (upstream, transform) }

@@ -25,7 +25,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     @inlinable
     public init(_ publisher: P) { self.publisher = publisher }
 
+    /// The iterator: each `next()` asks the publisher for one element and waits for it.
     public struct Iterator: AsyncIteratorProtocol {
+        /// The type of the elements: the publisher's output.
         public typealias Element = P.Output
 
         @usableFromInline let owner: _AsyncIterationOwner<P.Output, Never>
@@ -52,7 +54,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     @inlinable
     public init(_ publisher: P) { self.publisher = publisher }
 
+    /// The iterator: each `next()` asks the publisher for one element and waits for it.
     public struct Iterator: AsyncIteratorProtocol {
+        /// The type of the elements: the publisher's output.
         public typealias Element = P.Output
 
         @usableFromInline let owner: _AsyncIterationOwner<P.Output, P.Failure>

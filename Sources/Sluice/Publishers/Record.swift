@@ -45,6 +45,7 @@ extension Record {
     /// Built once, before any subscription: its members are not inlinable, so that its fields can stay
     /// read-only from outside.
     public struct Recording {
+        /// The type of the values the recording holds.
         public typealias Input = Output
 
         /// The output to play back.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Drives a fused chain for any subscriber. See `Runtime.swift`.
+/// Drives a fused chain for any subscriber. See `RuntimeContract.md`.
 ///
 /// The thread that moves demand from 0 to non-zero owns the drain loop; others only add demand.
 /// The owner is the only one that touches the cursor or calls downstream, so signals are serial.

@@ -1,5 +1,5 @@
 extension _Runtime {
-    /// What one step of a fused chain produced. See `Runtime.swift`.
+    /// What one step of a fused chain produced. See `RuntimeContract.md`.
     @frozen
     public enum FusedStep<Output, Failure> {
         /// The source element made it through every stage as this value.
@@ -18,7 +18,7 @@ extension _Runtime {
     public protocol FusedCursor<Output, Failure> {
         associatedtype Output
         /// Unconstrained on purpose: a second path to `Failure: Error` (besides the publisher's own) made
-        /// the compiler's conformance substitution exponential in a chain's length (see `Runtime.swift`).
+        /// the compiler's conformance substitution exponential in a chain's length (see `RuntimeContract.md`).
         associatedtype Failure
 
         /// Pulls one source element through every stage.

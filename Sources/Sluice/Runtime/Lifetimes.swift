@@ -4,7 +4,7 @@ import Synchronization
 // stream. `Releasable` holds it and lets hot paths use it without a retain; `EndGate` decides who
 // releases it, and when, so that a cancel from another thread never frees what a running call uses;
 // `Lifetime` puts a gate together with the owner's specialised release. See "Lifetimes" in
-// `Runtime.swift`.
+// `RuntimeContract.md`.
 
 /// Something a subscription holds until its stream ends (its subscriber, its operator's closures or
 /// state), used in place and let go of once.
@@ -57,7 +57,7 @@ enum Releasable<Value> {
 
 /// Lets a subscription (or subscriber) release what it holds — its subscriber, its operator's
 /// closures, its upstream subscription — once its stream has ended *and* no call that uses them is
-/// still running on another thread. See `Runtime.swift` (Lifetimes).
+/// still running on another thread. See `RuntimeContract.md` (Lifetimes).
 ///
 /// A call that uses what is to be released (a value or a completion going downstream) brackets
 /// itself with `enter()` and `leave()`; whatever ends the stream calls `end()`, and a call that ends

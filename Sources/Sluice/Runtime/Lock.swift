@@ -11,7 +11,7 @@ import Synchronization
 /// free is one compare-and-swap; when taken, it spins briefly and then yields the CPU.
 ///
 /// Sluice holds a `Lock` only for a few instructions, to change state where two threads can truly
-/// meet (a `request` racing a completion, say), and never while calling out. See `Runtime.swift`.
+/// meet (a `request` racing a completion, say), and never while calling out. See `RuntimeContract.md`.
 @frozen @usableFromInline
 struct Lock: ~Copyable {
     @usableFromInline let isLocked = Atomic<Bool>(false)
@@ -103,7 +103,7 @@ final class RecursiveLock: @unchecked Sendable {
 /// compare-and-swap; taking it again from the holding thread touches no shared word; when another
 /// thread holds it, it spins briefly and then yields the CPU.
 ///
-/// It also hands over the release of what the deliveries use (see "Lifetimes" in `Runtime.swift`):
+/// It also hands over the release of what the deliveries use (see "Lifetimes" in `RuntimeContract.md`):
 /// the caller that ends the stream asks `requestRelease()`, which answers "release now" when nobody
 /// holds the lock, and otherwise marks the holder's word so that the holder's outermost `unlock()`
 /// answers it. Nobody waits for a delivery.

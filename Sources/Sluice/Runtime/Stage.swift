@@ -4,7 +4,7 @@ extension _Runtime {
     /// One operator that decides, value by value, what comes out: `map`, `filter`, `compactMap`,
     /// `tryMap`, `scan`, ... Each such operator is written once, as a stage, and runs two ways:
     /// fused, inside a `_Runtime.StageCursor` over a synchronous upstream, or unfused, inside a
-    /// `StageSubscription` over any other upstream. See `Runtime.swift`.
+    /// `StageSubscription` over any other upstream. See `RuntimeContract.md`.
     public protocol Stage<Input, Output> {
         associatedtype Input
         associatedtype Output

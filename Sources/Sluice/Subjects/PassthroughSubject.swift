@@ -5,6 +5,7 @@
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core = SubjectCore<Output, Failure>(name: "PassthroughSubject", current: nil)
 
+    /// Creates a subject with no subscribers and no value.
     public init() {}
 
     @inlinable @inline(__always)

@@ -3,7 +3,7 @@ import Synchronization
 extension Publisher {
     /// Attaches a subscriber with closure-based behaviour; it requests an unlimited number of values.
     ///
-    /// On a fusable chain the whole stream runs here, inline, as one loop (see `Runtime/Runtime.swift`):
+    /// On a fusable chain the whole stream runs here, inline, as one loop (see `Sluice.docc/RuntimeContract.md`):
     /// it has ended before this returns, so there is nothing left to cancel. Otherwise the returned
     /// `AnyCancellable` holds the subscription, not the subscriber: the subscriber, its closures and
     /// what they captured belong to upstream alone, and go when upstream lets go of them at the end
