@@ -5,11 +5,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import FlyingFox
-import FlyingSocks
 import Sluice
 import SluiceExamples
 import SluiceTesting
-import Synchronization
 import Testing
 
 @Suite struct ExamplesTests {
@@ -87,30 +85,17 @@ import Testing
 
     // MARK: The network call
 
-    /// Loads user 7 from a loopback server answering with `respond` (given the request's number,
-    /// 1 for the first), and returns what the screen gets and how many requests the server saw.
+    /// Loads user 7 from a loopback server (the URLSession suite's) answering with `respond` (given
+    /// the request's number, 1 for the first), and returns what the screen gets and how many
+    /// requests the server saw.
     func load(retries: Int, _ respond: @escaping @Sendable (Int) -> HTTPResponse) async throws -> ([UserState], Int) {
-        final class Counter: Sendable {
-            let count = Mutex(0)
-            func next() -> Int { count.withLock { $0 += 1; return $0 } }
-        }
-        let counter = Counter()
-        let server = HTTPServer(
-            address: try sockaddr_in.inet(ip4: "127.0.0.1", port: 0), timeout: 10, logger: .disabled,
-            handler: ClosureHTTPHandler { _ in respond(counter.next()) })
-        let running = Task { try await server.run() }
-        defer { running.cancel() }
-        try await server.waitUntilListening(timeout: 5)
-        guard case .ip4(_, let port)? = await server.listeningAddress else {
-            Issue.record("the server has no port")
-            return ([], 0)
-        }
+        let server = try await DataTaskPublisherTests.LoopbackServer.start { number, _ in respond(number) }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let states = try await withThrowingTaskGroup(of: [UserState].self) { group in
             group.addTask {
                 var states: [UserState] = []
-                for await state in loadUser(id: 7, from: URL(string: "http://127.0.0.1:\(port)")!, session: session, retries: retries).values {
+                for await state in loadUser(id: 7, from: URL(string: "http://127.0.0.1:\(server.port)")!, session: session, retries: retries).values {
                     states.append(state)
                 }
                 return states
@@ -123,8 +108,8 @@ import Testing
             group.cancelAll()
             return states
         }
-        await server.stop(timeout: 0)
-        return (states, counter.count.withLock { $0 })
+        await server.stop()
+        return (states, server.requestCount)
     }
 
     static let ada = #"{"id": 7, "name": "Ada"}"#
