@@ -17,7 +17,7 @@ let package = Package(
     ],
     dependencies: [
         // Test-only: the HTTP server on 127.0.0.1 that URLSession's tests talk to.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1")
     ],
     targets: [
         .target(name: "Sluice"),

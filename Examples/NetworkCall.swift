@@ -2,11 +2,12 @@
 // few times (`retry`); the body is decoded (`decode`); and whatever still fails becomes a value the
 // screen can show (`catch`), so the stream never fails.
 import Foundation
+import Sluice
+import SluiceFoundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Sluice
-import SluiceFoundation
 
 public struct User: Decodable, Equatable, Sendable {
     public let id: Int

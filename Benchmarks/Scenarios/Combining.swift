@@ -2,6 +2,7 @@
 // compiled against each implementation like Scenarios.swift. OpenCombine 0.14.0 has no `merge` and
 // no `combineLatest`: those scenarios are compiled only for Sluice and SluiceReference.
 import Dispatch
+
 #if SLUICE
 import Sluice
 #elseif SLUICE_REFERENCE

@@ -119,7 +119,8 @@ public func thirtyTwoStage(_ input: [Int]) -> Int {
 @inline(__always)
 func mixedStageSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.Failure == Never {
     var sum = 0
-    let token = source
+    let token =
+        source
         .compactMap { $0 % 5 == 0 ? nil : $0 }
         .map { $0 &* 3 }
         .drop { $0 < 10 }

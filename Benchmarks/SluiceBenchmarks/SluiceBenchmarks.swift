@@ -42,7 +42,9 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("\(name) [n=\(units)] \(implementation)") { benchmark in
                 for _ in benchmark.scaledIterations {
                     let checksum = run()
-                    precondition(checksum == expected, "checksum mismatch in \(name) / \(implementation): \(checksum) != \(expected)")
+                    precondition(
+                        checksum == expected,
+                        "checksum mismatch in \(name) / \(implementation): \(checksum) != \(expected)")
                     blackHole(checksum)
                 }
             }
@@ -50,135 +52,179 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let mapFilterExpected = HandWritten.mapFilter(input)
-    scenario("1 sequence.map.filter.sink", units: elements, expected: mapFilterExpected, [
-        "loop": { HandWritten.mapFilter(input) },
-        "Sluice": { ScenariosSluice.sequenceMapFilter(input) },
-        "SluiceReference": { ScenariosReference.sequenceMapFilter(input) },
-        "OpenCombine": { ScenariosOpenCombine.sequenceMapFilter(input) },
-        "AsyncSequence": { AsyncBaselines.mapFilter(input) },
-    ])
-    scenario("1e sequence.map.filter.sink (eager overloads)", units: elements, expected: mapFilterExpected, [
-        "loop": { HandWritten.mapFilter(input) },
-        "Sluice": { ScenariosSluice.sequenceMapFilterEager(input) },
-        "SluiceReference": { ScenariosReference.sequenceMapFilterEager(input) },
-        "OpenCombine": { ScenariosOpenCombine.sequenceMapFilterEager(input) },
-    ])
-    scenario("2 eight-stage map/filter chain", units: elements, expected: HandWritten.eightStage(input), [
-        "loop": { HandWritten.eightStage(input) },
-        "Sluice": { ScenariosSluice.eightStage(input) },
-        "SluiceReference": { ScenariosReference.eightStage(input) },
-        "OpenCombine": { ScenariosOpenCombine.eightStage(input) },
-        "AsyncSequence": { AsyncBaselines.eightStage(input) },
-    ])
-    scenario("2b sixteen-stage map/filter chain", units: elements, expected: HandWritten.sixteenStage(input), [
-        "loop": { HandWritten.sixteenStage(input) },
-        "Sluice": { ScenariosSluice.sixteenStage(input) },
-        "SluiceReference": { ScenariosReference.sixteenStage(input) },
-        "OpenCombine": { ScenariosOpenCombine.sixteenStage(input) },
-    ])
-    scenario("2c thirty-two-stage map/filter chain", units: elements, expected: HandWritten.thirtyTwoStage(input), [
-        "loop": { HandWritten.thirtyTwoStage(input) },
-        "Sluice": { ScenariosSluice.thirtyTwoStage(input) },
-        "SluiceReference": { ScenariosReference.thirtyTwoStage(input) },
-        "OpenCombine": { ScenariosOpenCombine.thirtyTwoStage(input) },
-    ])
-    scenario("2d eight-stage mixed chain (compactMap, drop, scan, removeDuplicates, prefix)", units: elements, expected: HandWritten.mixedStages(input), [
-        "loop": { HandWritten.mixedStages(input) },
-        "Sluice": { ScenariosSluice.mixedStages(input) },
-        "SluiceReference": { ScenariosReference.mixedStages(input) },
-        "OpenCombine": { ScenariosOpenCombine.mixedStages(input) },
-    ])
-    scenario("3 Just.map.filter.sink per subscription", units: subscriptions, expected: HandWritten.justMapFilter(subscriptions), [
-        "loop": { HandWritten.justMapFilter(subscriptions) },
-        "Sluice": { ScenariosSluice.justMapFilter(subscriptions) },
-        "SluiceReference": { ScenariosReference.justMapFilter(subscriptions) },
-        "OpenCombine": { ScenariosOpenCombine.justMapFilter(subscriptions) },
-    ])
+    scenario(
+        "1 sequence.map.filter.sink", units: elements, expected: mapFilterExpected,
+        [
+            "loop": { HandWritten.mapFilter(input) },
+            "Sluice": { ScenariosSluice.sequenceMapFilter(input) },
+            "SluiceReference": { ScenariosReference.sequenceMapFilter(input) },
+            "OpenCombine": { ScenariosOpenCombine.sequenceMapFilter(input) },
+            "AsyncSequence": { AsyncBaselines.mapFilter(input) },
+        ])
+    scenario(
+        "1e sequence.map.filter.sink (eager overloads)", units: elements, expected: mapFilterExpected,
+        [
+            "loop": { HandWritten.mapFilter(input) },
+            "Sluice": { ScenariosSluice.sequenceMapFilterEager(input) },
+            "SluiceReference": { ScenariosReference.sequenceMapFilterEager(input) },
+            "OpenCombine": { ScenariosOpenCombine.sequenceMapFilterEager(input) },
+        ])
+    scenario(
+        "2 eight-stage map/filter chain", units: elements, expected: HandWritten.eightStage(input),
+        [
+            "loop": { HandWritten.eightStage(input) },
+            "Sluice": { ScenariosSluice.eightStage(input) },
+            "SluiceReference": { ScenariosReference.eightStage(input) },
+            "OpenCombine": { ScenariosOpenCombine.eightStage(input) },
+            "AsyncSequence": { AsyncBaselines.eightStage(input) },
+        ])
+    scenario(
+        "2b sixteen-stage map/filter chain", units: elements, expected: HandWritten.sixteenStage(input),
+        [
+            "loop": { HandWritten.sixteenStage(input) },
+            "Sluice": { ScenariosSluice.sixteenStage(input) },
+            "SluiceReference": { ScenariosReference.sixteenStage(input) },
+            "OpenCombine": { ScenariosOpenCombine.sixteenStage(input) },
+        ])
+    scenario(
+        "2c thirty-two-stage map/filter chain", units: elements, expected: HandWritten.thirtyTwoStage(input),
+        [
+            "loop": { HandWritten.thirtyTwoStage(input) },
+            "Sluice": { ScenariosSluice.thirtyTwoStage(input) },
+            "SluiceReference": { ScenariosReference.thirtyTwoStage(input) },
+            "OpenCombine": { ScenariosOpenCombine.thirtyTwoStage(input) },
+        ])
+    scenario(
+        "2d eight-stage mixed chain (compactMap, drop, scan, removeDuplicates, prefix)", units: elements,
+        expected: HandWritten.mixedStages(input),
+        [
+            "loop": { HandWritten.mixedStages(input) },
+            "Sluice": { ScenariosSluice.mixedStages(input) },
+            "SluiceReference": { ScenariosReference.mixedStages(input) },
+            "OpenCombine": { ScenariosOpenCombine.mixedStages(input) },
+        ])
+    scenario(
+        "3 Just.map.filter.sink per subscription", units: subscriptions,
+        expected: HandWritten.justMapFilter(subscriptions),
+        [
+            "loop": { HandWritten.justMapFilter(subscriptions) },
+            "Sluice": { ScenariosSluice.justMapFilter(subscriptions) },
+            "SluiceReference": { ScenariosReference.justMapFilter(subscriptions) },
+            "OpenCombine": { ScenariosOpenCombine.justMapFilter(subscriptions) },
+        ])
     for subscribers in [1, 10] {
         let expected = HandWritten.subjectSend(sends, subscribers: subscribers)
-        scenario("4 PassthroughSubject.send to \(subscribers) sink(s)", units: sends, expected: expected, [
-            "loop": { HandWritten.subjectSend(sends, subscribers: subscribers) },
-            "Sluice": { ScenariosSluice.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
-            "SluiceReference": { ScenariosReference.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
-            "OpenCombine": { ScenariosOpenCombine.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
-            "AsyncSequence": { AsyncBaselines.streamSend(sends, consumers: subscribers) },
-        ])
+        scenario(
+            "4 PassthroughSubject.send to \(subscribers) sink(s)", units: sends, expected: expected,
+            [
+                "loop": { HandWritten.subjectSend(sends, subscribers: subscribers) },
+                "Sluice": { ScenariosSluice.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
+                "SluiceReference": {
+                    ScenariosReference.SubjectFixture(subscribers: subscribers).sendPassthrough(sends)
+                },
+                "OpenCombine": { ScenariosOpenCombine.SubjectFixture(subscribers: subscribers).sendPassthrough(sends) },
+                "AsyncSequence": { AsyncBaselines.streamSend(sends, consumers: subscribers) },
+            ])
     }
-    scenario("4c CurrentValueSubject.send to 1 sink", units: sends, expected: HandWritten.subjectSend(sends, subscribers: 1), [
-        "loop": { HandWritten.subjectSend(sends, subscribers: 1) },
-        "Sluice": { ScenariosSluice.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
-        "SluiceReference": { ScenariosReference.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
-        "OpenCombine": { ScenariosOpenCombine.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
-    ])
-    scenario("5 scan", units: elements, expected: HandWritten.sum(input), [
-        "loop": { HandWritten.sum(input) },
-        "Sluice": { ScenariosSluice.scan(input) },
-        "SluiceReference": { ScenariosReference.scan(input) },
-        "OpenCombine": { ScenariosOpenCombine.scan(input) },
-    ])
-    scenario("5r reduce", units: elements, expected: HandWritten.sum(input), [
-        "loop": { HandWritten.sum(input) },
-        "Sluice": { ScenariosSluice.reduce(input) },
-        "SluiceReference": { ScenariosReference.reduce(input) },
-        "OpenCombine": { ScenariosOpenCombine.reduce(input) },
-        "AsyncSequence": { AsyncBaselines.reduce(input) },
-    ])
-    scenario("6 demand .max(1) per element", units: oneByOneElements, expected: HandWritten.sum(oneByOneInput), [
-        "loop": { HandWritten.sum(oneByOneInput) },
-        "Sluice": { ScenariosSluice.demandOneByOne(oneByOneInput) },
-        "SluiceReference": { ScenariosReference.demandOneByOne(oneByOneInput) },
-        "OpenCombine": { ScenariosOpenCombine.demandOneByOne(oneByOneInput) },
-    ])
-    scenario("7 13-stage build+subscribe+send+cancel", units: lifecycles, expected: HandWritten.sum(Array(0..<lifecycles)), [
-        "loop": { HandWritten.sum(Array(0..<lifecycles)) },
-        "Sluice": { ScenariosSluice.thirteenStageLifecycle(lifecycles) },
-        "SluiceReference": { ScenariosReference.thirteenStageLifecycle(lifecycles) },
-        "OpenCombine": { ScenariosOpenCombine.thirteenStageLifecycle(lifecycles) },
-    ])
+    scenario(
+        "4c CurrentValueSubject.send to 1 sink", units: sends, expected: HandWritten.subjectSend(sends, subscribers: 1),
+        [
+            "loop": { HandWritten.subjectSend(sends, subscribers: 1) },
+            "Sluice": { ScenariosSluice.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
+            "SluiceReference": { ScenariosReference.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
+            "OpenCombine": { ScenariosOpenCombine.SubjectFixture(subscribers: 1).sendCurrentValue(sends) },
+        ])
+    scenario(
+        "5 scan", units: elements, expected: HandWritten.sum(input),
+        [
+            "loop": { HandWritten.sum(input) },
+            "Sluice": { ScenariosSluice.scan(input) },
+            "SluiceReference": { ScenariosReference.scan(input) },
+            "OpenCombine": { ScenariosOpenCombine.scan(input) },
+        ])
+    scenario(
+        "5r reduce", units: elements, expected: HandWritten.sum(input),
+        [
+            "loop": { HandWritten.sum(input) },
+            "Sluice": { ScenariosSluice.reduce(input) },
+            "SluiceReference": { ScenariosReference.reduce(input) },
+            "OpenCombine": { ScenariosOpenCombine.reduce(input) },
+            "AsyncSequence": { AsyncBaselines.reduce(input) },
+        ])
+    scenario(
+        "6 demand .max(1) per element", units: oneByOneElements, expected: HandWritten.sum(oneByOneInput),
+        [
+            "loop": { HandWritten.sum(oneByOneInput) },
+            "Sluice": { ScenariosSluice.demandOneByOne(oneByOneInput) },
+            "SluiceReference": { ScenariosReference.demandOneByOne(oneByOneInput) },
+            "OpenCombine": { ScenariosOpenCombine.demandOneByOne(oneByOneInput) },
+        ])
+    scenario(
+        "7 13-stage build+subscribe+send+cancel", units: lifecycles, expected: HandWritten.sum(Array(0..<lifecycles)),
+        [
+            "loop": { HandWritten.sum(Array(0..<lifecycles)) },
+            "Sluice": { ScenariosSluice.thirteenStageLifecycle(lifecycles) },
+            "SluiceReference": { ScenariosReference.thirteenStageLifecycle(lifecycles) },
+            "OpenCombine": { ScenariosOpenCombine.thirteenStageLifecycle(lifecycles) },
+        ])
 
-    scenario("8 flatMap { Just }", units: combined, expected: HandWritten.tripledSum(combinedInput), [
-        "loop": { HandWritten.tripledSum(combinedInput) },
-        "Sluice": { ScenariosSluice.flatMapJust(combinedInput) },
-        "SluiceReference": { ScenariosReference.flatMapJust(combinedInput) },
-        "OpenCombine": { ScenariosOpenCombine.flatMapJust(combinedInput) },
-    ])
+    scenario(
+        "8 flatMap { Just }", units: combined, expected: HandWritten.tripledSum(combinedInput),
+        [
+            "loop": { HandWritten.tripledSum(combinedInput) },
+            "Sluice": { ScenariosSluice.flatMapJust(combinedInput) },
+            "SluiceReference": { ScenariosReference.flatMapJust(combinedInput) },
+            "OpenCombine": { ScenariosOpenCombine.flatMapJust(combinedInput) },
+        ])
     let halves = (Array(combinedInput[..<(combined / 2)]), Array(combinedInput[(combined / 2)...]))
-    scenario("9 merge of two sequences", units: combined, expected: HandWritten.sum(combinedInput), [
-        "loop": { HandWritten.sum(combinedInput) },
-        "Sluice": { ScenariosSluice.mergeTwo(halves.0, halves.1) },
-        "SluiceReference": { ScenariosReference.mergeTwo(halves.0, halves.1) },
-    ])
-    scenario("9b merge of two types", units: combined, expected: HandWritten.sum(combinedInput), [
-        "loop": { HandWritten.sum(combinedInput) },
-        "Sluice": { ScenariosSluice.mergeTwoTypes(halves.0, halves.1) },
-        "SluiceReference": { ScenariosReference.mergeTwoTypes(halves.0, halves.1) },
-    ])
+    scenario(
+        "9 merge of two sequences", units: combined, expected: HandWritten.sum(combinedInput),
+        [
+            "loop": { HandWritten.sum(combinedInput) },
+            "Sluice": { ScenariosSluice.mergeTwo(halves.0, halves.1) },
+            "SluiceReference": { ScenariosReference.mergeTwo(halves.0, halves.1) },
+        ])
+    scenario(
+        "9b merge of two types", units: combined, expected: HandWritten.sum(combinedInput),
+        [
+            "loop": { HandWritten.sum(combinedInput) },
+            "Sluice": { ScenariosSluice.mergeTwoTypes(halves.0, halves.1) },
+            "SluiceReference": { ScenariosReference.mergeTwoTypes(halves.0, halves.1) },
+        ])
     let eighths = (0..<8).map { Array(combinedInput[($0 * combined / 8)..<(($0 + 1) * combined / 8)]) }
-    scenario("9c merge of eight sequences", units: combined, expected: HandWritten.sum(combinedInput), [
-        "loop": { HandWritten.sum(combinedInput) },
-        "Sluice": { ScenariosSluice.mergeEight(eighths) },
-        "SluiceReference": { ScenariosReference.mergeEight(eighths) },
-    ])
+    scenario(
+        "9c merge of eight sequences", units: combined, expected: HandWritten.sum(combinedInput),
+        [
+            "loop": { HandWritten.sum(combinedInput) },
+            "Sluice": { ScenariosSluice.mergeEight(eighths) },
+            "SluiceReference": { ScenariosReference.mergeEight(eighths) },
+        ])
     for size in zipSizes {
         let side = Array(0..<size)
-        scenario("10 zip of two sequences (\(size))", units: size, expected: HandWritten.pairwiseSum(side, side), [
-            "loop": { HandWritten.pairwiseSum(side, side) },
-            "Sluice": { ScenariosSluice.zipTwo(side, side) },
-            "SluiceReference": { ScenariosReference.zipTwo(side, side) },
-            "OpenCombine": { ScenariosOpenCombine.zipTwo(side, side) },
-        ])
+        scenario(
+            "10 zip of two sequences (\(size))", units: size, expected: HandWritten.pairwiseSum(side, side),
+            [
+                "loop": { HandWritten.pairwiseSum(side, side) },
+                "Sluice": { ScenariosSluice.zipTwo(side, side) },
+                "SluiceReference": { ScenariosReference.zipTwo(side, side) },
+                "OpenCombine": { ScenariosOpenCombine.zipTwo(side, side) },
+            ])
     }
-    scenario("11 combineLatest of two subjects", units: combined, expected: HandWritten.combineLatestAlternating(combined), [
-        "loop": { HandWritten.combineLatestAlternating(combined) },
-        "Sluice": { ScenariosSluice.combineLatestAlternating(combined) },
-        "SluiceReference": { ScenariosReference.combineLatestAlternating(combined) },
-    ])
-    scenario("12 switchToLatest over Just", units: combined, expected: HandWritten.sum(combinedInput), [
-        "loop": { HandWritten.sum(combinedInput) },
-        "Sluice": { ScenariosSluice.switchToLatestJust(combinedInput) },
-        "SluiceReference": { ScenariosReference.switchToLatestJust(combinedInput) },
-        "OpenCombine": { ScenariosOpenCombine.switchToLatestJust(combinedInput) },
-    ])
+    scenario(
+        "11 combineLatest of two subjects", units: combined, expected: HandWritten.combineLatestAlternating(combined),
+        [
+            "loop": { HandWritten.combineLatestAlternating(combined) },
+            "Sluice": { ScenariosSluice.combineLatestAlternating(combined) },
+            "SluiceReference": { ScenariosReference.combineLatestAlternating(combined) },
+        ])
+    scenario(
+        "12 switchToLatest over Just", units: combined, expected: HandWritten.sum(combinedInput),
+        [
+            "loop": { HandWritten.sum(combinedInput) },
+            "Sluice": { ScenariosSluice.switchToLatestJust(combinedInput) },
+            "SluiceReference": { ScenariosReference.switchToLatestJust(combinedInput) },
+            "OpenCombine": { ScenariosOpenCombine.switchToLatestJust(combinedInput) },
+        ])
     // "loop" here is the floor: a bare DispatchQueue.async per value.
     //
     // One run of each implementation first, before any benchmark: the reference's unspecialised
@@ -187,27 +233,33 @@ let benchmarks: @Sendable () -> Void = {
     // `replacement_free` under `swift_getTupleTypeMetadata2`, about one run in five).
     _ = ScenariosSluice.receiveOnQueue(2, queue: deliveryQueue)
     _ = ScenariosReference.receiveOnQueue(2, queue: deliveryQueue)
-    scenario("13 receive(on: DispatchQueue)", units: sends, expected: HandWritten.sum(Array(0..<sends)), [
-        "loop": { HandWritten.asyncPerValue(sends, queue: deliveryQueue) },
-        "Sluice": { ScenariosSluice.receiveOnQueue(sends, queue: deliveryQueue) },
-        "SluiceReference": { ScenariosReference.receiveOnQueue(sends, queue: deliveryQueue) },
-        "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue) },
-    ])
+    scenario(
+        "13 receive(on: DispatchQueue)", units: sends, expected: HandWritten.sum(Array(0..<sends)),
+        [
+            "loop": { HandWritten.asyncPerValue(sends, queue: deliveryQueue) },
+            "Sluice": { ScenariosSluice.receiveOnQueue(sends, queue: deliveryQueue) },
+            "SluiceReference": { ScenariosReference.receiveOnQueue(sends, queue: deliveryQueue) },
+            "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue) },
+        ])
 
     let appInput = Array(0..<sends)
-    scenario("14 @Published set → sink", units: sends, expected: HandWritten.sum(appInput), [
-        "loop": { HandWritten.sum(appInput) },
-        "Sluice": { ScenariosSluice.publishedSets(sends) },
-        "SluiceReference": { ScenariosReference.publishedSets(sends) },
-        "OpenCombine": { ScenariosOpenCombine.publishedSets(sends) },
-    ])
+    scenario(
+        "14 @Published set → sink", units: sends, expected: HandWritten.sum(appInput),
+        [
+            "loop": { HandWritten.sum(appInput) },
+            "Sluice": { ScenariosSluice.publishedSets(sends) },
+            "SluiceReference": { ScenariosReference.publishedSets(sends) },
+            "OpenCombine": { ScenariosOpenCombine.publishedSets(sends) },
+        ])
     // "AsyncSequence" here is an AsyncStream that holds every element, the async baseline.
     let awaited = Array(0..<oneByOneElements)
-    scenario("15 for await over publisher.values", units: oneByOneElements, expected: HandWritten.sum(awaited), [
-        "loop": { HandWritten.sum(awaited) },
-        "Sluice": { AsyncBaselines.blocking { await ScenariosSluice.valuesSum(awaited) } },
-        "SluiceReference": { AsyncBaselines.blocking { await ScenariosReference.valuesSum(awaited) } },
-        "OpenCombine": { AsyncBaselines.blocking { await ScenariosOpenCombine.valuesSum(awaited) } },
-        "AsyncSequence": { AsyncBaselines.streamOf(awaited) },
-    ])
+    scenario(
+        "15 for await over publisher.values", units: oneByOneElements, expected: HandWritten.sum(awaited),
+        [
+            "loop": { HandWritten.sum(awaited) },
+            "Sluice": { AsyncBaselines.blocking { await ScenariosSluice.valuesSum(awaited) } },
+            "SluiceReference": { AsyncBaselines.blocking { await ScenariosReference.valuesSum(awaited) } },
+            "OpenCombine": { AsyncBaselines.blocking { await ScenariosOpenCombine.valuesSum(awaited) } },
+            "AsyncSequence": { AsyncBaselines.streamOf(awaited) },
+        ])
 }

@@ -6,6 +6,7 @@
 import DifferentialProgram
 import DifferentialReference
 import DifferentialSluice
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +20,9 @@ func program(from bytes: [UInt8]) -> Program {
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size == 0 || data == nil ? [] : Array(UnsafeBufferPointer(start: data, count: size))
     let p = program(from: bytes)
-    guard let divergence = Differential.check(
-        p, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
+    guard
+        let divergence = Differential.check(
+            p, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
     else { return 0 }
     if divergence.known != nil { return 0 }
     print("DIVERGENCE between Sluice and SluiceReference\n\(divergence.report)")

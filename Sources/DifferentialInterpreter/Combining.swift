@@ -1,3 +1,5 @@
+import DifferentialProgram
+
 // merge, zip and combineLatest in the interpreter: their second publisher (`Side`), typed when it
 // is a `Just` or a sequence, as the printed program has it.
 #if SLUICE_REFERENCE
@@ -7,7 +9,6 @@ import SluiceReferenceTesting
 import Sluice
 import SluiceTesting
 #endif
-import DifferentialProgram
 
 /// The second publisher of merge/zip/combineLatest with the stage's failure type (erased: it is
 /// the other upstream, not the chain under test).
@@ -45,7 +46,8 @@ where P.Output == Int, S.Output == Int, S.Failure == P.Failure {
 /// `combine` with a `Just` or sequence side of its own type, as the printed program has it: over
 /// a synchronous upstream the fused forms run.
 @_semantics("optimize.sil.specialize.generic.never")
-func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next) where P.Output == Int, P.Failure == Never {
+func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next)
+where P.Output == Int, P.Failure == Never {
     switch side {
     case .just(let v): combine(op, p, Just(v), next)
     case .sequence(let vs): combine(op, p, vs.publisher, next)
@@ -54,7 +56,8 @@ func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next) wh
 }
 
 @_semantics("optimize.sil.specialize.generic.never")
-func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next) where P.Output == Int, P.Failure == any Error {
+func combineTyped<P: Publisher>(_ op: Op, _ p: P, _ side: Side, _ next: Next)
+where P.Output == Int, P.Failure == any Error {
     switch side {
     case .just(let v): combine(op, p, Just(v).setFailureType(to: (any Error).self), next)
     case .sequence(let vs): combine(op, p, Publishers.Sequence<[Int], any Error>(sequence: vs), next)

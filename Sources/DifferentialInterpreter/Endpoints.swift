@@ -2,12 +2,13 @@
 // which records what it gets and follows the program's demand script, and the test upstream,
 // which the script drives and which logs what it is asked.
 
+import DifferentialProgram
+
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import DifferentialProgram
 
 // MARK: - The subscriber (RecordingSubscriber's behaviour)
 

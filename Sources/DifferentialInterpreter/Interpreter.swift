@@ -11,6 +11,8 @@
 // are reproduced by dispatching on the dynamic type (`SpecialOverloads`), following the table in
 // DifferentialProgram/StaticTypes.swift.
 
+import DifferentialProgram
+
 #if SLUICE_REFERENCE
 import SluiceReference
 import SluiceReferenceTesting
@@ -18,7 +20,6 @@ import SluiceReferenceTesting
 import Sluice
 import SluiceTesting
 #endif
-import DifferentialProgram
 
 /// Runs the program and returns its trace.
 public func interpret(_ program: Program) -> [String] { interpretCheckingRelease(program).trace }
@@ -314,16 +315,18 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
         } else if let failing = p as? any Publisher<Int, any Error> {
             combineTyped(op, failing, s, next)
         }
-    case .flatMap(let d, let inner): withInner(inner, p, context, FlatMapInner(upstream: p, demand: demand(d), next: next))
+    case .flatMap(let d, let inner):
+        withInner(inner, p, context, FlatMapInner(upstream: p, demand: demand(d), next: next))
     case .switchToLatest(let inner): withInner(inner, p, context, SwitchInner(upstream: p, next: next))
     case .share: next.go(p.share())
     case .multicastAutoconnect: next.go(p.multicast { PassthroughSubject<Int, P.Failure>() }.autoconnect())
     case .buffer(let n, let keepFull, let full):
-        let whenFull: Publishers.BufferingStrategy<P.Failure> = switch full {
-        case .dropNewest: .dropNewest
-        case .dropOldest: .dropOldest
-        case .customError: .customError { programError(P.Failure.self) }
-        }
+        let whenFull: Publishers.BufferingStrategy<P.Failure> =
+            switch full {
+            case .dropNewest: .dropNewest
+            case .dropOldest: .dropOldest
+            case .customError: .customError { programError(P.Failure.self) }
+            }
         next.go(p.buffer(size: n, prefetch: keepFull ? .keepFull : .byRequest, whenFull: whenFull))
     case .delay(let ms): next.go(p.delay(for: .milliseconds(ms), scheduler: context.scheduler))
     case .debounce(let ms): next.go(p.debounce(for: .milliseconds(ms), scheduler: context.scheduler))
@@ -331,7 +334,8 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
         next.go(p.throttle(for: .milliseconds(ms), scheduler: context.scheduler, latest: latest))
     case .timeout(let ms, false): next.go(p.timeout(.milliseconds(ms), scheduler: context.scheduler))
     case .timeout(let ms, true):
-        next.go(p.timeout(.milliseconds(ms), scheduler: context.scheduler, customError: { programError(P.Failure.self) }))
+        next.go(
+            p.timeout(.milliseconds(ms), scheduler: context.scheduler, customError: { programError(P.Failure.self) }))
     case .receiveOn: next.go(p.receive(on: context.scheduler))
     case .subscribeOn: next.go(p.subscribe(on: context.scheduler))
     case .measureInterval: next.go(p.measureInterval(using: context.scheduler).map { $0.nanoseconds / 1_000_000 })

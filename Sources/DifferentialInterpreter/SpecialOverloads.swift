@@ -2,12 +2,13 @@
 // `Publishers.Map.map`, ...), reproduced for the interpreter (Interpreter.swift) by dispatching on
 // the dynamic type, following the table in DifferentialProgram/StaticTypes.swift.
 
+import DifferentialProgram
+
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import DifferentialProgram
 
 /// A publisher type with its own overloads of some operators. `applySpecial` calls the overload
 /// (resolved statically inside the conforming extension) and returns true, or returns false to
@@ -69,7 +70,11 @@ extension Publishers.Sequence: SpecialOverloads where Elements == [Int] {
         case .prefix(let n): next.go(prefix(n))
         case .reduce(let i, let a): next.go(reduce(i, a.apply))
         case .count:
-            if let never = self as? Publishers.Sequence<[Int], Never> { next.go(never.count()) } else { next.go(count()) }
+            if let never = self as? Publishers.Sequence<[Int], Never> {
+                next.go(never.count())
+            } else {
+                next.go(count())
+            }
         case .min, .max, .first, .last, .firstWhere, .outputAt:
             guard let never = self as? Publishers.Sequence<[Int], Never> else { return false }
             return never.applyNeverOnly(op, next)

@@ -20,7 +20,8 @@ public struct Divergence: Sendable {
         out += shrunk.swift.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
         out += "\n\nTraces (Sluice | SluiceReference):\n"
         let width = max(30, (fastTrace.map(\.count).max() ?? 0) + 2)
-        let firstDiff = fastTrace.indices.first { $0 < referenceTrace.count && fastTrace[$0] != referenceTrace[$0] }
+        let firstDiff =
+            fastTrace.indices.first { $0 < referenceTrace.count && fastTrace[$0] != referenceTrace[$0] }
             ?? min(fastTrace.count, referenceTrace.count)
         for i in 0..<max(fastTrace.count, referenceTrace.count) {
             let a = i < fastTrace.count ? fastTrace[i] : ""
@@ -83,7 +84,7 @@ public struct KnownDivergence: Sendable {
                     }
                 }
             }
-        ),
+        )
     ]
 
     public static let all: [KnownDivergence] = []

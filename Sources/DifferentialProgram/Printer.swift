@@ -20,10 +20,12 @@ extension Source {
         case .future(let v?):
             return (["let future = Future<Int, any Error> { $0(.success(\(v))) }"], "future")
         case .future(nil):
-            return ([
-                "nonisolated(unsafe) var promise: Future<Int, any Error>.Promise?",
-                "let future = Future<Int, any Error> { promise = $0 }",
-            ], "future")
+            return (
+                [
+                    "nonisolated(unsafe) var promise: Future<Int, any Error>.Promise?",
+                    "let future = Future<Int, any Error> { promise = $0 }",
+                ], "future"
+            )
         case .deferred(let inner):
             return ([], "Deferred { \(inner.swiftSetup.head) }")
         case .upstream:
@@ -117,11 +119,12 @@ extension Op {
         case .share: return ".share()"
         case .multicastAutoconnect: return ".multicast { PassthroughSubject<Int, \(failure.swift)>() }.autoconnect()"
         case .buffer(let n, let keepFull, let full):
-            let whenFull = switch full {
-            case .dropNewest: ".dropNewest"
-            case .dropOldest: ".dropOldest"
-            case .customError: ".customError { TestError.other }"
-            }
+            let whenFull =
+                switch full {
+                case .dropNewest: ".dropNewest"
+                case .dropOldest: ".dropOldest"
+                case .customError: ".customError { TestError.other }"
+                }
             return ".buffer(size: \(n), prefetch: \(keepFull ? ".keepFull" : ".byRequest"), whenFull: \(whenFull))"
         case .delay(let ms): return ".delay(for: .milliseconds(\(ms)), scheduler: scheduler)"
         case .debounce(let ms): return ".debounce(for: .milliseconds(\(ms)), scheduler: scheduler)"
@@ -155,7 +158,8 @@ extension Program {
         lines.append("let recorder = RecordingSubscriber<Int, \(failure.swift)>(\(args))")
         if let r = s.reentrantRequest {
             lines.append(
-                "recorder.onValue = { _ in if recorder.values.count == \(r.afterValues) { recorder.request(\(r.demand)) } }")
+                "recorder.onValue = { _ in if recorder.values.count == \(r.afterValues) { recorder.request(\(r.demand)) } }"
+            )
         }
         if usesScheduler { lines.append("let scheduler = VirtualTimeScheduler()") }
         if usesOther { lines.append("let other = PassthroughSubject<Int, any Error>()") }
@@ -163,12 +167,13 @@ extension Program {
         let stageFailures = failures
         for (i, op) in ops.enumerated() { lines.append("    " + op.swift(at: i, failure: stageFailures[i])) }
         lines.append("    .subscribe(recorder)")
-        let target: String? = switch source {
-        case .passthrough, .currentValue: "subject"
-        case .upstream: "upstream"
-        case .future(nil): "promise"
-        default: nil
-        }
+        let target: String? =
+            switch source {
+            case .passthrough, .currentValue: "subject"
+            case .upstream: "upstream"
+            case .future(nil): "promise"
+            default: nil
+            }
         for step in steps {
             switch step {
             case .sendOther(let v): lines.append("other.send(\(v))")

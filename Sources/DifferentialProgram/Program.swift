@@ -21,7 +21,7 @@ public enum DemandSpec: Hashable, Sendable, CustomStringConvertible {
 /// A failure type a pipeline stage can have.
 public enum FailureKind: Hashable, Sendable {
     case never
-    case error   // `any Error`
+    case error  // `any Error`
 
     public var swift: String { self == .never ? "Never" : "any Error" }
 }

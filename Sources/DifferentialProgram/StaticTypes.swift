@@ -114,11 +114,12 @@ extension Program {
                 kind = .plain
                 continue
             }
-            let needsErase: Bool = switch kind {
-            case .eagerOther: true
-            case .plain: false
-            default: op.isCompound
-            }
+            let needsErase: Bool =
+                switch kind {
+                case .eagerOther: true
+                case .plain: false
+                default: op.isCompound
+                }
             if needsErase {
                 out.append(.erase)
                 kind = .plain

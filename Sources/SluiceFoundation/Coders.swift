@@ -1,10 +1,11 @@
+import Foundation
+
 // Foundation's coders as the top-level coders `encode(encoder:)` and `decode(type:decoder:)` take.
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 
 extension JSONEncoder: TopLevelEncoder {}
 

@@ -1,3 +1,5 @@
+import Foundation
+
 // What the RunLoop and OperationQueue schedulers share: wall-clock time as a `Date`, strides as a
 // `TimeInterval` of seconds, and the re-typing of a caller's action for Foundation's `@Sendable` APIs.
 //
@@ -12,7 +14,6 @@ import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 
 // MARK: - Time
 

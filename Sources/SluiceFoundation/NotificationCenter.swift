@@ -1,9 +1,10 @@
+import Foundation
+
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 
 /// The library's `Publisher` protocol, named where `NotificationCenter.Publisher` hides it.
 typealias NotificationPublisherProtocol = Publisher
@@ -103,7 +104,10 @@ private final class NotificationSubscription: Subscription, CustomStringConverti
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+        precondition(
+            demand > 0,
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         lock.lock()
         if downstream != nil { self.demand += demand }
         lock.unlock()

@@ -1,3 +1,5 @@
+import Foundation
+
 // An operation queue as a Combine scheduler: every action runs as an operation on the queue, so the
 // queue's concurrency limit, suspension and `OperationQueue.current` apply to it. A delayed action is
 // an operation added at once that stays unready until its date (a Dispatch timer makes it ready); a
@@ -7,7 +9,6 @@ import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 
 extension OperationQueue: Scheduler {
     /// The scheduler time type used by the operation queue: an instant on the wall clock.

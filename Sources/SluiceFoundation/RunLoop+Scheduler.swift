@@ -1,10 +1,11 @@
+import Foundation
+
 // A run loop as a Combine scheduler: actions run on the run loop's thread, in its default mode.
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 
 extension RunLoop: Scheduler {
     /// The scheduler time type used by the run loop: an instant on the wall clock.

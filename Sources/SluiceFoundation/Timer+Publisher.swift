@@ -1,10 +1,11 @@
+import Foundation
+
 // `Timer.publish`: a connectable publisher that sends the date on a run loop at a fixed interval.
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 
 extension Timer {
     /// Returns a publisher that repeatedly emits the current date on the given interval.
@@ -154,7 +155,8 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand != .none,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         broadcast.lock.lock()
         if downstream != nil {
             self.demand += demand

@@ -1,10 +1,11 @@
+import Foundation
+
 // `URLSession.dataTaskPublisher(for:)`: one URL load as a publisher of one value.
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -54,8 +55,7 @@ extension URLSession.DataTaskPublisher {
     /// nil once the subscription finished, failed or was cancelled, and nothing is delivered then.
     private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskCompletionReceiver,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-        where Downstream.Input == Output, Downstream.Failure == URLError
-    {
+    where Downstream.Input == Output, Downstream.Failure == URLError {
         // @unchecked Sendable: every stored property below is read and written under `lock` only.
         private let lock = NSLock()
         private var parent: URLSession.DataTaskPublisher?
@@ -71,7 +71,10 @@ extension URLSession.DataTaskPublisher {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand != .none, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            precondition(
+                demand != .none,
+                "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+            )
             lock.lock()
             guard let parent else { return lock.unlock() }
             self.demand += demand
@@ -133,7 +136,9 @@ extension URLSession.DataTaskPublisher {
         }
 
         /// Lets go of everything (under the lock) and returns it, for the caller to release after unlocking.
-        private func terminate() -> (parent: URLSession.DataTaskPublisher?, downstream: Downstream?, task: URLSessionDataTask?) {
+        private func terminate() -> (
+            parent: URLSession.DataTaskPublisher?, downstream: Downstream?, task: URLSessionDataTask?
+        ) {
             defer { (parent, downstream, task, demand) = (nil, nil, nil, .none) }
             return (parent, downstream, task)
         }
@@ -157,12 +162,14 @@ extension URLSession.DataTaskPublisher {
         var customMirror: Mirror {
             lock.lock()
             defer { lock.unlock() }
-            return Mirror(self, children: [
-                ("task", task as Any),
-                ("downstream", downstream as Any),
-                ("parent", parent as Any),
-                ("demand", demand),
-            ])
+            return Mirror(
+                self,
+                children: [
+                    ("task", task as Any),
+                    ("downstream", downstream as Any),
+                    ("parent", parent as Any),
+                    ("demand", demand),
+                ])
         }
     }
 }

@@ -1,3 +1,5 @@
+@_exported import Foundation
+
 // One import for code that builds on Apple's platforms and everywhere else: Apple's Combine and
 // Foundation's integrations of it where Combine exists, Sluice and SluiceFoundation (the same names
 // and signatures) elsewhere.
@@ -7,7 +9,6 @@
 @_exported import Sluice
 @_exported import SluiceFoundation
 #endif
-@_exported import Foundation
 #if canImport(FoundationNetworking)
 @_exported import FoundationNetworking
 #endif

@@ -15,7 +15,8 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--scale":
-        guard let value = arguments.popFirst().flatMap({ Int($0.replacingOccurrences(of: "_", with: "")) }), value > 0 else {
+        guard let value = arguments.popFirst().flatMap({ Int($0.replacingOccurrences(of: "_", with: "")) }), value > 0
+        else {
             FileHandle.standardError.write("--scale needs a positive number\n".data(using: .utf8)!)
             exit(2)
         }
@@ -26,7 +27,8 @@ while let argument = arguments.popFirst() {
         for scenario in SluiceStressScenarios.allScenarios { print("\(scenario.name): \(scenario.summary)") }
         exit(0)
     default:
-        FileHandle.standardError.write("usage: SluiceStress [--scale N] [--only SUBSTRING] [--list]\n".data(using: .utf8)!)
+        FileHandle.standardError.write(
+            "usage: SluiceStress [--scale N] [--only SUBSTRING] [--list]\n".data(using: .utf8)!)
         exit(2)
     }
 }
@@ -52,8 +54,10 @@ for index in SluiceStressScenarios.allScenarios.indices {
     }
 }
 if only == nil || only.map({ "shrunk".contains($0) || $0.hasPrefix("shrunk") }) == true {
-    for implementation in [(SluiceStressScenarios.implementation, SluiceStressScenarios.shrunkCases),
-                           (SluiceReferenceStressScenarios.implementation, SluiceReferenceStressScenarios.shrunkCases)] {
+    for implementation in [
+        (SluiceStressScenarios.implementation, SluiceStressScenarios.shrunkCases),
+        (SluiceReferenceStressScenarios.implementation, SluiceReferenceStressScenarios.shrunkCases),
+    ] {
         for shrunk in implementation.1 {
             let violations = shrunk.run()
             let name = shrunk.name.padding(toLength: 34, withPad: " ", startingAt: 0)

@@ -1,3 +1,5 @@
+import Synchronization
+
 // A virtual-time scheduler for tests. Written once and compiled against each implementation (see
 // VirtualTime.swift).
 #if SLUICE_REFERENCE
@@ -5,7 +7,6 @@ import SluiceReference
 #else
 import Sluice
 #endif
-import Synchronization
 
 /// A scheduler whose clock moves only when a test moves it.
 ///
@@ -41,7 +42,11 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
             at due: SchedulerTimeType, id: UInt64? = nil, interval: SchedulerTimeType.Stride?,
             _ action: @escaping () -> Void
         ) -> UInt64 {
-            let identity = id ?? { nextID += 1; return nextID }()
+            let identity =
+                id
+                ?? {
+                    nextID += 1; return nextID
+                }()
             nextOrder += 1
             let entry = Queued(due: due, order: nextOrder, id: identity, interval: interval, action: action)
             // Binary search for the first entry due strictly later: equal instants keep schedule order.

@@ -74,7 +74,9 @@ public final class Probe: @unchecked Sendable {
         while true {
             let old = grantedTotal.load(ordering: .sequentiallyConsistent)
             let new = old > Int.max - n ? Int.max : old + n
-            if grantedTotal.compareExchange(expected: old, desired: new, ordering: .sequentiallyConsistent).exchanged { return }
+            if grantedTotal.compareExchange(expected: old, desired: new, ordering: .sequentiallyConsistent).exchanged {
+                return
+            }
         }
     }
 
@@ -125,8 +127,11 @@ public final class Probe: @unchecked Sendable {
 
     public func terminal(failed: Bool) {
         if cancelReturned.load(ordering: .sequentiallyConsistent) { late.add(1, ordering: .relaxed) }
-        if inFlight.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
-        else { inFlight.store(false, ordering: .relaxed) }
+        if inFlight.exchange(true, ordering: .relaxed) {
+            overlaps.add(1, ordering: .relaxed)
+        } else {
+            inFlight.store(false, ordering: .relaxed)
+        }
         terminalCount.add(1, ordering: .sequentiallyConsistent)
         if failed { failureCount.add(1, ordering: .relaxed) }
     }
@@ -146,17 +151,27 @@ public final class Probe: @unchecked Sendable {
     ) -> [String] {
         var out: [String] = []
         let name = "[\(label)]"
-        if overlaps.load(ordering: .relaxed) > 0 { out.append("\(name) overlapping calls into the subscriber: \(overlaps.load(ordering: .relaxed))") }
+        if overlaps.load(ordering: .relaxed) > 0 {
+            out.append("\(name) overlapping calls into the subscriber: \(overlaps.load(ordering: .relaxed))")
+        }
         if duplicates > 0 { out.append("\(name) duplicated values: \(duplicates) (\(firstExample ?? ""))") }
         if reorders > 0 { out.append("\(name) producer order broken: \(reorders) (\(firstExample ?? ""))") }
-        if gaps > 0 { out.append("\(name) lost values (gaps in a producer's sequence): \(gaps) (\(firstExample ?? ""))") }
-        if overDemand.load(ordering: .relaxed) > 0 {
-            out.append("\(name) more values than demanded: \(overDemand.load(ordering: .relaxed)) beyond; received \(received), granted \(granted)")
+        if gaps > 0 {
+            out.append("\(name) lost values (gaps in a producer's sequence): \(gaps) (\(firstExample ?? ""))")
         }
-        if afterTerminal.load(ordering: .relaxed) > 0 { out.append("\(name) values after the terminal event: \(afterTerminal.load(ordering: .relaxed))") }
+        if overDemand.load(ordering: .relaxed) > 0 {
+            out.append(
+                "\(name) more values than demanded: \(overDemand.load(ordering: .relaxed)) beyond; received \(received), granted \(granted)"
+            )
+        }
+        if afterTerminal.load(ordering: .relaxed) > 0 {
+            out.append("\(name) values after the terminal event: \(afterTerminal.load(ordering: .relaxed))")
+        }
         let lateCount = late.load(ordering: .relaxed)
         if lateCount > lateAllowance {
-            out.append("\(name) events after cancel() returned: \(lateCount) (allowance \(lateAllowance): one delivery already in flight)")
+            out.append(
+                "\(name) events after cancel() returned: \(lateCount) (allowance \(lateAllowance): one delivery already in flight)"
+            )
         }
         let t = terminals
         if !allowed.contains(t) { out.append("\(name) terminal events: \(t), expected \(allowed)") }

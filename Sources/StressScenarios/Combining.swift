@@ -1,3 +1,7 @@
+import Dispatch
+import StressKit
+import Synchronization
+
 // Stress scenarios for the combining operators: merge (Merge4, MergeMany), flatMap (inner
 // subjects, and Just inners: Sluice's fast path) and switchToLatest, under real threads. Same
 // harness and invariants as Scenarios.swift (StressKit.Probe), plus what each operator promises:
@@ -10,9 +14,6 @@ import SluiceReference
 #else
 import Sluice
 #endif
-import Dispatch
-import StressKit
-import Synchronization
 
 // MARK: - merge
 
@@ -36,7 +37,8 @@ import Synchronization
         let mergeMany = round % 2 == 0
         let ending = (round / 2) % 3
         let failAt = perProducer / 2 + round % 97
-        let label = "round \(round) \(mergeMany ? "MergeMany" : "Merge4"), \(["all finish", "producer 0 fails after \(failAt)", "cancelled from another thread"][ending])"
+        let label =
+            "round \(round) \(mergeMany ? "MergeMany" : "Merge4"), \(["all finish", "producer 0 fails after \(failAt)", "cancelled from another thread"][ending])"
 
         let subjects = (0..<P).map { _ in PassthroughSubject<Int, StressError>() }
         let cancels = (0..<P).map { _ in Counter() }
@@ -53,9 +55,10 @@ import Synchronization
             merged.subscribe(cSubscriber)
             return sink
         }
-        let bSink = Shared(mergeMany
-            ? attach(Publishers.MergeMany(upstreams))
-            : attach(upstreams[0].merge(with: upstreams[1], upstreams[2], upstreams[3])))
+        let bSink = Shared(
+            mergeMany
+                ? attach(Publishers.MergeMany(upstreams))
+                : attach(upstreams[0].merge(with: upstreams[1], upstreams[2], upstreams[3])))
 
         let group = DispatchGroup()
         for p in 0..<P {
@@ -89,7 +92,9 @@ import Synchronization
                 return
             }
             if ending == 2 {
-                waitUntil(a, received: Int(rng.next() % UInt64(P * perProducer / 2)), unless: { a.terminals > 0 }, limit: 100_000)
+                waitUntil(
+                    a, received: Int(rng.next() % UInt64(P * perProducer / 2)), unless: { a.terminals > 0 },
+                    limit: 100_000)
                 beforeCancel.add(a.received)
                 aSubscriber.cancel()
                 bSink.value.cancel()
@@ -110,16 +115,19 @@ import Synchronization
         case 1:
             for probe in [a, b, c] { violations += probe.check(terminals: 1...1, failures: 1...1) }
             for p in 1..<P where cancels[p].value != 3 {
-                violations.append("[\(label)] producer \(p)'s subscriptions cancelled \(cancels[p].value) times after producer 0 failed, expected 3 (once per merge)")
+                violations.append(
+                    "[\(label)] producer \(p)'s subscriptions cancelled \(cancels[p].value) times after producer 0 failed, expected 3 (once per merge)"
+                )
             }
         default:
             for probe in [a, b, c] { violations += probe.check(terminals: 0...1) }
         }
         if violations.count > 12 { break }
     }
-    return StressOutcome(events: sent.value, threads: P + 2, violations: violations,
-                         notes: "\(rounds) rounds of \(P) x \(perProducer) sends, 3 subscribers each; "
-                            + "the unlimited subscribers of the cancelled rounds had \(beforeCancel.value) values when cancelled")
+    return StressOutcome(
+        events: sent.value, threads: P + 2, violations: violations,
+        notes: "\(rounds) rounds of \(P) x \(perProducer) sends, 3 subscribers each; "
+            + "the unlimited subscribers of the cancelled rounds had \(beforeCancel.value) values when cancelled")
 }
 
 // MARK: - flatMap
@@ -143,24 +151,29 @@ import Synchronization
     for round in 0..<rounds {
         switch round % 4 {
         case 0: violations += flatMapSubjectsRound(round, events: perRound, maxPublishers: 2, sent: sent, notes: &notes)
-        case 1: violations += flatMapSubjectsRound(round, events: perRound, maxPublishers: nil, sent: sent, notes: &notes)
+        case 1:
+            violations += flatMapSubjectsRound(round, events: perRound, maxPublishers: nil, sent: sent, notes: &notes)
         case 2: violations += flatMapJustRound(round, events: perRound, maxPublishers: nil, sent: sent)
         default: violations += flatMapJustRound(round, events: perRound, maxPublishers: 3, sent: sent)
         }
         if violations.count > 12 { break }
     }
-    return StressOutcome(events: sent.value, threads: 5, violations: violations,
-                         notes: "\(rounds) rounds; " + notes.joined(separator: ", "))
+    return StressOutcome(
+        events: sent.value, threads: 5, violations: violations,
+        notes: "\(rounds) rounds; " + notes.joined(separator: ", "))
 }
 
 /// One inner-subject round: `maxPublishers` nil is `.unlimited` (the key thread then keeps at most
 /// 8 inners live, so that the four senders share them).
-private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?, sent: Counter, notes: inout [String]) -> [String] {
+private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?, sent: Counter, notes: inout [String])
+    -> [String]
+{
     let senders = 4
     let meanShare = 50
     let keys = max(4, events / (senders * meanShare))
     let cap = maxPublishers ?? 8
-    let label = "round \(round) flatMap(maxPublishers: \(maxPublishers.map { ".max(\($0))" } ?? ".unlimited")) over inner subjects"
+    let label =
+        "round \(round) flatMap(maxPublishers: \(maxPublishers.map { ".max(\($0))" } ?? ".unlimited")) over inner subjects"
     let upstream = PassthroughSubject<Int, Never>()
     let inners = (0..<keys).map { _ in PassthroughSubject<Int, Never>() }
     let subscribed = (0..<keys).map { _ in Flag() }
@@ -179,12 +192,22 @@ private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?
     let earlyCompletion = Locked<String?>(nil)
     probe.grant(nil)
     let innerList = Shared(inners)
-    let flat = maxPublishers.map { upstream.flatMap(maxPublishers: .max($0)) { key in innerList.value[key].handleEvents(receiveSubscription: { _ in subscribed[key].set() }) }.eraseToAnyPublisher() }
-        ?? upstream.flatMap(maxPublishers: .unlimited) { key in innerList.value[key].handleEvents(receiveSubscription: { _ in subscribed[key].set() }) }.eraseToAnyPublisher()
+    let flat =
+        maxPublishers.map {
+            upstream.flatMap(maxPublishers: .max($0)) { key in
+                innerList.value[key].handleEvents(receiveSubscription: { _ in subscribed[key].set() })
+            }.eraseToAnyPublisher()
+        }
+        ?? upstream.flatMap(maxPublishers: .unlimited) { key in
+            innerList.value[key].handleEvents(receiveSubscription: { _ in subscribed[key].set() })
+        }.eraseToAnyPublisher()
     let sink = flat.sink(
         receiveCompletion: { _ in
             if !upstreamFinishing.isSet || finishing.value != opened.value {
-                earlyCompletion.withLock { $0 = "upstream finishing: \(upstreamFinishing.isSet), inners finishing \(finishing.value) of \(opened.value) subscribed" }
+                earlyCompletion.withLock {
+                    $0 =
+                        "upstream finishing: \(upstreamFinishing.isSet), inners finishing \(finishing.value) of \(opened.value) subscribed"
+                }
             }
             probe.terminal(failed: false)
         },
@@ -207,7 +230,9 @@ private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?
                     opened.add(1)
                     open.withLock { $0.append(key) }
                 } else if live < cap {
-                    dropped.withLock { $0.append("key \(key) sent with \(live) of \(cap) inners live was not subscribed") }
+                    dropped.withLock {
+                        $0.append("key \(key) sent with \(live) of \(cap) inners live was not subscribed")
+                    }
                 }
             }
             keysDone.set()
@@ -249,7 +274,9 @@ private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?
         for t in 0..<senders { expected.append(subscribed[key].isSet ? share(key, t) : 0) }
     }
     violations += probe.check(perProducer: expected, terminals: 1...1)
-    if let early = earlyCompletion.withLock({ $0 }) { violations.append("[\(label)] completion before upstream and every inner finished: \(early)") }
+    if let early = earlyCompletion.withLock({ $0 }) {
+        violations.append("[\(label)] completion before upstream and every inner finished: \(early)")
+    }
     if notes.isEmpty { notes.append("\(keys) inners per inner-subject round") }
     return violations
 }
@@ -258,15 +285,18 @@ private func flatMapSubjectsRound(_ round: Int, events: Int, maxPublishers: Int?
 private func flatMapJustRound(_ round: Int, events: Int, maxPublishers: Int?, sent: Counter) -> [String] {
     let P = producerCount
     let perProducer = max(1, events / P)
-    let label = "round \(round) flatMap(maxPublishers: \(maxPublishers.map { ".max(\($0))" } ?? ".unlimited")) { Just($0) }"
+    let label =
+        "round \(round) flatMap(maxPublishers: \(maxPublishers.map { ".max(\($0))" } ?? ".unlimited")) { Just($0) }"
     let upstream = PassthroughSubject<Int, Never>()
-    let flat = maxPublishers.map { upstream.flatMap(maxPublishers: .max($0)) { Just($0) }.eraseToAnyPublisher() }
+    let flat =
+        maxPublishers.map { upstream.flatMap(maxPublishers: .max($0)) { Just($0) }.eraseToAnyPublisher() }
         ?? upstream.flatMap(maxPublishers: .unlimited) { Just($0) }.eraseToAnyPublisher()
     // With `.max(3)` a send that finds no upstream demand is dropped by the subject: no loss check.
     let lossless = maxPublishers == nil
     let a = Probe("\(label): unlimited subscriber", producers: P, contiguous: lossless, firstSeq: 0)
     flat.subscribe(ProbeSubscriber<Never>(a, initial: nil))
-    let c = Probe("\(label): max(2), then max(1...16) from another thread", producers: P, contiguous: lossless, firstSeq: 0)
+    let c = Probe(
+        "\(label): max(2), then max(1...16) from another thread", producers: P, contiguous: lossless, firstSeq: 0)
     let cSubscriber = ProbeSubscriber<Never>(c, initial: 2)
     flat.subscribe(cSubscriber)
 
@@ -355,10 +385,15 @@ enum SwitchTag {
     let b = probes("sink")
     let bOrder = InnerOrder()
     b.grant(nil)
-    let bSink = switched.sink(receiveCompletion: { _ in b.terminal(failed: false) }, receiveValue: { b.value($0); bOrder.see($0) })
+    let bSink = switched.sink(
+        receiveCompletion: { _ in b.terminal(failed: false) },
+        receiveValue: {
+            b.value($0); bOrder.see($0)
+        })
     let c = probes("max(8), +1 per value")
     let cOrder = InnerOrder()
-    switched.handleEvents(receiveOutput: { cOrder.see($0) }).subscribe(ProbeSubscriber<Never>(c, initial: 8, perValue: 1))
+    switched.handleEvents(receiveOutput: { cOrder.see($0) }).subscribe(
+        ProbeSubscriber<Never>(c, initial: 8, perValue: 1))
 
     let first = PassthroughSubject<Int, Never>()
     inners.withLock { $0.append(first) }
@@ -381,7 +416,9 @@ enum SwitchTag {
                 sharedUpstream.value.send(inner)
                 box.latest.store(id, ordering: .sequentiallyConsistent)
                 switches.add(1)
-                waitUntil(a, received: a.received + 1 + Int(rng.next() % 300), unless: { sendersDone.value >= senders }, limit: 200)
+                waitUntil(
+                    a, received: a.received + 1 + Int(rng.next() % 300), unless: { sendersDone.value >= senders },
+                    limit: 200)
             }
             return
         }
@@ -422,7 +459,9 @@ enum SwitchTag {
     withExtendedLifetime(bSink) {}
 
     var violations: [String] = []
-    for (probe, order, name) in [(a, aOrder, "unlimited subscriber"), (b, bOrder, "sink"), (c, cOrder, "max(8), +1 per value")] {
+    for (probe, order, name) in [
+        (a, aOrder, "unlimited subscriber"), (b, bOrder, "sink"), (c, cOrder, "max(8), +1 per value"),
+    ] {
         violations += probe.check(terminals: 1...1, failures: 0...0)
         if order.backwards > 0 {
             violations.append("[\(name)] inner ids went backwards \(order.backwards) times (\(order.example ?? ""))")
@@ -430,17 +469,23 @@ enum SwitchTag {
         let counts = probe.perProducerCounts
         let stale = counts[senders...].reduce(0, +)
         if stale > 0 {
-            violations.append("[\(name)] \(stale) values sent into an inner after the switch away from it returned were delivered (per sender \(Array(counts[senders...])))")
+            violations.append(
+                "[\(name)] \(stale) values sent into an inner after the switch away from it returned were delivered (per sender \(Array(counts[senders...])))"
+            )
         }
         if probe !== c {
             for t in 0..<senders where counts[t] < mustArrive[t].value {
-                violations.append("[\(name)] sender \(t): \(counts[t]) values delivered, but \(mustArrive[t].value) were sent into the current inner with no switch started (lost)")
+                violations.append(
+                    "[\(name)] sender \(t): \(counts[t]) values delivered, but \(mustArrive[t].value) were sent into the current inner with no switch started (lost)"
+                )
             }
         }
     }
-    return StressOutcome(events: senders * perSender, threads: senders + 1, violations: violations,
-                         notes: "\(switches.value) switches; \(staleTotal.value) sends into a switched-away inner; "
-                            + "\(mustArrive.reduce(0) { $0 + $1.value }) sends that had to arrive; unlimited subscriber got \(a.received)")
+    return StressOutcome(
+        events: senders * perSender, threads: senders + 1, violations: violations,
+        notes: "\(switches.value) switches; \(staleTotal.value) sends into a switched-away inner; "
+            + "\(mustArrive.reduce(0) { $0 + $1.value }) sends that had to arrive; unlimited subscriber got \(a.received)"
+    )
 }
 
 /// The switch counters, shared with the threads (an `Atomic` cannot be captured by an escaping closure).

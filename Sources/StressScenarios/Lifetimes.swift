@@ -1,3 +1,6 @@
+import Foundation
+import StressKit
+
 // The lifetime stress scenario: subscribers that keep their subscription, as custom
 // subscribers do, subscribe to a subject through a `map` whose closure captures an object, get a
 // value, and are cancelled, a million times over 4 threads. Every subscriber and every captured
@@ -9,8 +12,6 @@ import SluiceReference
 #else
 import Sluice
 #endif
-import Foundation
-import StressKit
 
 /// Counts live objects of the scenario: each adds one when made and takes one when freed.
 final class LiveCount: @unchecked Sendable {
@@ -101,7 +102,8 @@ let residentGrowthBound = 16 << 20
     var violations: [String] = []
     // Every subscriber and captured object of the run must be gone: nothing else holds them.
     if count.live.value != 0 {
-        violations.append("\(count.live.value) subscribers and captured objects still alive after \(cycles.value) cycles")
+        violations.append(
+            "\(count.live.value) subscribers and captured objects still alive after \(cycles.value) cycles")
     }
     var notes = "\(cycles.value) subscribe/send/cancel cycles, live objects at the end: \(count.live.value)"
     if let before = warm.withLock({ $0 }), let after = residentBytes() {
@@ -109,7 +111,8 @@ let residentGrowthBound = 16 << 20
         notes += ", resident memory \(before >> 20) MB after the first tenth, \(after >> 20) MB at the end"
         // Only at full scale: in `swift test` other tests share the process and its memory.
         if scale >= 1_000_000 && growth > residentGrowthBound {
-            violations.append("resident memory grew by \(growth >> 20) MB over the run (bound \(residentGrowthBound >> 20) MB)")
+            violations.append(
+                "resident memory grew by \(growth >> 20) MB over the run (bound \(residentGrowthBound >> 20) MB)")
         }
     }
     withExtendedLifetime(subject) {}

@@ -1,3 +1,6 @@
+import StressKit
+import Synchronization
+
 // What every stress scenario uses: the probe subscriber (StressKit.Probe's eyes inside one
 // subscriber), a probed sink, jitter and a bounded wait. The scenarios: Scenarios.swift,
 // Combining.swift and Lifetimes.swift.
@@ -6,8 +9,6 @@ import SluiceReference
 #else
 import Sluice
 #endif
-import StressKit
-import Synchronization
 
 enum StressError: Error { case planted }
 

@@ -1,3 +1,7 @@
+import Dispatch
+import StressKit
+import Synchronization
+
 // The stress scenarios, written once against the Combine API and compiled against each
 // implementation: Sources/SluiceStressScenarios and Sources/SluiceReferenceStressScenarios both
 // link this folder (a symlink), the second with SLUICE_REFERENCE defined (Package.swift).
@@ -16,60 +20,67 @@ import Sluice
 /// The implementation these scenarios were compiled against.
 public let implementation = "Sluice"
 #endif
-import Dispatch
-import StressKit
-import Synchronization
 
 /// Every scenario, in the order the runner prints them.
 public let allScenarios: [StressScenario] = [
     StressScenario(
         name: "subject.sendAttachCancel",
-        summary: "4 threads send into a PassthroughSubject while subscribers attach and cancel (from outside and from inside receive)",
+        summary:
+            "4 threads send into a PassthroughSubject while subscribers attach and cancel (from outside and from inside receive)",
         run: subjectSendAttachCancel
     ),
     StressScenario(
         name: "queues.mergedIntoSubject.chains",
-        summary: "4 DispatchQueues (2 via subscribe(subject), 2 via send) into one subject; handleEvents/filter/map/scan/removeDuplicates/prefix chains, sinks and a limited-demand subscriber",
+        summary:
+            "4 DispatchQueues (2 via subscribe(subject), 2 via send) into one subject; handleEvents/filter/map/scan/removeDuplicates/prefix chains, sinks and a limited-demand subscriber",
         run: queuesMergedIntoSubject
     ),
     StressScenario(
         name: "cancel.racingEmission",
-        summary: "4 threads send while 2 threads attach subscribers and sink chains and cancel them (often one the other thread attached)",
+        summary:
+            "4 threads send while 2 threads attach subscribers and sink chains and cancel them (often one the other thread attached)",
         run: cancelRacingEmission
     ),
     StressScenario(
         name: "fusedSequence.requestFromThreads",
-        summary: "(1...n).publisher.tryMap drained by request(.max(k)) from 4 threads; rounds that finish, fail, or are cancelled from another thread",
+        summary:
+            "(1...n).publisher.tryMap drained by request(.max(k)) from 4 threads; rounds that finish, fail, or are cancelled from another thread",
         run: fusedSequenceRequests
     ),
     StressScenario(
         name: "currentValue.setsRacingSubscribers",
-        summary: "4 threads set value / send into a CurrentValueSubject while 2 threads attach, request, and cancel subscribers",
+        summary:
+            "4 threads set value / send into a CurrentValueSubject while 2 threads attach, request, and cancel subscribers",
         run: currentValueSetsRacingSubscribers
     ),
     StressScenario(
         name: "completion.racingSends",
-        summary: "rounds: 4 threads send while 2 threads race send(completion:) (finished vs failure) and a late subscriber attaches",
+        summary:
+            "rounds: 4 threads send while 2 threads race send(completion:) (finished vs failure) and a late subscriber attaches",
         run: completionRacingSends
     ),
     StressScenario(
         name: "merge.fromQueues",
-        summary: "rounds: 4 PassthroughSubjects sent from their own DispatchQueues, merged (MergeMany / Merge4) into unlimited subscribers and a max(k)-from-another-thread one; rounds finish, fail (others cancelled) or are cancelled",
+        summary:
+            "rounds: 4 PassthroughSubjects sent from their own DispatchQueues, merged (MergeMany / Merge4) into unlimited subscribers and a max(k)-from-another-thread one; rounds finish, fail (others cancelled) or are cancelled",
         run: mergeFromQueues
     ),
     StressScenario(
         name: "flatMap.innerSubjects",
-        summary: "rounds: keys from one thread flatMap(maxPublishers: .max(2) / .unlimited) to inner subjects 4 threads send into and finish; and flatMap over Just (upstream sent from 4 threads) into unlimited and max(k) subscribers",
+        summary:
+            "rounds: keys from one thread flatMap(maxPublishers: .max(2) / .unlimited) to inner subjects 4 threads send into and finish; and flatMap over Just (upstream sent from 4 threads) into unlimited and max(k) subscribers",
         run: flatMapInnerSubjects
     ),
     StressScenario(
         name: "lifetimes.subscribeSendCancel",
-        summary: "4 threads subscribe keeping subscribers through subject.map { captured }, send, and cancel (inside receive or after); nothing stays alive, resident memory stays flat at full scale",
+        summary:
+            "4 threads subscribe keeping subscribers through subject.map { captured }, send, and cancel (inside receive or after); nothing stays alive, resident memory stays flat at full scale",
         run: lifetimesSubscribeSendCancel
     ),
     StressScenario(
         name: "switchToLatest.racingSwitches",
-        summary: "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
+        summary:
+            "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
         run: switchToLatestRacingSwitches
     ),
 ]
@@ -122,10 +133,12 @@ public let allScenarios: [StressScenario] = [
             var k = 0
             while !finished() {
                 let unlimited = k % 2 == 0
-                let probe = Probe("churn #\(k) (\(unlimited ? "unlimited" : "max(5), +1 per value"), cancelled from outside)",
-                                  producers: P, contiguous: unlimited)
+                let probe = Probe(
+                    "churn #\(k) (\(unlimited ? "unlimited" : "max(5), +1 per value"), cancelled from outside)",
+                    producers: P, contiguous: unlimited)
                 churn.append(probe)
-                let subscriber = ProbeSubscriber<Never>(probe, initial: unlimited ? nil : 5, perValue: unlimited ? 0 : 1)
+                let subscriber = ProbeSubscriber<Never>(
+                    probe, initial: unlimited ? nil : 5, perValue: unlimited ? 0 : 1)
                 subject.subscribe(subscriber)
                 waitUntil(probe, received: Int(rng.next() % 200), unless: finished)
                 subscriber.cancel()
@@ -136,8 +149,9 @@ public let allScenarios: [StressScenario] = [
             var k = 0
             while !finished() {
                 let after = 1 + Int(rng.next() % 100)
-                let probe = Probe("churn #\(k) (unlimited, cancels itself inside receive after \(after))",
-                                  producers: P, contiguous: true)
+                let probe = Probe(
+                    "churn #\(k) (unlimited, cancels itself inside receive after \(after))",
+                    producers: P, contiguous: true)
                 churn.append(probe)
                 let subscriber = ProbeSubscriber<Never>(probe, initial: nil, cancelAfter: after)
                 subject.subscribe(subscriber)
@@ -159,8 +173,9 @@ public let allScenarios: [StressScenario] = [
     }
     let churned = churn.all
     violations += churned.flatMap { $0.check(terminals: 0...1) }
-    return StressOutcome(events: P * perProducer, threads: P + 3, violations: violations,
-                         notes: "\(churned.count) subscribers attached and cancelled meanwhile")
+    return StressOutcome(
+        events: P * perProducer, threads: P + 3, violations: violations,
+        notes: "\(churned.count) subscribers attached and cancelled meanwhile")
 }
 
 /// Four DispatchQueues feed one subject: two by `subscribe(subject)` (a fused sequence that then
@@ -176,7 +191,8 @@ public let allScenarios: [StressScenario] = [
     let scanProbe = Probe("handleEvents/filter/map/scan/removeDuplicates sink", producers: P)
     let scanBroken = Counter()
     scanProbe.grant(nil)
-    let scanChain = subject
+    let scanChain =
+        subject
         .handleEvents(receiveOutput: { _ in seen.add(1) })
         .filter { Tag.seq($0) % 3 != 0 }
         .map { $0 }
@@ -232,7 +248,9 @@ public let allScenarios: [StressScenario] = [
     withExtendedLifetime((scanChain, completionSink)) {}
 
     var violations: [String] = []
-    if seen.value != P * perProducer { violations.append("[handleEvents] saw \(seen.value) values, expected \(P * perProducer)") }
+    if seen.value != P * perProducer {
+        violations.append("[handleEvents] saw \(seen.value) values, expected \(P * perProducer)")
+    }
     let kept = perProducer - (perProducer + 2) / 3
     violations += scanProbe.check(perProducer: Array(repeating: kept, count: P), terminals: 0...0)
     if scanBroken.value > 0 { violations.append("[scan] running count out of step \(scanBroken.value) times") }
@@ -283,7 +301,9 @@ public let allScenarios: [StressScenario] = [
             for probe in [a, b, c] { racers.append(probe) }
             let actions: [Shared<() -> Void>] = [
                 Shared({ aSubscriber.cancel() }),
-                Shared({ bSink.value.cancel(); b.markCancelled() }),
+                Shared({
+                    bSink.value.cancel(); b.markCancelled()
+                }),
                 Shared({ cSubscriber.cancel() }),
             ]
             pending.withLock { $0 += actions }
@@ -305,8 +325,9 @@ public let allScenarios: [StressScenario] = [
     var violations: [String] = []
     violations += stable.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
     violations += racers.all.flatMap { $0.check(terminals: 0...1) }
-    return StressOutcome(events: P * perProducer, threads: P + cancellers, violations: violations,
-                         notes: "\(racers.all.count) subscribers cancelled while values flowed")
+    return StressOutcome(
+        events: P * perProducer, threads: P + cancellers, violations: violations,
+        notes: "\(racers.all.count) subscribers cancelled while values flowed")
 }
 
 /// A fused synchronous source, `(1...n).publisher.tryMap`, emitting on whichever thread's
@@ -350,128 +371,7 @@ public let allScenarios: [StressScenario] = [
         }
         if violations.count > 12 { break }
     }
-    return StressOutcome(events: rounds * n, threads: threads, violations: violations,
-                         notes: "\(rounds) rounds of n = \(n)")
-}
-
-/// Four threads publish through a CurrentValueSubject (two set `value`, two call `send`) while two
-/// threads attach subscribers (unlimited; none then request from outside; self-cancelling), read
-/// `value`, and cancel.
-@Sendable func currentValueSetsRacingSubscribers(scale: Int) -> StressOutcome {
-    let P = producerCount
-    let perProducer = max(1, scale / P)
-    // The initial value is "producer P, seq 0".
-    let subject = CurrentValueSubject<Int, Never>(Tag.make(producer: P, seq: 0))
-    let shared = Shared(subject)
-    let stable = Probe("stable subscriber, unlimited", producers: P + 1, contiguous: true, firstSeq: 0)
-    subject.subscribe(ProbeSubscriber<Never>(stable, initial: nil))
-
-    let churn = ProbeList()
-    let producersDone = Counter()
-    let finished: @Sendable () -> Bool = { producersDone.value >= P }
-    let badReads = Counter()
-    runThreads(P + 2) { index in
-        let subject = shared.value
-        if index < P {
-            for seq in 0..<perProducer {
-                let value = Tag.make(producer: index, seq: seq)
-                if index < 2 { subject.value = value } else { subject.send(value) }
-                if seq & 255 == 0 { spinPause() }
-            }
-            producersDone.add(1)
-            return
-        }
-        var rng = FastRandom(seed: UInt64(index) &* 0x1234_5677)
-        var k = 0
-        while !finished() {
-            let variant = (k + index) % 3
-            let tag = "c\(index - P)#\(k)"
-            let probe: Probe
-            let subscriber: ProbeSubscriber<Never>
-            switch variant {
-            case 0:
-                probe = Probe("\(tag) unlimited, cancelled from outside", producers: P + 1, contiguous: true)
-                subscriber = ProbeSubscriber<Never>(probe, initial: nil)
-            case 1:
-                probe = Probe("\(tag) no demand at first, then max(2) from outside, +1 per value", producers: P + 1)
-                subscriber = ProbeSubscriber<Never>(probe, initial: 0, perValue: 1)
-            default:
-                let after = 1 + Int(rng.next() % 50)
-                probe = Probe("\(tag) unlimited, cancels itself inside receive after \(after)", producers: P + 1, contiguous: true)
-                subscriber = ProbeSubscriber<Never>(probe, initial: nil, cancelAfter: after)
-            }
-            churn.append(probe)
-            subject.subscribe(subscriber)
-            if variant == 1 {
-                jitter(&rng, 8)
-                subscriber.request(2)
-            }
-            let read = subject.value
-            if Tag.producer(read) > P || Tag.seq(read) >= perProducer { badReads.add(1) }
-            waitUntil(probe, received: Int(rng.next() % 100), unless: finished, limit: 500)
-            subscriber.cancel()
-            k += 1
-        }
-    }
-    let final = subject.value
-    subject.send(completion: .finished)
-
-    var violations: [String] = []
-    var expected = Array(repeating: perProducer, count: P)
-    expected.append(1)
-    violations += stable.check(perProducer: expected, terminals: 1...1)
-    if Tag.producer(final) >= P || Tag.seq(final) != perProducer - 1 {
-        violations.append("[value] final value is producer \(Tag.producer(final)) seq \(Tag.seq(final)), expected some producer's last (seq \(perProducer - 1))")
-    }
-    if badReads.value > 0 { violations.append("[value] \(badReads.value) reads of `value` returned a value never set") }
-    violations += churn.all.flatMap { $0.check(terminals: 0...1) }
-    return StressOutcome(events: P * perProducer, threads: P + 2, violations: violations,
-                         notes: "\(churn.all.count) subscribers attached, asked and cancelled meanwhile")
-}
-
-/// Rounds: four threads send while two threads race to complete the subject (one `.finished`,
-/// one `.failure`), and one of them attaches a late subscriber just before. Every subscriber gets
-/// exactly one terminal event and nothing after it, and what it got of each producer is a prefix
-/// of that producer's sequence (no gaps: a send that returned before a later delivered one was
-/// delivered too).
-@Sendable func completionRacingSends(scale: Int) -> StressOutcome {
-    let P = producerCount
-    let rounds = max(2, min(50, scale / 20_000))
-    let perProducer = max(1, scale / (rounds * P))
-    let sent = Counter()
-    var violations: [String] = []
-    for round in 0..<rounds {
-        let subject = PassthroughSubject<Int, StressError>()
-        let shared = Shared(subject)
-        let a = Probe("round \(round) unlimited", producers: P, contiguous: true, firstSeq: 0)
-        subject.subscribe(ProbeSubscriber<StressError>(a, initial: nil))
-        let b = Probe("round \(round) map/filter/handleEvents sink", producers: P, contiguous: true, firstSeq: 0)
-        let bSink = probeSink(subject.map { $0 }.filter { _ in true }.handleEvents(), b)
-        let c = Probe("round \(round) max(8), +1 per value", producers: P)
-        subject.subscribe(ProbeSubscriber<StressError>(c, initial: 8, perValue: 1))
-        let late = Probe("round \(round) attached while completing", producers: P, contiguous: true)
-        runThreads(P + 2) { index in
-            let subject = shared.value
-            var rng = FastRandom(seed: UInt64(round * 16 + index + 1))
-            if index < P {
-                for seq in 0..<perProducer { subject.send(Tag.make(producer: index, seq: seq)) }
-                sent.add(perProducer)
-                return
-            }
-            // Complete somewhere in the first half of the sends.
-            let target = Int(rng.next() % UInt64(max(1, perProducer / 2)))
-            waitUntil(a, received: target, unless: { false }, limit: 200_000)
-            if index == P {
-                subject.subscribe(ProbeSubscriber<StressError>(late, initial: nil))
-                subject.send(completion: .finished)
-            } else {
-                subject.send(completion: .failure(.planted))
-            }
-        }
-        withExtendedLifetime(bSink) {}
-        for probe in [a, b, c, late] { violations += probe.check(terminals: 1...1) }
-        if violations.count > 12 { break }
-    }
-    return StressOutcome(events: sent.value, threads: P + 2, violations: violations,
-                         notes: "\(rounds) rounds, each completed by two racing threads")
+    return StressOutcome(
+        events: rounds * n, threads: threads, violations: violations,
+        notes: "\(rounds) rounds of n = \(n)")
 }

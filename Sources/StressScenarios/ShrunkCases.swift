@@ -1,17 +1,18 @@
 // Shrunk reproductions: the smallest deterministic cases found for invariant failures of the
 // stress scenarios (Scenarios.swift), run single-threaded.
 
+import StressKit
+
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
 import Sluice
 #endif
-import StressKit
 
 /// The smallest cases found for invariant failures of the stress scenarios, deterministic and
 /// single-threaded. Each returns its violations (empty is a pass).
 public let shrunkCases: [(name: String, run: @Sendable () -> [String])] = [
-    ("shrunk.currentValue.askDuringSet", currentValueRequestDuringSet),
+    ("shrunk.currentValue.askDuringSet", currentValueRequestDuringSet)
 ]
 
 /// The duplicate that `currentValue.setsRacingSubscribers` finds, without threads: subscriber B

@@ -18,7 +18,8 @@ struct DifferentialTests {
     func seededPrograms() {
         // A fixed seed by default, so that `swift test` (and CI) is deterministic; exploration is
         // the fuzzer's job (scripts/fuzz), or DIFF_SEED=random here.
-        let seed = Self.environment["DIFF_SEED"] == "random"
+        let seed =
+            Self.environment["DIFF_SEED"] == "random"
             ? .random(in: 0...UInt64.max) : Self.environment["DIFF_SEED"].flatMap { UInt64($0) } ?? 1
         let count = Self.environment["DIFF_PROGRAMS"].flatMap { Int($0) } ?? 5_000
         var rng = SeededRandom(seed: seed)
@@ -32,8 +33,9 @@ struct DifferentialTests {
                 print("program #\(index):\n\(program.swift)")
                 fflush(nil)
             }
-            guard let divergence = Differential.check(
-                program, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
+            guard
+                let divergence = Differential.check(
+                    program, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
             else { continue }
             if divergence.known != nil {
                 known += 1
@@ -60,8 +62,10 @@ struct DifferentialTests {
     @Test("every known divergence still diverges, so the allow-list cannot hide a fix")
     func knownDivergencesStillDiverge() {
         for entry in KnownDivergence.all {
-            if Self.environment["DIFF_SHOW_KNOWN"] == "1", let d = Differential.check(
-                entry.program, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret) {
+            if Self.environment["DIFF_SHOW_KNOWN"] == "1",
+                let d = Differential.check(
+                    entry.program, fast: DifferentialSluice.interpret, reference: DifferentialReference.interpret)
+            {
                 print("\(entry.name):\n\(d.report)")
             }
             #expect(
@@ -77,19 +81,27 @@ struct DifferentialTests {
         // (a sequence waiting for demand) and the stages between it and the flatMap hold each
         // other, and nobody is left to cancel them.
         func mayKeepUpstream(_ p: Program) -> Bool {
-            p.ops.contains { if case .flatMap(_, .fail) = $0 { true } else if case .flatMap(_, .other) = $0 { true } else { false } }
+            p.ops.contains {
+                if case .flatMap(_, .fail) = $0 { true } else if case .flatMap(_, .other) = $0 { true } else { false }
+            }
         }
         var rng = SeededRandom(seed: 3)
         var checked = 0
         for _ in 0..<3_000 {
             let program = ProgramGenerator.generate(using: &rng)
-            if mayKeepUpstream(program) || KnownDivergence.trapping.contains(where: { $0.matches(program) }) { continue }
+            if mayKeepUpstream(program) || KnownDivergence.trapping.contains(where: { $0.matches(program) }) {
+                continue
+            }
             checked += 1
-            for (name, run) in [("Sluice", DifferentialSluice.interpretCheckingRelease),
-                                ("SluiceReference", DifferentialReference.interpretCheckingRelease)]
+            for (name, run) in [
+                ("Sluice", DifferentialSluice.interpretCheckingRelease),
+                ("SluiceReference", DifferentialReference.interpretCheckingRelease),
+            ]
             where !run(program).released {
                 let shrunk = program.shrunk(budget: 500) { !run($0).released }
-                Issue.record("\(name) keeps a run alive after it ended (a reference cycle or a pending action):\n\(shrunk.swift)")
+                Issue.record(
+                    "\(name) keeps a run alive after it ended (a reference cycle or a pending action):\n\(shrunk.swift)"
+                )
                 return
             }
         }

@@ -1,26 +1,28 @@
+import FlyingFox
 // The examples in Examples/ (the README links them), used as an app would use them: on virtual
 // time for the debounce, and against a real HTTP server on 127.0.0.1 for the network call.
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import FlyingFox
 import Sluice
 import SluiceExamples
 import SluiceTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite struct ExamplesTests {
     @Test func searchAsYouTypeSearchesOnceTypingPausesAndKeepsOnlyTheLatestAnswer() {
         let scheduler = VirtualTimeScheduler()
         var answers: [String: PassthroughSubject<[String], Never>] = [:]
         var started: [String] = []
-        let model = SearchViewModel(search: { query in
-            started.append(query)
-            let answer = PassthroughSubject<[String], Never>()
-            answers[query] = answer
-            return answer.eraseToAnyPublisher()
-        }, quietTime: .milliseconds(300), scheduler: scheduler)
+        let model = SearchViewModel(
+            search: { query in
+                started.append(query)
+                let answer = PassthroughSubject<[String], Never>()
+                answers[query] = answer
+                return answer.eraseToAnyPublisher()
+            }, quietTime: .milliseconds(300), scheduler: scheduler)
 
         model.query = "s"
         scheduler.advance(by: .milliseconds(100))
@@ -95,7 +97,9 @@ import Testing
         let states = try await withThrowingTaskGroup(of: [UserState].self) { group in
             group.addTask {
                 var states: [UserState] = []
-                for await state in loadUser(id: 7, from: URL(string: "http://127.0.0.1:\(server.port)")!, session: session, retries: retries).values {
+                for await state in loadUser(
+                    id: 7, from: URL(string: "http://127.0.0.1:\(server.port)")!, session: session, retries: retries
+                ).values {
                     states.append(state)
                 }
                 return states
@@ -116,7 +120,9 @@ import Testing
 
     @Test func aNetworkCallIsRetriedThenDecoded() async throws {
         let (states, requests) = try await load(retries: 2) { number in
-            number < 3 ? HTTPResponse(statusCode: .internalServerError) : HTTPResponse(statusCode: .ok, body: Data(Self.ada.utf8))
+            number < 3
+                ? HTTPResponse(statusCode: .internalServerError)
+                : HTTPResponse(statusCode: .ok, body: Data(Self.ada.utf8))
         }
         #expect(states == [.loaded(User(id: 7, name: "Ada"))])
         #expect(requests == 3)
@@ -129,7 +135,8 @@ import Testing
     }
 
     @Test func aBodyThatDoesNotDecodeIsNotRetried() async throws {
-        let (states, requests) = try await load(retries: 2) { _ in HTTPResponse(statusCode: .ok, body: Data("{}".utf8)) }
+        let (states, requests) = try await load(retries: 2) { _ in HTTPResponse(statusCode: .ok, body: Data("{}".utf8))
+        }
         #expect(states == [.unavailable])
         #expect(requests == 1)
     }

@@ -34,11 +34,13 @@ let testScale = 50_000
 @Suite(.serialized) struct StressTests {
     static let runs: [(implementation: String, scenario: StressScenario)] =
         (SluiceStressScenarios.allScenarios.map { (SluiceStressScenarios.implementation, $0) }
-        + SluiceReferenceStressScenarios.allScenarios.map { (SluiceReferenceStressScenarios.implementation, $0) })
+            + SluiceReferenceStressScenarios.allScenarios.map { (SluiceReferenceStressScenarios.implementation, $0) })
 
     static let shrunk: [(implementation: String, name: String, run: @Sendable () -> [String])] =
         SluiceStressScenarios.shrunkCases.map { (SluiceStressScenarios.implementation, $0.name, $0.run) }
-        + SluiceReferenceStressScenarios.shrunkCases.map { (SluiceReferenceStressScenarios.implementation, $0.name, $0.run) }
+        + SluiceReferenceStressScenarios.shrunkCases.map {
+            (SluiceReferenceStressScenarios.implementation, $0.name, $0.run)
+        }
 
     @Test(arguments: StressTests.runs.indices)
     func scenarioHoldsItsInvariants(_ index: Int) {

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 // Runs one Sluice scenario between callgrind client requests, so that
 // `valgrind --tool=callgrind --instr-atstart=no` counts exactly its instructions.
 // Usage: InstructionCounts <scenario>   (no argument: list the scenarios)
 // `scripts/bench-check` runs each under callgrind and compares the totals with perf/instructions.json.
 import CCallgrind
 import ScenariosSluice
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 let elements = Array(0..<100_000)
 let scenarios: KeyValuePairs<String, () -> Int> = [

@@ -19,7 +19,8 @@ extension Subscribers {
         /// A request for at most `value` elements. `value` must not be negative.
         @inlinable
         public static func max(_ value: Int) -> Demand {
-            precondition(value >= 0, "Subscribers.Demand.max(_:) requires a non-negative count: demand cannot be negative")
+            precondition(
+                value >= 0, "Subscribers.Demand.max(_:) requires a non-negative count: demand cannot be negative")
             return Demand(rawValue: UInt(value))
         }
 
@@ -75,7 +76,9 @@ extension Subscribers {
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
             guard rhs.rawValue != .max else { return .none }
-            precondition(rhs.rawValue <= lhs.rawValue, "Subscribers.Demand subtraction went below zero: demand cannot be negative")
+            precondition(
+                rhs.rawValue <= lhs.rawValue,
+                "Subscribers.Demand subtraction went below zero: demand cannot be negative")
             return Demand(rawValue: lhs.rawValue - rhs.rawValue)
         }
 
@@ -150,6 +153,9 @@ extension Subscribers.Demand {
     /// request as Combine's do, and so do the sequence and recording subscriptions.
     @inlinable
     func _assertNonZero() {
-        precondition(rawValue != 0, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+        precondition(
+            rawValue != 0,
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
     }
 }

@@ -42,7 +42,9 @@ class PublishedStorage {
     }
 
     /// The object's publisher, if installed.
-    var installed: ObservableObjectPublisher? { fatalError("PublishedStorage.installed is overridden by PublishedSubject") }
+    var installed: ObservableObjectPublisher? {
+        fatalError("PublishedStorage.installed is overridden by PublishedSubject")
+    }
 }
 
 /// A field type that holds `PublishedStorage`: `Published`, whatever its value.
@@ -74,7 +76,9 @@ struct PublishedFields: Sendable {
         var fields: [Field] = []
         // `.classType` (raw value 1), spelled out: the stdlib declares it a mutable static.
         _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
-            if let published = fieldType as? any PublishedField.Type { fields.append(Field(offset: offset, type: published)) }
+            if let published = fieldType as? any PublishedField.Type {
+                fields.append(Field(offset: offset, type: published))
+            }
             return true
         }
         known.withLock { $0[key] = fields }

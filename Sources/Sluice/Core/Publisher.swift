@@ -39,7 +39,8 @@ public protocol Publisher<Output, Failure> {
     /// (continuation passing): no value then holds the whole chain, so nothing the optimizer must
     /// forward through memory is larger than a closure, however long the chain (see `RuntimeContract.md`).
     @discardableResult
-    func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool
+    func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void)
+        -> Bool
 
     /// Subscribes `subscriber` through the stage `makeStage` makes: the run of stage operators
     /// (`map`, `filter`, ...) above this publisher, composed into one stage. A stage operator puts

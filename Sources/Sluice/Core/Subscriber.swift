@@ -62,7 +62,9 @@ extension Subscribers.Completion: Codable where Failure: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self = try container.decode(Bool.self, forKey: .success) ? .finished : .failure(try container.decode(Failure.self, forKey: .error))
+        self =
+            try container.decode(Bool.self, forKey: .success)
+            ? .finished : .failure(try container.decode(Failure.self, forKey: .error))
     }
 
     public func encode(to encoder: any Encoder) throws {

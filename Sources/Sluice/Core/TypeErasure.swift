@@ -116,7 +116,8 @@ final class _AnySubscriberClosures<Input, Failure: Error> {
         receiveSubscription: ((any Subscription) -> Void)?, receiveValue: ((Input) -> Subscribers.Demand)?,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
     ) {
-        closures = Closures(receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        closures = Closures(
+            receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
     }
 
     func receive(subscription: any Subscription) { closures?.receiveSubscription?(subscription) }

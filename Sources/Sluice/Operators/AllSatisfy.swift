@@ -42,7 +42,9 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "AllSatisfy" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> { _Runtime.AllSatisfyFold(predicate: predicate) }
+        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> {
+            _Runtime.AllSatisfyFold(predicate: predicate)
+        }
     }
 
     /// A publisher that publishes a single Boolean value that indicates whether all received
@@ -68,7 +70,9 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryAllSatisfy" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> { _Runtime.AllSatisfyFold(predicate: predicate) }
+        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> {
+            _Runtime.AllSatisfyFold(predicate: predicate)
+        }
     }
 }
 

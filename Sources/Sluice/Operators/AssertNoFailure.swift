@@ -4,7 +4,9 @@ extension Publisher {
     /// The trap message is `prefix`, a space and the error (only the error when `prefix` is empty),
     /// reported at `file` and `line`.
     @inlinable
-    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line)
+        -> Publishers.AssertNoFailure<Self>
+    {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
     }
 }
@@ -18,7 +20,9 @@ extension Publishers {
     public struct AssertNoFailure<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.AssertNoFailureStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.AssertNoFailureStage<Output, Upstream.Failure>
+        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -51,7 +55,9 @@ extension _Runtime {
     public struct AssertNoFailureStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "AssertNoFailure" }
         @inlinable public static var _passesSubscriptionThrough: Bool { true }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("file", file), ("line", line), ("prefix", prefix)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("file", file), ("line", line), ("prefix", prefix)]
+        }
         public typealias Failure = Never
         @usableFromInline let prefix: String
         @usableFromInline let file: StaticString

@@ -66,9 +66,10 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_BreakpointSubscriber(
-                stopsOnSubscription: receiveSubscription, stopsOnOutput: receiveOutput,
-                stopsOnCompletion: receiveCompletion, downstream: subscriber))
+            upstream.subscribe(
+                _BreakpointSubscriber(
+                    stopsOnSubscription: receiveSubscription, stopsOnOutput: receiveOutput,
+                    stopsOnCompletion: receiveCompletion, downstream: subscriber))
         }
     }
 }

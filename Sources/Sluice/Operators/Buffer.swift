@@ -11,7 +11,9 @@ extension Publisher {
     /// An upstream failure is passed on at once and the buffered values are dropped; `.finished`
     /// is passed on once the buffer is empty and downstream has demand.
     @inlinable
-    public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) -> Publishers.Buffer<Self> {
+    public func buffer(
+        size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
+    ) -> Publishers.Buffer<Self> {
         Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
     }
 }
@@ -52,7 +54,10 @@ extension Publishers {
 
         /// Creates a publisher that buffers elements received from an upstream publisher.
         @inlinable
-        public init(upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+        public init(
+            upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -61,7 +66,8 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+            upstream.subscribe(
+                _BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }
 }
@@ -112,7 +118,10 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     @usableFromInline var terminated = false
 
     @inlinable
-    init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+    init(
+        downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
         self.downstream = Releasable(downstream)
         self.whenFull = Releasable(whenFull)
         lifetime = Lifetime { unsafeDowncast($0, to: _BufferSubscription.self).release() }
@@ -133,10 +142,13 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
         lock.lock()
         defer { lock.unlock() }
         let state = terminated ? "terminal" : upstream == nil ? "awaiting subscription" : "subscribed"
-        return Mirror(self, children: [
-            ("values", ring.elements), ("state", state), ("downstreamDemand", Subscribers.Demand.max(Int(clamping: demand))),
-            ("terminal", pending as Any),
-        ])
+        return Mirror(
+            self,
+            children: [
+                ("values", ring.elements), ("state", state),
+                ("downstreamDemand", Subscribers.Demand.max(Int(clamping: demand))),
+                ("terminal", pending as Any),
+            ])
     }
 
     // MARK: Upstream

@@ -5,14 +5,16 @@ extension Publisher {
     /// is subscribed to and asked for the demand downstream still has outstanding. The switch
     /// happens once: the replacement's completion, failure included, ends the stream.
     @inlinable
-    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P> where Output == P.Output {
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    where Output == P.Output {
         Publishers.Catch(upstream: self, handler: handler)
     }
 
     /// Handles errors from an upstream publisher by either replacing it with another publisher or
     /// throwing a new error, which fails the stream.
     @inlinable
-    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P> where Output == P.Output {
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+    where Output == P.Output {
         Publishers.TryCatch(upstream: self, handler: handler)
     }
 }
@@ -20,7 +22,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher.
     @frozen
-    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher where Upstream.Output == NewPublisher.Output {
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
         public typealias Failure = NewPublisher.Failure
 
@@ -49,7 +52,8 @@ extension Publishers {
 
     /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher or producing a new error.
     @frozen
-    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher where Upstream.Output == NewPublisher.Output {
+    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
 
@@ -119,12 +123,14 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         @usableFromInline var downstream: Downstream
         /// The handler, as a value or the error that ends the stream (`tryCatch`'s throw).
         @usableFromInline let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
-        @usableFromInline let mapCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+        @usableFromInline let mapCompletion:
+            (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
 
         @inlinable
         init(
             downstream: Downstream, recover: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
-            mapCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+            mapCompletion:
+                @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
         ) {
             self.downstream = downstream
             self.recover = recover
@@ -147,7 +153,8 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     init(
         name: String, downstream: Downstream,
         recover: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
-        mapCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+        mapCompletion:
+            @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         self.name = name
         live = Releasable(Live(downstream: downstream, recover: recover, mapCompletion: mapCompletion))
@@ -316,7 +323,8 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
 /// The subscriber the original upstream talks to.
 @usableFromInline
-struct _CatchUpstreamSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
+struct _CatchUpstreamSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    SideSubscriber
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -327,14 +335,17 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(owner) }
 
-    @inlinable func receive(subscription: any Subscription) { owner.receive(subscription: subscription, from: .upstream) }
+    @inlinable func receive(subscription: any Subscription) {
+        owner.receive(subscription: subscription, from: .upstream)
+    }
     @inlinable func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, from: .upstream) }
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { owner.upstreamCompleted(completion) }
 }
 
 /// The subscriber the replacement publisher talks to.
 @usableFromInline
-struct _CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
+struct _CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    SideSubscriber
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline typealias Input = NewPublisher.Output
     @usableFromInline typealias Failure = NewPublisher.Failure
@@ -349,7 +360,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         combineIdentifier = CombineIdentifier()
     }
 
-    @inlinable func receive(subscription: any Subscription) { owner.receive(subscription: subscription, from: .replacement) }
+    @inlinable func receive(subscription: any Subscription) {
+        owner.receive(subscription: subscription, from: .replacement)
+    }
     @inlinable func receive(_ input: Input) -> Subscribers.Demand { owner.receive(input, from: .replacement) }
     @inlinable func receive(completion: Subscribers.Completion<Failure>) { owner.replacementCompleted(completion) }
 }

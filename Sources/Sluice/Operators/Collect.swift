@@ -29,7 +29,9 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Collect" }
 
         /// Combine's shows only how many values it holds.
-        public static func _children(fold: _Runtime.CollectFold<Upstream.Output>?, downstream: Any, status: String) -> [Mirror.Child] {
+        public static func _children(fold: _Runtime.CollectFold<Upstream.Output>?, downstream: Any, status: String)
+            -> [Mirror.Child]
+        {
             [("count", fold?.elements.count ?? 0)]
         }
 

@@ -74,9 +74,12 @@ where Downstream.Input == [Element] {
 
     @usableFromInline var customMirror: Mirror {
         let upstream = lock.withLock(guarding: &handOff) { $0.live }
-        return Mirror(self, children: [
-            ("downstream", downstream.value as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count),
-        ])
+        return Mirror(
+            self,
+            children: [
+                ("downstream", downstream.value as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer),
+                ("count", count),
+            ])
     }
 
     @inlinable

@@ -45,7 +45,9 @@ extension Publishers {
 
         /// Creates a publisher that buffers and periodically publishes its items.
         @inlinable
-        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.strategy = strategy
             self.options = options
@@ -60,7 +62,8 @@ extension Publishers {
                     scheduler: scheduler, interval: interval, limit: nil, options: options, downstream: subscriber)
             case .byTimeOrCount(let scheduler, let interval, let count):
                 subscription = _CollectByTimeSubscription(
-                    scheduler: scheduler, interval: interval, limit: Swift.max(count, 1), options: options, downstream: subscriber)
+                    scheduler: scheduler, interval: interval, limit: Swift.max(count, 1), options: options,
+                    downstream: subscriber)
             }
             upstream.subscribe(subscription)
         }
@@ -338,7 +341,8 @@ where Downstream.Input == [Element] {
         lock.unlock()
         stale?.cancel()
         let token = scheduler.schedule(
-            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance, options: options
+            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
+            options: options
         ) { self.windowEnded(epoch: epoch) }
         lock.lock()
         guard epoch == windows.epoch, windows.phase == .active else {

@@ -40,7 +40,9 @@ extension Publisher {
         _ transform: @escaping (Output, P.Output, Q.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
     where Failure == P.Failure, P.Failure == Q.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2)) { transform($0.0, $0.1, $0.2) }
+        Publishers.Map(upstream: Publishers.CombineLatest3(self, publisher1, publisher2)) {
+            transform($0.0, $0.1, $0.2)
+        }
     }
 
     /// Subscribes to three additional publishers and publishes a tuple upon receiving output from any of them.
@@ -59,7 +61,9 @@ extension Publisher {
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
     where Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
-        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)) { transform($0.0, $0.1, $0.2, $0.3) }
+        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
     }
 }
 
@@ -158,7 +162,9 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            typealias Slots = _Slots4<_LatestSlot<A.Output>, _LatestSlot<B.Output>, _LatestSlot<C.Output>, _LatestSlot<D.Output>>
+            typealias Slots = _Slots4<
+                _LatestSlot<A.Output>, _LatestSlot<B.Output>, _LatestSlot<C.Output>, _LatestSlot<D.Output>
+            >
             let core = _FanInCore<Slots, S>(downstream: subscriber)
             core.attach(a, as: _Lane0<Slots>.self)
             core.attach(b, as: _Lane1<Slots>.self)

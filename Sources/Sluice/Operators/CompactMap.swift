@@ -22,7 +22,9 @@ extension Publishers {
     @frozen
     public struct CompactMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.CompactMapStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.CompactMapStage<Upstream.Output, Output, Failure>
+        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Output?)
@@ -40,7 +42,9 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.CompactMapStage<Upstream.Output, Output, Failure> { _Runtime.CompactMapStage(transform: transform) }
+        public func _makeStage() -> _Runtime.CompactMapStage<Upstream.Output, Output, Failure> {
+            _Runtime.CompactMapStage(transform: transform)
+        }
     }
 
     /// A publisher that republishes all non-`nil` results of calling an error-throwing closure
@@ -48,7 +52,9 @@ extension Publishers {
     @frozen
     public struct TryCompactMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>
+        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output?)
@@ -118,7 +124,9 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> { _Runtime.FusedStep(valueOrSkip: transform(input)) }
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+            _Runtime.FusedStep(valueOrSkip: transform(input))
+        }
     }
 }
 
@@ -128,7 +136,9 @@ extension _Runtime {
     public struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "TryCompactMap" }
         @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream)]
+        }
         public typealias Failure = any Error
         @usableFromInline let transform: (Input) throws -> Output?
 

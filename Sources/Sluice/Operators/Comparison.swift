@@ -32,14 +32,18 @@ extension Publisher {
     /// Publishes the minimum value received from the upstream publisher, using the provided
     /// error-throwing closure to order the items.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
     }
 
     /// Publishes the maximum value received from the upstream publisher, using the provided
     /// error-throwing closure to order the items.
     @inlinable
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }
@@ -70,7 +74,9 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Comparison" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ComparisonFold<Output> { _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
+        public func _makeFold() -> _Runtime.ComparisonFold<Output> {
+            _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder)
+        }
     }
 
     /// A publisher that republishes items from another publisher only if each new item is in
@@ -89,7 +95,9 @@ extension Publishers {
         /// Creates a publisher that publishes the greatest element of `upstream` under the ordering,
         /// and fails if the ordering throws.
         @inlinable
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        public init(
+            upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
@@ -97,7 +105,9 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryComparison" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ComparisonFold<Output> { _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder) }
+        public func _makeFold() -> _Runtime.ComparisonFold<Output> {
+            _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder)
+        }
     }
 }
 

@@ -9,7 +9,8 @@ extension Publisher {
 
     /// Appends a publisher's output with the specified sequence.
     @inlinable
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    public func append<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
     where Output == S.Element {
         Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
     }
@@ -30,7 +31,8 @@ extension Publisher {
 
     /// Prefixes a publisher's output with the specified sequence.
     @inlinable
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    public func prepend<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
     where Output == S.Element {
         Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
     }
@@ -77,7 +79,9 @@ extension Publishers {
             if Self._fusesUnderAnyDemand {
                 _subscribeFused(subscriber)
             } else {
-                prefix.subscribe(_ConcatenateSide<Suffix, S, _ConcatenatePrefixPart>(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
+                prefix.subscribe(
+                    _ConcatenateSide<Suffix, S, _ConcatenatePrefixPart>(
+                        parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
             }
         }
 
@@ -145,7 +149,9 @@ extension _Runtime {
             }
         }
 
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Concatenate") }
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection {
+            _Runtime.Reflection("Concatenate")
+        }
 
         @inlinable public var _name: StaticString { "Concatenate" }
 
@@ -211,7 +217,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, isSuffix: isSuffix) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receive(completion: completion, isSuffix: isSuffix)
+    }
 }
 
 /// Runs the prefix, then the suffix, over parts that cannot be fused.

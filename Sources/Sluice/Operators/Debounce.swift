@@ -32,7 +32,10 @@ extension Publishers {
 
         /// Creates a publisher that publishes elements only after a specified time interval elapses between events.
         @inlinable
-        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -106,7 +109,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline var customMirror: Mirror {
         lock.lock()
         defer { lock.unlock() }
-        return Mirror(self, children: [("downstream", downstream.value as Any), ("downstreamDemand", demand), ("currentValue", latest as Any)])
+        return Mirror(
+            self,
+            children: [
+                ("downstream", downstream.value as Any), ("downstreamDemand", demand), ("currentValue", latest as Any),
+            ])
     }
 
     @inlinable
@@ -154,7 +161,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             }
             return
         }
-        let token = scheduler.schedule(after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options) {
+        let token = scheduler.schedule(
+            after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
+        ) {
             self.fire(armedFor)
         }
         lock.lock()

@@ -137,7 +137,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard status.compareExchange(expected: Self.active, desired: Self.completing, ordering: .acquiringAndReleasing).exchanged
+        guard
+            status.compareExchange(expected: Self.active, desired: Self.completing, ordering: .acquiringAndReleasing)
+                .exchanged
         else { return }
         scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
             self.finish(completion)
@@ -146,9 +148,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func deliver(_ input: Input) {
-        let more = lifetime.call(self) {
-            status.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
-        } ?? .none
+        let more =
+            lifetime.call(self) {
+                status.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+            } ?? .none
         guard more != .none else { return }
         lock.lock()
         let upstream = upstream
@@ -158,7 +161,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        guard status.compareExchange(expected: Self.completing, desired: Self.done, ordering: .acquiringAndReleasing).exchanged
+        guard
+            status.compareExchange(expected: Self.completing, desired: Self.done, ordering: .acquiringAndReleasing)
+                .exchanged
         else { return }
         lock.lock()
         upstream = nil

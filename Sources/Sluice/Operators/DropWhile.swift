@@ -40,7 +40,9 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.DropWhileStage<Output, Failure> { _Runtime.DropWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.DropWhileStage<Output, Failure> {
+            _Runtime.DropWhileStage(predicate: predicate)
+        }
     }
 
     /// A publisher that omits elements from an upstream publisher until a given error-throwing
@@ -51,7 +53,9 @@ extension Publishers {
     public struct TryDropWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryDropWhileStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.TryDropWhileStage<Output, Upstream.Failure>
+        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
@@ -68,7 +72,9 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryDropWhileStage<Output, Upstream.Failure> { _Runtime.TryDropWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.TryDropWhileStage<Output, Upstream.Failure> {
+            _Runtime.TryDropWhileStage(predicate: predicate)
+        }
     }
 }
 

@@ -23,10 +23,13 @@ extension Publisher {
 extension Publishers {
     /// A publisher that encodes the upstream's values with an encoder.
     @frozen
-    public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: _Runtime.StageOperator where Upstream.Output: Encodable {
+    public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: _Runtime.StageOperator
+    where Upstream.Output: Encodable {
         public typealias Output = Coder.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.EncodeStage<Upstream.Output, Coder, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.EncodeStage<Upstream.Output, Coder, Upstream.Failure>
+        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -50,7 +53,9 @@ extension Publishers {
     public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: _Runtime.StageOperator
     where Upstream.Output == Coder.Input {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.DecodeStage<Output, Coder, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.DecodeStage<Output, Coder, Upstream.Failure>
+        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -81,7 +86,9 @@ extension _Runtime {
         @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> { ._catching { .value(try encoder.encode(input)) } }
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+            ._catching { .value(try encoder.encode(input)) }
+        }
 
         @inlinable @inline(__always)
         public func mapFailure(_ error: UpstreamFailure) -> any Error { error }

@@ -31,10 +31,14 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.FilterStage<Output, Failure> { _Runtime.FilterStage(isIncluded: isIncluded) }
+        public func _makeStage() -> _Runtime.FilterStage<Output, Failure> {
+            _Runtime.FilterStage(isIncluded: isIncluded)
+        }
 
         @inlinable @inline(__always) @discardableResult
-        public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
             let (upstream, isIncluded) = _parts()
             return upstream._forEach({ isIncluded($0) ? receiveValue($0) : true }, receiveCompletion)
         }
@@ -61,6 +65,8 @@ extension _Runtime {
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { isIncluded(input) ? .value(input) : .skip }
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+            isIncluded(input) ? .value(input) : .skip
+        }
     }
 }

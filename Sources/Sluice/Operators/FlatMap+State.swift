@@ -184,7 +184,9 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     /// Downstream's request: the inner publishers to ask for `.unlimited` now (demand became
     /// unlimited), and whether the caller becomes the delivering one (values wait).
     @inlinable
-    mutating func requested(_ more: Subscribers.Demand) -> (toUnlimit: ContiguousArray<any Subscription>, delivers: Bool) {
+    mutating func requested(_ more: Subscribers.Demand) -> (
+        toUnlimit: ContiguousArray<any Subscription>, delivers: Bool
+    ) {
         guard phase != .terminated else { return ([], false) }
         let becomesUnlimited = more == .unlimited && demand != .unlimited
         demand += more
@@ -212,7 +214,9 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     /// With `askingInners` (downstream's request drives the delivery), the inner publisher of
     /// each value delivered under a finite demand is asked for one more: it is put in `toAsk`.
     @inlinable
-    mutating func nextDelivery(adding more: Subscribers.Demand, askingInners: Bool, toAsk: inout (any Subscription)?) -> Delivery {
+    mutating func nextDelivery(adding more: Subscribers.Demand, askingInners: Bool, toAsk: inout (any Subscription)?)
+        -> Delivery
+    {
         if more != .none { demand += more }
         if let failure = pendingFailure {
             pendingFailure = nil

@@ -20,7 +20,9 @@ extension Publisher {
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { Publishers.SetFailureType(upstream: transform($0)) }
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            Publishers.SetFailureType(upstream: transform($0))
+        }
     }
 }
 
@@ -31,7 +33,8 @@ extension Publisher where Failure == Never {
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
-        Publishers.FlatMap(upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
+        Publishers.FlatMap(
+            upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
     }
 
     /// Transforms all elements from an upstream publisher into new publishers, none of which can fail.
@@ -70,7 +73,10 @@ extension Publishers {
 
         /// Creates a publisher that transforms elements from an upstream publisher into a new publisher.
         @inlinable
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform
@@ -85,7 +91,9 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.FlattenCursor`).
-        @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand && NewPublisher._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            Upstream._fusesUnderAnyDemand && NewPublisher._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
@@ -130,7 +138,10 @@ struct _FlatMapQueue<Element> {
 /// The subscriber upstream talks to; it carries the subscription's identifier.
 @frozen @usableFromInline
 struct _FlatMapOuter<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
-where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+where
+    NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
+    Downstream.Failure == Upstream.Failure
+{
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
@@ -156,7 +167,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 /// The subscriber of one inner publisher, by its number.
 @frozen @usableFromInline
 struct _FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, Introspected
-where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+where
+    NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
+    Downstream.Failure == Upstream.Failure
+{
     @usableFromInline typealias Input = NewPublisher.Output
     @usableFromInline typealias Failure = NewPublisher.Failure
 
@@ -174,7 +188,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @usableFromInline var description: String { "FlatMap" }
 
     /// As Combine's: the identifier of the subscription (the outer subscriber) it belongs to.
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))])
+    }
 
     @inlinable func receive(subscription: any Subscription) { parent.innerSubscribed(subscription, index: index) }
 
@@ -192,7 +208,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 @usableFromInline
 final class _FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, Introspected
-where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+where
+    NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
+    Downstream.Failure == Upstream.Failure
+{
     @usableFromInline typealias Value = NewPublisher.Output
     @usableFromInline typealias State = _FlatMapState<Value, Downstream.Failure>
 
@@ -210,7 +229,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     @exclusivity(unchecked) @usableFromInline var state: State
 
     @inlinable
-    init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
+    init(
+        maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher,
+        downstream: Downstream
+    ) {
         self.maxPublishers = maxPublishers
         state = State(maxPublishers: maxPublishers)
         self.transform = Releasable(transform)
@@ -260,7 +282,8 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
             let (value, completion) = cursor._takeAtMostOne()
             takeImmediate(value, completion)
         } else if NewPublisher.self == Empty<Value, Downstream.Failure>.self {
-            let completesAtOnce = unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately
+            let completesAtOnce = unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self)
+                .completeImmediately
             perform(withState { $0.emptyInner(completesAtOnce: completesAtOnce) })
         } else if let index = withState({ $0.openInner() }) {
             publisher.subscribe(_FlatMapInner(parent: self, index: index))

@@ -39,7 +39,8 @@ extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 /// `ignoreOutput`'s subscriber: no state; it owns downstream until upstream lets go of it.
 @usableFromInline
-final class _IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, Introspected where Downstream.Input == Never {
+final class _IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, Introspected
+where Downstream.Input == Never {
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream

@@ -11,7 +11,9 @@ extension Publishers {
     @frozen
     public struct Map<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.MapStage<Upstream.Output, Output, Failure>
+        >
 
         /// `upstream` and `transform`, kept by one closure: the publisher is two words however long
         /// the chain under it (see `_forEach`).
@@ -29,10 +31,14 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapStage<Upstream.Output, Output, Failure> { _Runtime.MapStage(transform: transform) }
+        public func _makeStage() -> _Runtime.MapStage<Upstream.Output, Output, Failure> {
+            _Runtime.MapStage(transform: transform)
+        }
 
         @inlinable @inline(__always) @discardableResult
-        public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
             let (upstream, transform) = _parts()
             return upstream._forEach({ receiveValue(transform($0)) }, receiveCompletion)
         }

@@ -13,7 +13,9 @@ extension Publishers {
     @frozen
     public struct MapError<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapErrorStage<Output, Upstream.Failure, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.MapErrorStage<Output, Upstream.Failure, Failure>
+        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Failure) -> Failure)
@@ -37,7 +39,9 @@ extension Publishers {
 
         /// A stage that converts the failure.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapErrorStage<Output, Upstream.Failure, Failure> { _Runtime.MapErrorStage(transform: transform) }
+        public func _makeStage() -> _Runtime.MapErrorStage<Output, Upstream.Failure, Failure> {
+            _Runtime.MapErrorStage(transform: transform)
+        }
     }
 }
 
@@ -49,7 +53,9 @@ extension _Runtime {
         @inlinable public static var _passesSubscriptionThrough: Bool { true }
         @usableFromInline let transform: (UpstreamFailure) -> Failure
 
-        @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) { self.transform = transform }
+        @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) {
+            self.transform = transform
+        }
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { .value(input) }

@@ -31,7 +31,9 @@ extension Publishers {
     @frozen
     public struct MapKeyPath<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure>
+        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -46,7 +48,9 @@ extension Publishers {
 
         /// A stage reading `keyPath`.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure> { _Runtime.MapKeyPathStage(keyPath: keyPath) }
+        public func _makeStage() -> _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure> {
+            _Runtime.MapKeyPathStage(keyPath: keyPath)
+        }
     }
 
     /// A publisher that publishes the values of two key paths as a tuple.
@@ -54,7 +58,9 @@ extension Publishers {
     public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: _Runtime.StageOperator {
         public typealias Output = (Output0, Output1)
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>
+        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -64,7 +70,9 @@ extension Publishers {
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
         @inlinable
-        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -82,7 +90,9 @@ extension Publishers {
     public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: _Runtime.StageOperator {
         public typealias Output = (Output0, Output1, Output2)
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>
+        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -125,7 +135,9 @@ extension _Runtime {
         @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> { .value(input[keyPath: keyPath]) }
+        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+            .value(input[keyPath: keyPath])
+        }
     }
 }
 
@@ -135,7 +147,9 @@ extension _Runtime {
     public struct MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "ValueForKeys" }
         @inlinable public static var _passesSubscriptionThrough: Bool { true }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("keyPath0", keyPath0), ("keyPath1", keyPath1)]
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline let keyPath0: KeyPath<Input, Output0>
         @usableFromInline let keyPath1: KeyPath<Input, Output1>
@@ -159,7 +173,9 @@ extension _Runtime {
     public struct MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "ValueForKeys" }
         @inlinable public static var _passesSubscriptionThrough: Bool { true }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline let keyPath0: KeyPath<Input, Output0>
         @usableFromInline let keyPath1: KeyPath<Input, Output1>

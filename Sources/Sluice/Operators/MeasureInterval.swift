@@ -37,7 +37,8 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
+            upstream.subscribe(
+                _MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
         }
     }
 }

@@ -153,7 +153,9 @@ struct _MergeState<Value, Failure: Error> {
     /// Downstream answered `more` to a value the caller delivered from upstream `index`: the
     /// demand to return to that upstream, and the caller's next step.
     @inlinable
-    mutating func offerDelivered(_ more: Subscribers.Demand, from index: Int) -> (answer: Subscribers.Demand, next: Delivery) {
+    mutating func offerDelivered(_ more: Subscribers.Demand, from index: Int) -> (
+        answer: Subscribers.Demand, next: Delivery
+    ) {
         if more != .none { owed = more._adding(to: owed) }
         // The upstream may send its next value, unless it was asked for everything already or the
         // stream or this upstream ended meanwhile.
@@ -196,7 +198,9 @@ struct _MergeState<Value, Failure: Error> {
     /// Downstream's request: the upstreams to ask for everything now (demand became unlimited),
     /// and whether the caller has taken the delivering turn (values wait, or the end does).
     @inlinable
-    mutating func requested(_ demand: Subscribers.Demand) -> (everything: ContiguousArray<any Subscription>, drains: Bool) {
+    mutating func requested(_ demand: Subscribers.Demand) -> (
+        everything: ContiguousArray<any Subscription>, drains: Bool
+    ) {
         switch phase {
         case .running, .finishing: break
         case .failing, .done: return ([], false)

@@ -22,40 +22,65 @@ extension Publisher {
     /// Combines elements from this publisher with those from 3 other publishers, delivering an
     /// interleaved sequence of elements.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
-    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output {
+    public func merge<B: Publisher, C: Publisher, D: Publisher>(with b: B, _ c: C, _ d: D)
+        -> Publishers.Merge4<Self, B, C, D>
+    where
+        Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure,
+        C.Output == D.Output
+    {
         Publishers.Merge4(self, b, c, d)
     }
 
     /// Combines elements from this publisher with those from 4 other publishers, delivering an
     /// interleaved sequence of elements.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
-    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(with b: B, _ c: C, _ d: D, _ e: E)
+        -> Publishers.Merge5<Self, B, C, D, E>
+    where
+        Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure,
+        C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 
     /// Combines elements from this publisher with those from 5 other publishers, delivering an
     /// interleaved sequence of elements.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F
+    ) -> Publishers.Merge6<Self, B, C, D, E, F>
+    where
+        Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure,
+        C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 
     /// Combines elements from this publisher with those from 6 other publishers, delivering an
     /// interleaved sequence of elements.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+    ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+    where
+        Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure,
+        C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure,
+        E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 
     /// Combines elements from this publisher with those from 7 other publishers, delivering an
     /// interleaved sequence of elements.
     @inlinable
-    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output {
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
+    ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
+    where
+        Failure == B.Failure, Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure,
+        C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure,
+        E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 
@@ -103,7 +128,9 @@ extension Publishers {
         @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable())) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable()))
+        }
     }
 }
 
@@ -126,29 +153,49 @@ extension Publishers.Merge {
 
     /// Merges this publisher's upstreams and 3 other publishers into one `Merge5`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge5<A, B, Z, Y, X>
-    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X)
+        -> Publishers.Merge5<A, B, Z, Y, X>
+    where
+        B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output
+    {
         Publishers.Merge5(a, b, z, y, x)
     }
 
     /// Merges this publisher's upstreams and 4 other publishers into one `Merge6`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge6<A, B, Z, Y, X, W>
-    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W)
+        -> Publishers.Merge6<A, B, Z, Y, X, W>
+    where
+        B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output
+    {
         Publishers.Merge6(a, b, z, y, x, w)
     }
 
     /// Merges this publisher's upstreams and 5 other publishers into one `Merge7`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
-    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
+        with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
+    ) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
+    where
+        B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output,
+        W.Failure == V.Failure, W.Output == V.Output
+    {
         Publishers.Merge7(a, b, z, y, x, w, v)
     }
 
     /// Merges this publisher's upstreams and 6 other publishers into one `Merge8`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
-    where B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output, V.Failure == U.Failure, V.Output == U.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher, U: Publisher>(
+        with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U
+    ) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>
+    where
+        B.Failure == Z.Failure, B.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output,
+        W.Failure == V.Failure, W.Output == V.Output, V.Failure == U.Failure, V.Output == U.Output
+    {
         Publishers.Merge8(a, b, z, y, x, w, v, u)
     }
 
@@ -188,13 +235,21 @@ extension Publishers {
             c.subscribe(_MergeInlet(fanIn: fanIn, index: 2))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.Unfusable<Output, Failure>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<
+            A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.Unfusable<Output, Failure>>>
+        >
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.Unfusable()))) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(
+                first: a,
+                then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.Unfusable())))
+        }
     }
 }
 
@@ -217,22 +272,36 @@ extension Publishers.Merge3 {
 
     /// Merges this publisher's upstreams and 3 other publishers into one `Merge6`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge6<A, B, C, Z, Y, X>
-    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X)
+        -> Publishers.Merge6<A, B, C, Z, Y, X>
+    where
+        C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output
+    {
         Publishers.Merge6(a, b, c, z, y, x)
     }
 
     /// Merges this publisher's upstreams and 4 other publishers into one `Merge7`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
-    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W)
+        -> Publishers.Merge7<A, B, C, Z, Y, X, W>
+    where
+        C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output
+    {
         Publishers.Merge7(a, b, c, z, y, x, w)
     }
 
     /// Merges this publisher's upstreams and 5 other publishers into one `Merge8`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
-    where C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output, W.Failure == V.Failure, W.Output == V.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, V: Publisher>(
+        with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
+    ) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
+    where
+        C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output,
+        W.Failure == V.Failure, W.Output == V.Output
+    {
         Publishers.Merge8(a, b, c, z, y, x, w, v)
     }
 
@@ -244,7 +313,10 @@ extension Publishers {
     /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
     @frozen
     public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
-    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output {
+    where
+        A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output,
+        C.Failure == D.Failure, C.Output == D.Output
+    {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -276,13 +348,27 @@ extension Publishers {
             d.subscribe(_MergeInlet(fanIn: fanIn, index: 3))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.Unfusable<Output, Failure>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<
+            A,
+            _Runtime.MergeCursor<
+                B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.Unfusable<Output, Failure>>>
+            >
+        >
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.Unfusable())))) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(
+                first: a,
+                then: _Runtime.MergeCursor(
+                    later: b,
+                    then: _Runtime.MergeCursor(
+                        later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.Unfusable()))))
+        }
     }
 }
 
@@ -305,15 +391,23 @@ extension Publishers.Merge4 {
 
     /// Merges this publisher's upstreams and 3 other publishers into one `Merge7`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
-    where D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X)
+        -> Publishers.Merge7<A, B, C, D, Z, Y, X>
+    where
+        D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output
+    {
         Publishers.Merge7(a, b, c, d, z, y, x)
     }
 
     /// Merges this publisher's upstreams and 4 other publishers into one `Merge8`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
-    where D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher, W: Publisher>(with z: Z, _ y: Y, _ x: X, _ w: W)
+        -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
+    where
+        D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output, X.Failure == W.Failure, X.Output == W.Output
+    {
         Publishers.Merge8(a, b, c, d, z, y, x, w)
     }
 
@@ -325,7 +419,10 @@ extension Publishers {
     /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
     @frozen
     public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
-    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output {
+    where
+        A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output,
+        C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output
+    {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -361,13 +458,33 @@ extension Publishers {
             e.subscribe(_MergeInlet(fanIn: fanIn, index: 4))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.Unfusable<Output, Failure>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<
+            A,
+            _Runtime.MergeCursor<
+                B,
+                _Runtime.MergeCursor<
+                    C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.Unfusable<Output, Failure>>>
+                >
+            >
+        >
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+                && E._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.Unfusable()))))) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(
+                first: a,
+                then: _Runtime.MergeCursor(
+                    later: b,
+                    then: _Runtime.MergeCursor(
+                        later: c,
+                        then: _Runtime.MergeCursor(
+                            later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.Unfusable())))))
+        }
     }
 }
 
@@ -390,8 +507,12 @@ extension Publishers.Merge5 {
 
     /// Merges this publisher's upstreams and 3 other publishers into one `Merge8`.
     @inlinable
-    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
-    where E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output, Y.Failure == X.Failure, Y.Output == X.Output {
+    public func merge<Z: Publisher, Y: Publisher, X: Publisher>(with z: Z, _ y: Y, _ x: X)
+        -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
+    where
+        E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure, Z.Output == Y.Output,
+        Y.Failure == X.Failure, Y.Output == X.Output
+    {
         Publishers.Merge8(a, b, c, d, e, z, y, x)
     }
 
@@ -403,7 +524,11 @@ extension Publishers {
     /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
     @frozen
     public struct Merge6<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>: Publisher
-    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output {
+    where
+        A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output,
+        C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output,
+        E.Failure == F.Failure, E.Output == F.Output
+    {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -443,17 +568,43 @@ extension Publishers {
             f.subscribe(_MergeInlet(fanIn: fanIn, index: 5))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.Unfusable<Output, Failure>>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<
+            A,
+            _Runtime.MergeCursor<
+                B,
+                _Runtime.MergeCursor<
+                    C,
+                    _Runtime.MergeCursor<
+                        D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.Unfusable<Output, Failure>>>
+                    >
+                >
+            >
+        >
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+                && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.Unfusable())))))) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(
+                first: a,
+                then: _Runtime.MergeCursor(
+                    later: b,
+                    then: _Runtime.MergeCursor(
+                        later: c,
+                        then: _Runtime.MergeCursor(
+                            later: d,
+                            then: _Runtime.MergeCursor(
+                                later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.Unfusable()))))))
+        }
     }
 }
 
-extension Publishers.Merge6: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}
+extension Publishers.Merge6: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {}
 
 extension Publishers.Merge6 {
     /// Merges this publisher's upstreams and another publisher into one `Merge7`.
@@ -477,8 +628,14 @@ extension Publishers {
     ///
     /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
     @frozen
-    public struct Merge7<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>: Publisher
-    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output {
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+    >: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output,
+        C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output,
+        E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output
+    {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -522,17 +679,48 @@ extension Publishers {
             g.subscribe(_MergeInlet(fanIn: fanIn, index: 6))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.Unfusable<Output, Failure>>>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<
+            A,
+            _Runtime.MergeCursor<
+                B,
+                _Runtime.MergeCursor<
+                    C,
+                    _Runtime.MergeCursor<
+                        D,
+                        _Runtime.MergeCursor<
+                            E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.Unfusable<Output, Failure>>>
+                        >
+                    >
+                >
+            >
+        >
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+                && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.MergeCursor(later: g, then: _Runtime.Unfusable()))))))) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(
+                first: a,
+                then: _Runtime.MergeCursor(
+                    later: b,
+                    then: _Runtime.MergeCursor(
+                        later: c,
+                        then: _Runtime.MergeCursor(
+                            later: d,
+                            then: _Runtime.MergeCursor(
+                                later: e,
+                                then: _Runtime.MergeCursor(
+                                    later: f, then: _Runtime.MergeCursor(later: g, then: _Runtime.Unfusable())))))))
+        }
     }
 }
 
-extension Publishers.Merge7: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
+extension Publishers.Merge7: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
 
 extension Publishers.Merge7 {
     /// Merges this publisher's upstreams and another publisher into one `Merge8`.
@@ -549,8 +737,15 @@ extension Publishers {
     ///
     /// See `MergeMany` for the demand each upstream is asked for and when the merge completes.
     @frozen
-    public struct Merge8<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher>: Publisher
-    where A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output {
+    public struct Merge8<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher
+    >: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output,
+        C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output,
+        E.Failure == F.Failure, E.Output == F.Output, F.Failure == G.Failure, F.Output == G.Output,
+        G.Failure == H.Failure, G.Output == H.Output
+    {
         public typealias Output = A.Output
         public typealias Failure = A.Failure
 
@@ -598,14 +793,51 @@ extension Publishers {
             h.subscribe(_MergeInlet(fanIn: fanIn, index: 7))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.MergeCursor<H, _Runtime.Unfusable<Output, Failure>>>>>>>>>
+        public typealias _Cursor = _Runtime.MergeCursor<
+            A,
+            _Runtime.MergeCursor<
+                B,
+                _Runtime.MergeCursor<
+                    C,
+                    _Runtime.MergeCursor<
+                        D,
+                        _Runtime.MergeCursor<
+                            E,
+                            _Runtime.MergeCursor<
+                                F, _Runtime.MergeCursor<G, _Runtime.MergeCursor<H, _Runtime.Unfusable<Output, Failure>>>
+                            >
+                        >
+                    >
+                >
+            >
+        >
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand && H._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+                && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand && H._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.MergeCursor(later: g, then: _Runtime.MergeCursor(later: h, then: _Runtime.Unfusable())))))))) }
+        public func _makeCursor() -> _Cursor {
+            _Runtime.MergeCursor(
+                first: a,
+                then: _Runtime.MergeCursor(
+                    later: b,
+                    then: _Runtime.MergeCursor(
+                        later: c,
+                        then: _Runtime.MergeCursor(
+                            later: d,
+                            then: _Runtime.MergeCursor(
+                                later: e,
+                                then: _Runtime.MergeCursor(
+                                    later: f,
+                                    then: _Runtime.MergeCursor(
+                                        later: g, then: _Runtime.MergeCursor(later: h, then: _Runtime.Unfusable())))))))
+            )
+        }
     }
 }
 
-extension Publishers.Merge8: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {}
+extension Publishers.Merge8: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {}

@@ -3,7 +3,7 @@ extension Publisher {
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         precondition(maxLength >= 0, "prefix(_:) requires a non-negative maximum length (got \(maxLength))")
-        return Publishers.Output(upstream: self, range: 0 ..< maxLength)
+        return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 
     /// Publishes a specific element, indicated by its index in the sequence of published elements.
@@ -14,7 +14,7 @@ extension Publisher {
     public func output(at index: Int) -> Publishers.Output<Self> {
         precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         precondition(index < .max, "output(at:) requires an index below Int.max")
-        return Publishers.Output(upstream: self, range: index ..< index + 1)
+        return Publishers.Output(upstream: self, range: index..<index + 1)
     }
 
     /// Publishes elements specified by their range in the sequence of published elements.
@@ -49,8 +49,12 @@ extension Publishers {
         /// negative.
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            precondition(range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))")
-            precondition(range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))")
+            precondition(
+                range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))"
+            )
+            precondition(
+                range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))"
+            )
             self.upstream = upstream
             self.range = range
         }

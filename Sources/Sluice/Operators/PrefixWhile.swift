@@ -40,7 +40,9 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.PrefixWhileStage<Output, Failure> { _Runtime.PrefixWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.PrefixWhileStage<Output, Failure> {
+            _Runtime.PrefixWhileStage(predicate: predicate)
+        }
     }
 
     /// A publisher that republishes elements while an error-throwing predicate closure indicates
@@ -51,7 +53,9 @@ extension Publishers {
     public struct TryPrefixWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryPrefixWhileStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.TryPrefixWhileStage<Output, Upstream.Failure>
+        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
@@ -68,7 +72,9 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryPrefixWhileStage<Output, Upstream.Failure> { _Runtime.TryPrefixWhileStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.TryPrefixWhileStage<Output, Upstream.Failure> {
+            _Runtime.TryPrefixWhileStage(predicate: predicate)
+        }
     }
 }
 
@@ -87,14 +93,18 @@ extension _Runtime {
     public struct PrefixWhileStage<Value, Failure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "PrefixWhile" }
         @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream)]
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline let predicate: (Value) -> Bool
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { _prefixWhileStep(input, predicate) }
+        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+            _prefixWhileStep(input, predicate)
+        }
     }
 }
 
@@ -104,7 +114,9 @@ extension _Runtime {
     public struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "TryPrefixWhile" }
         @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream)]
+        }
         public typealias Failure = any Error
         @usableFromInline let predicate: (Value) throws -> Bool
 

@@ -7,7 +7,9 @@ extension Publisher {
     /// the subscription, and downstream's requests and cancel, pass through at once. Operators
     /// before this one are unaffected.
     @inlinable
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.ReceiveOn<Self, S>
+    {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }
 }
@@ -137,9 +139,10 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func deliver(_ input: Input) {
-        let demand = lifetime.call(self) {
-            phase.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
-        } ?? .none
+        let demand =
+            lifetime.call(self) {
+                phase.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+            } ?? .none
         if demand != .none { requestUpstream(demand) }
     }
 

@@ -5,7 +5,9 @@ extension Publisher {
     /// Nothing is emitted until the upstream finishes; an upstream failure is passed on without a
     /// value.
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 
@@ -38,7 +40,9 @@ extension Publishers {
 
         /// Creates a publisher that folds `upstream` into one value, starting from `initial`.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -69,7 +73,9 @@ extension Publishers {
         /// Creates a publisher that folds `upstream` into one value, starting from `initial`, and
         /// fails if the closure throws.
         @inlinable
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult

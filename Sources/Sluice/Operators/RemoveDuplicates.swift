@@ -10,7 +10,8 @@ extension Publisher {
     /// Publishes only elements that don't match the previous element, as evaluated by a
     /// provided closure (`true` means "duplicate, drop it").
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self>
+    {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 
@@ -34,7 +35,9 @@ extension Publishers {
     public struct RemoveDuplicates<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.RemoveDuplicatesStage<Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.RemoveDuplicatesStage<Output, Failure>
+        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) -> Bool)
@@ -52,7 +55,9 @@ extension Publishers {
 
         /// A stage with no memory yet, for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.RemoveDuplicatesStage<Output, Failure> { _Runtime.RemoveDuplicatesStage(predicate: predicate) }
+        public func _makeStage() -> _Runtime.RemoveDuplicatesStage<Output, Failure> {
+            _Runtime.RemoveDuplicatesStage(predicate: predicate)
+        }
     }
 
     /// A publisher that publishes only elements that don't match the previous element, as
@@ -61,7 +66,9 @@ extension Publishers {
     public struct TryRemoveDuplicates<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryRemoveDuplicatesStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.TryRemoveDuplicatesStage<Output, Upstream.Failure>
+        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) throws -> Bool)
@@ -114,7 +121,9 @@ extension _Runtime {
     public struct RemoveDuplicatesStage<Value, Failure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "RemoveDuplicates" }
         @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream), ("last", memory.last as Any)]
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline var memory = _Runtime.LastPublished<Value>()
         @usableFromInline let predicate: (Value, Value) -> Bool
@@ -134,12 +143,16 @@ extension _Runtime {
     public struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "TryRemoveDuplicates" }
         @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("last", memory.last as Any)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream), ("last", memory.last as Any)]
+        }
         public typealias Failure = any Error
         @usableFromInline var memory = _Runtime.LastPublished<Value>()
         @usableFromInline let predicate: (Value, Value) throws -> Bool
 
-        @inlinable @inline(__always) init(predicate: @escaping (Value, Value) throws -> Bool) { self.predicate = predicate }
+        @inlinable @inline(__always) init(predicate: @escaping (Value, Value) throws -> Bool) {
+            self.predicate = predicate
+        }
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {

@@ -2,7 +2,8 @@ extension Publisher {
     /// Transforms elements from the upstream publisher by providing the current element to a
     /// closure along with the last value returned by the closure, and publishes each result.
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T>
+    {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 
@@ -26,7 +27,9 @@ extension Publishers {
     @frozen
     public struct Scan<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.ScanStage<Upstream.Output, Output, Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.ScanStage<Upstream.Output, Output, Failure>
+        >
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) -> Output)
@@ -40,7 +43,9 @@ extension Publishers {
 
         /// Creates a publisher that accumulates upstream elements from `initialResult`.
         @inlinable
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             _parts = { (upstream, initialResult, nextPartialResult) }
         }
 
@@ -58,7 +63,9 @@ extension Publishers {
     @frozen
     public struct TryScan<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryScanStage<Upstream.Output, Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.TryScanStage<Upstream.Output, Output, Upstream.Failure>
+        >
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) throws -> Output)
@@ -75,7 +82,8 @@ extension Publishers {
         /// error-throwing closure.
         @inlinable
         public init(
-            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
         ) {
             _parts = { (upstream, initialResult, nextPartialResult) }
         }
@@ -95,7 +103,9 @@ extension _Runtime {
     public struct ScanStage<Input, Output, Failure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "Scan" }
         @inlinable public static var _passesSubscriptionThrough: Bool { true }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("result", result)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream), ("result", result)]
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline var result: Output
         @usableFromInline let nextPartialResult: (Output, Input) -> Output
@@ -120,7 +130,9 @@ extension _Runtime {
     public struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "TryScan" }
         @inlinable public static var _edges: _Runtime.StageEdges { .transforming }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream), ("status", status), ("result", result)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream), ("status", status), ("result", result)]
+        }
         public typealias Failure = any Error
         @usableFromInline var result: Output
         @usableFromInline let nextPartialResult: (Output, Input) throws -> Output

@@ -11,7 +11,8 @@ extension Publisher where Failure == Never {
 extension Publishers {
     /// A publisher that appears to send a specified failure type, but never fails.
     @frozen
-    public struct SetFailureType<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator where Upstream.Failure == Never {
+    public struct SetFailureType<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator
+    where Upstream.Failure == Never {
         public typealias Output = Upstream.Output
         public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.SetFailureTypeStage<Output, Failure>>
 

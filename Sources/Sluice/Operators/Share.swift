@@ -22,13 +22,15 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public final let upstream: Upstream
 
-        @usableFromInline let inner: Publishers.Autoconnect<Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>>
+        @usableFromInline let inner:
+            Publishers.Autoconnect<Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
         /// Creates a publisher that shares the output of an upstream publisher with multiple subscribers.
         @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
-            inner = Publishers.Autoconnect(upstream: Publishers.Multicast(upstream: upstream, createSubject: PassthroughSubject.init))
+            inner = Publishers.Autoconnect(
+                upstream: Publishers.Multicast(upstream: upstream, createSubject: PassthroughSubject.init))
         }
 
         @inlinable

@@ -6,7 +6,9 @@ extension Publisher {
     /// The subscribe to the upstream publisher, each request and the cancel run in actions
     /// scheduled on `scheduler`; values and the completion pass through on the upstream's thread.
     @inlinable
-    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.SubscribeOn<Self, S>
+    {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
     }
 }

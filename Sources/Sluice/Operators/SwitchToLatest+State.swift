@@ -223,7 +223,8 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, generation: UInt) -> Action {
         guard phase != .terminated, generation == self.generation, isInnerLive else { return .none }
         if case .awaiting = inner {
-            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+            preconditionFailure(
+                "API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         }
         switch completion {
         case .finished:

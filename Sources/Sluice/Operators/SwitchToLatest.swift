@@ -35,7 +35,9 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// which cannot fail, are given upstream's failure type.
     @inlinable
     public func switchToLatest()
-        -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>>
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
     {
         Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
     }
@@ -82,7 +84,9 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
-            _Runtime.FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) { $0 }
+            _Runtime.FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) {
+                $0
+            }
         }
     }
 }
@@ -105,7 +109,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         combineIdentifier = CombineIdentifier()
     }
 
-    @inlinable func receive(subscription: any Subscription) { parent.innerSubscribed(subscription, generation: generation) }
+    @inlinable func receive(subscription: any Subscription) {
+        parent.innerSubscribed(subscription, generation: generation)
+    }
 
     @inlinable func receive(_ input: Input) -> Subscribers.Demand {
         parent.lifetime.call(parent) { parent.innerSent(input, generation: generation) } ?? .none
@@ -117,7 +123,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @usableFromInline var description: String { "SwitchToLatest" }
 
-    @usableFromInline var customMirror: Mirror { Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))]) }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("parentSubscription", CombineIdentifier(parent))])
+    }
 }
 
 /// Follows the latest inner publisher: its `_SwitchToLatestState` under one `Lock`, never held
@@ -194,7 +202,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             arrival = .oneShot(made, isExhausted: isExhausted)
             cursor = made
         } else if P.self == Empty<Value, Downstream.Failure>.self {
-            arrival = .empty(completesAtOnce: unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately)
+            arrival = .empty(
+                completesAtOnce: unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately
+            )
         } else {
             arrival = .subscription
         }
@@ -228,7 +238,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .ignored, .queued:
             return .none
         case .beyondDemand:
-            preconditionFailure("API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
+            preconditionFailure(
+                "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
+            )
         case .deliver:
             let more = downstream.with { $0.receive(input) }
             let (answer, next) = withState { state in
@@ -292,10 +304,11 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                     more = downstream.with { $0.receive(value) }
                 }
                 if case .failure(let error) = completion {
-                    perform(withState { state in
-                        state.received(more)
-                        return state.oneShotFailed(error, generation: generation)
-                    })
+                    perform(
+                        withState { state in
+                            state.received(more)
+                            return state.oneShotFailed(error, generation: generation)
+                        })
                     more = .none
                 }
                 step = withState { $0.nextDelivery(adding: more) }

@@ -15,7 +15,8 @@ extension Publisher {
         options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+        Publishers.Timeout(
+            upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
     }
 }
 
@@ -81,7 +82,8 @@ extension Publishers {
 /// flight, or the cancel when none is, lets go of both. The timer is cancelled at the end; a timer
 /// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
-final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription,
     Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
@@ -204,11 +206,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func deliver(_ input: Input) {
-        let more = lifetime.call(self) { () -> Subscribers.Demand in
-            let now = phase.load(ordering: .acquiring)
-            guard now == Self.active || now == Self.completing else { return .none }
-            return downstream.with { $0.receive(input) }
-        } ?? .none
+        let more =
+            lifetime.call(self) { () -> Subscribers.Demand in
+                let now = phase.load(ordering: .acquiring)
+                guard now == Self.active || now == Self.completing else { return .none }
+                return downstream.with { $0.receive(input) }
+            } ?? .none
         guard more != .none else { return }
         lock.lock()
         let live = phase.load(ordering: .relaxed) == Self.active ? upstream : nil
@@ -249,7 +252,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         live?.cancel()
         lifetime.call(self) {
             guard lifetime.end() else { return }
-            let completion: Subscribers.Completion<Failure> = customError.with { $0.map { .failure($0()) } ?? .finished }
+            let completion: Subscribers.Completion<Failure> = customError.with {
+                $0.map { .failure($0()) } ?? .finished
+            }
             downstream.with { $0.receive(completion: completion) }
         }
     }

@@ -16,7 +16,9 @@ extension Publishers {
     public struct TryFilter<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.TryFilterStage<Output, Upstream.Failure>>
+        public typealias _Cursor = _Runtime.StageCursor<
+            Upstream._Cursor, _Runtime.TryFilterStage<Output, Upstream.Failure>
+        >
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
@@ -34,7 +36,9 @@ extension Publishers {
 
         /// A stage running `isIncluded` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryFilterStage<Output, Upstream.Failure> { _Runtime.TryFilterStage(isIncluded: isIncluded) }
+        public func _makeStage() -> _Runtime.TryFilterStage<Output, Upstream.Failure> {
+            _Runtime.TryFilterStage(isIncluded: isIncluded)
+        }
     }
 }
 
@@ -71,7 +75,9 @@ extension _Runtime {
     public struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _name: StaticString { "TryFilter" }
         @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("downstream", downstream)] }
+        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+            [("downstream", downstream)]
+        }
         public typealias Failure = any Error
         @usableFromInline let isIncluded: (Value) throws -> Bool
 

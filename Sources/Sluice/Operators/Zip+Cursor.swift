@@ -11,7 +11,8 @@ extension _Runtime {
     /// a failure, if any upstream failed (the first to fail), ends the stream; otherwise the tuples go
     /// out and the stream finishes. Zip3 and Zip4 are zips of zips: the order of the upstreams is the same.
     @frozen
-    public struct ZipCursor<A: _Runtime.FusedCursor, B: _Runtime.FusedCursor, Join: _Runtime.ZipJoin>: _Runtime.FusedCursor
+    public struct ZipCursor<A: _Runtime.FusedCursor, B: _Runtime.FusedCursor, Join: _Runtime.ZipJoin>: _Runtime
+            .FusedCursor
     where A.Failure == B.Failure, Join.A == A.Output, Join.B == B.Output {
         public typealias Output = Join.Output
         public typealias Failure = A.Failure
@@ -62,7 +63,9 @@ extension _Runtime {
         /// Runs `cursor` to its end into `values`, as a fused subscription asked for `.unlimited`
         /// would; returns its failure.
         @inlinable
-        static func collect<C: _Runtime.FusedCursor>(_ cursor: inout C, wasExhausted: Bool, into values: inout [C.Output]) -> Failure?
+        static func collect<C: _Runtime.FusedCursor>(
+            _ cursor: inout C, wasExhausted: Bool, into values: inout [C.Output]
+        ) -> Failure?
         where C.Failure == Failure {
             if !wasExhausted {
                 loop: while true {

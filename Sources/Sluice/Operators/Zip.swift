@@ -59,7 +59,9 @@ extension Publisher {
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
     where Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
-        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) { transform($0.0, $0.1, $0.2, $0.3) }
+        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
     }
 }
 
@@ -112,7 +114,9 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure {
         public typealias Output = (A.Output, B.Output, C.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _Runtime.ZipCursor<Zip<A, B>._Cursor, C._Cursor, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>>
+        public typealias _Cursor = _Runtime.ZipCursor<
+            Zip<A, B>._Cursor, C._Cursor, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>
+        >
 
         /// A publisher to zip.
         public let a: A
@@ -140,7 +144,9 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
@@ -154,7 +160,9 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _Runtime.ZipCursor<Zip3<A, B, C>._Cursor, D._Cursor, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>>
+        public typealias _Cursor = _Runtime.ZipCursor<
+            Zip3<A, B, C>._Cursor, D._Cursor, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>
+        >
 
         /// A publisher to zip.
         public let a: A
@@ -186,7 +194,9 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool {
+            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+        }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {

@@ -186,7 +186,8 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
         case .live:
             guard !waiters.isEmpty else {
                 lock.unlock()
-                preconditionFailure("API violation: values received while no next() was waiting for one (the demand was exhausted)")
+                preconditionFailure(
+                    "API violation: values received while no next() was waiting for one (the demand was exhausted)")
             }
             // Emptied keeping its buffer: one `next()` at a time is the common case, and it should
             // not allocate the array anew for each element.

@@ -119,10 +119,12 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     /// Combine's children: the future (as parent and subject), the subscriber, whether it asked.
     @usableFromInline var customMirror: Mirror {
         let future = future
-        return Mirror(self, children: [
-            ("parent", future as Any), ("downstream", downstream.value as Any),
-            ("hasAnyDemand", state.load(ordering: .acquiring) & Self.requested != 0), ("subject", future as Any),
-        ])
+        return Mirror(
+            self,
+            children: [
+                ("parent", future as Any), ("downstream", downstream.value as Any),
+                ("hasAnyDemand", state.load(ordering: .acquiring) & Self.requested != 0), ("subject", future as Any),
+            ])
     }
 
     @inlinable
@@ -198,9 +200,14 @@ extension Future {
     private var outcome: _Handover<Result<Output, Failure>> {
         get async {
             await withCheckedContinuation { continuation in
-                subscribe(Subscribers.Sink(
-                    receiveCompletion: { if case .failure(let error) = $0 { continuation.resume(returning: _Handover(.failure(error))) } },
-                    receiveValue: { continuation.resume(returning: _Handover(.success($0))) }))
+                subscribe(
+                    Subscribers.Sink(
+                        receiveCompletion: {
+                            if case .failure(let error) = $0 {
+                                continuation.resume(returning: _Handover(.failure(error)))
+                            }
+                        },
+                        receiveValue: { continuation.resume(returning: _Handover(.success($0))) }))
             }
         }
     }

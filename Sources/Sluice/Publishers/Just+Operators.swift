@@ -140,7 +140,7 @@ extension Just {
     /// than trapping (Apple feedback FB6169621).
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        .init(range.relative(to: 0 ..< Int.max).lowerBound == 0 ? output : nil)
+        .init(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
@@ -178,7 +178,10 @@ extension Just {
     public func tryRemoveDuplicates(
         by predicate: (Output, Output) throws -> Bool
     ) -> Result<Output, any Error>.Publisher {
-        .init(Result { _ = try predicate(output, output); return output })
+        .init(
+            Result {
+                _ = try predicate(output, output); return output
+            })
     }
 
     /// `Just` cannot fail: the replacement is never used.
@@ -209,7 +212,9 @@ extension Just {
 
     /// Publishes the value under the given failure type.
     @inlinable
-    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher { .init(.success(output)) }
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+        .init(.success(output))
+    }
 }
 
 extension Just where Output: Comparable {

@@ -17,7 +17,9 @@ public struct Just<Output>: Publisher {
     @inlinable public static var _isFusable: Bool { true }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Runtime.OneValueCursor<Output, Never> { _Runtime.OneValueCursor(.success(output), name: "Just") }
+    public func _makeCursor() -> _Runtime.OneValueCursor<Output, Never> {
+        _Runtime.OneValueCursor(.success(output), name: "Just")
+    }
 }
 
 extension Just: Equatable where Output: Equatable {}
@@ -67,7 +69,11 @@ extension _Runtime {
 
         @inlinable
         public func _reflection(downstream: Any) -> _Runtime.Reflection {
-            if case .success(let value)? = pending { _Runtime.Reflection("\(name)", [(nil, value)]) } else { _Runtime.Reflection("\(name)") }
+            if case .success(let value)? = pending {
+                _Runtime.Reflection("\(name)", [(nil, value)])
+            } else {
+                _Runtime.Reflection("\(name)")
+            }
         }
     }
 }

@@ -92,8 +92,9 @@ extension Optional.Publisher {
     /// not negative, an upper bound below `Int.max - 1`.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let bounds = range.relative(to: 0 ..< Int.max)
-        precondition(bounds.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(bounds.lowerBound))")
+        let bounds = range.relative(to: 0..<Int.max)
+        precondition(
+            bounds.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(bounds.lowerBound))")
         precondition(bounds.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
         return bounds.contains(0) ? self : .init(nil)
     }

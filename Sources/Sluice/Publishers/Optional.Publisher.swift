@@ -27,7 +27,11 @@ extension Optional {
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.OneValueCursor<Wrapped, Never> {
-            if let output { _Runtime.OneValueCursor(.success(output), name: "Optional") } else { _Runtime.OneValueCursor(name: "Optional") }
+            if let output {
+                _Runtime.OneValueCursor(.success(output), name: "Optional")
+            } else {
+                _Runtime.OneValueCursor(name: "Optional")
+            }
         }
     }
 }

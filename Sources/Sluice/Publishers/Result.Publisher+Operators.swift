@@ -20,7 +20,9 @@ extension Result {
 extension Result.Publisher {
     /// Publishes whether the value satisfies the predicate.
     @inlinable
-    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(result.map(predicate))
+    }
 
     /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
     @inlinable
@@ -39,11 +41,13 @@ extension Result.Publisher {
     /// Publishes the value, or fails with what the closure throws. As in Combine, the closure is
     /// called once, with the value on both sides, so that a throwing closure fails the publisher.
     @inlinable
-    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        .init(result._tryMapSuccess { value in
-            _ = try areInIncreasingOrder(value, value)
-            return value
-        })
+    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
+    {
+        .init(
+            result._tryMapSuccess { value in
+                _ = try areInIncreasingOrder(value, value)
+                return value
+            })
     }
 
     /// One value is its own maximum: the closure is not called.
@@ -52,13 +56,16 @@ extension Result.Publisher {
 
     /// Publishes the value, or fails with what the closure throws (called once, as for `tryMin`).
     @inlinable
-    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
+    {
         tryMin(by: areInIncreasingOrder)
     }
 
     /// Publishes whether the value satisfies the predicate.
     @inlinable
-    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(result.map(predicate))
+    }
 
     /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
     @inlinable
@@ -94,7 +101,9 @@ extension Result.Publisher {
 
     /// Transforms the failure.
     @inlinable
-    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher { .init(result.mapError(transform)) }
+    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
+        .init(result.mapError(transform))
+    }
 
     /// One value has no duplicates: the closure is not called.
     @inlinable
@@ -103,7 +112,9 @@ extension Result.Publisher {
     /// Publishes the value, or fails with what the predicate throws (called once, with the value on
     /// both sides, as in Combine).
     @inlinable
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
+        -> Result<Output, any Error>.Publisher
+    {
         tryMin(by: predicate)
     }
 

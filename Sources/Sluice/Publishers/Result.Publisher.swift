@@ -32,7 +32,9 @@ extension Result {
         @inlinable public static var _isFusable: Bool { true }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.OneValueCursor<Success, Failure> { _Runtime.OneValueCursor(result, name: "Once") }
+        public func _makeCursor() -> _Runtime.OneValueCursor<Success, Failure> {
+            _Runtime.OneValueCursor(result, name: "Once")
+        }
     }
 }
 

@@ -123,7 +123,9 @@ extension Publishers.Sequence {
 
     /// Publishes the same elements under the given failure type.
     @inlinable
-    public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> { .init(sequence: sequence) }
+    public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
+        .init(sequence: sequence)
+    }
 }
 
 extension Publishers.Sequence where Failure == Never {

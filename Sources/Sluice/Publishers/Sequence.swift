@@ -29,9 +29,12 @@ extension Publishers {
         /// seen, and a plain loop, over the elements' storage where they are contiguous, does the
         /// same in fewer instructions.
         @inlinable @inline(__always) @discardableResult
-        public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
             if Elements.self is any _Runtime.IteratesWithoutSideEffects.Type {
-                let ran = sequence.withContiguousStorageIfAvailable { _runEach($0, receiveValue) }
+                let ran =
+                    sequence.withContiguousStorageIfAvailable { _runEach($0, receiveValue) }
                     ?? _runEach(sequence, receiveValue)
                 if !ran { return true }
             } else {

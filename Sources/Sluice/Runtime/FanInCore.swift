@@ -92,7 +92,8 @@ where Downstream.Input == Slots.Output {
     }
 
     @inlinable
-    func receive<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand where Lane.Slots == Slots {
+    func receive<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand
+    where Lane.Slots == Slots {
         lock.lock()
         guard phase == .idle, finished & (1 << Lane.index) == 0 else {
             store(value, in: Lane.self)

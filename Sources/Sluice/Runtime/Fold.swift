@@ -137,7 +137,8 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @usableFromInline var customMirror: Mirror {
         let status = lock.withLock(guarding: &handOff) { "\($0)" }
-        return Mirror(self, children: Operator._children(fold: fold.value, downstream: downstream.value as Any, status: status))
+        return Mirror(
+            self, children: Operator._children(fold: fold.value, downstream: downstream.value as Any, status: status))
     }
 
     @inlinable
@@ -166,10 +167,11 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         receive(subscription: Subscriptions.empty)
         lifetime.call(self) {
             guard !isDone.load(ordering: .relaxed) else { return }
-            upstream._forEach({ input in
-                consume(input)
-                return !isDone.load(ordering: .relaxed)
-            }, { complete($0) })
+            upstream._forEach(
+                { input in
+                    consume(input)
+                    return !isDone.load(ordering: .relaxed)
+                }, { complete($0) })
         }
     }
 
@@ -215,7 +217,9 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         // As Combine's reducers, a finish waits for demand even without a value (ReduceTests'
         // testUpstreamFinishesImmediatelyWithoutDemand); a failure goes out at once.
         let finished = if case .finished = completion { true } else { false }
-        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value, parkingAnyway: finished) }) else { return }
+        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value, parkingAnyway: finished) }) else {
+            return
+        }
         isDone.store(true, ordering: .releasing)
         if cancellingUpstream { ending.upstream?.cancel() }
         guard ending.deliverNow else { return }

@@ -46,12 +46,15 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
     /// Introspection reads the cursor, which is out of here while a drain runs and gone once the chain
     /// ended: it is meant for the subscriber's own thread between deliveries (`receive(subscription:)`,
     /// a debugger); otherwise the subscription says only its source's or operator's name.
-    @usableFromInline var reflection: _Runtime.Reflection? { cursor.value?._reflection(downstream: downstream.value as Any) }
+    @usableFromInline var reflection: _Runtime.Reflection? {
+        cursor.value?._reflection(downstream: downstream.value as Any)
+    }
 
     @usableFromInline var description: String { reflection?.description ?? "\(name)" }
 
     @usableFromInline var customMirror: Mirror {
-        reflection?.mirror(of: self) ?? Mirror(self, children: Cursor._endedChildren(completion: ending.map { $0 as Any }))
+        reflection?.mirror(of: self)
+            ?? Mirror(self, children: Cursor._endedChildren(completion: ending.map { $0 as Any }))
     }
 
     @inlinable

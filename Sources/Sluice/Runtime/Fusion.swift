@@ -124,13 +124,17 @@ extension Publisher {
 extension Publisher {
     /// The default: pulls the chain's cursor in a loop (`_forEachByCursor`).
     @inlinable @inline(__always) @discardableResult
-    public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+    public func _forEach(
+        _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    ) -> Bool {
         _forEachByCursor(receiveValue, receiveCompletion)
     }
 
     /// `_forEach` by the chain's cursor: the stream's whole life in one loop, in the caller.
     @inlinable @inline(__always)
-    func _forEachByCursor(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+    func _forEachByCursor(
+        _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    ) -> Bool {
         var cursor = _makeCursor()
         if cursor._isStarved { return false }
         // nil when `receiveValue` ended the stream itself.

@@ -56,7 +56,9 @@ struct UpstreamHandOff<Value> {
     /// ending is parked. Returns nil if the stream had already ended; otherwise the upstream
     /// subscription (to cancel, if ending early) and whether to deliver now.
     @inlinable
-    mutating func end(parking value: Value?, parkingAnyway: Bool = false) -> (upstream: (any Subscription)?, deliverNow: Bool)? {
+    mutating func end(parking value: Value?, parkingAnyway: Bool = false) -> (
+        upstream: (any Subscription)?, deliverNow: Bool
+    )? {
         guard phase == .active else { return nil }
         let upstream = self.upstream
         self.upstream = nil

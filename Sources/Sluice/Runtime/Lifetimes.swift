@@ -112,7 +112,9 @@ struct EndGate: ~Copyable {
     /// release now).
     @inlinable
     func claimRelease() -> Bool {
-        word.compareExchange(expected: Self.ended, desired: Self.ended | Self.released, ordering: .acquiringAndReleasing).exchanged
+        word.compareExchange(
+            expected: Self.ended, desired: Self.ended | Self.released, ordering: .acquiringAndReleasing
+        ).exchanged
     }
 }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A lock stored inline in its owner: one atomic word, so it costs no allocation. Taking it when
 /// free is one compare-and-swap; when taken, it spins briefly and then yields the CPU.
@@ -165,7 +166,8 @@ struct ReentrantLock: ~Copyable {
         while true {
             if current == 0 {
                 // Take and give back the lock, so that the next holder sees the stream's end.
-                guard owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged else {
+                guard owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
+                else {
                     current = owner.load(ordering: .sequentiallyConsistent)
                     continue
                 }

@@ -167,7 +167,8 @@ extension _Runtime {
     public protocol StageOperator: Publisher where _Cursor == _Runtime.StageCursor<Upstream._Cursor, Stage> {
         associatedtype Upstream: Publisher
         associatedtype Stage: _Runtime.Stage
-        where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
+        where
+            Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure,
             Stage.Output == Output, Stage.Failure == Failure
 
         var upstream: Upstream { get }
@@ -192,32 +193,36 @@ extension _Runtime.StageOperator {
     /// `_Runtime.StageCursor` does, as a body. A stage that ends the stream (`prefix(while:)`, a `try`
     /// operator's error, `prefix(_:)` complete) delivers the completion and stops upstream.
     @inlinable @inline(__always) @discardableResult
-    public func _forEach(_ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void) -> Bool {
+    public func _forEach(
+        _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    ) -> Bool {
         var stage = _makeStage()
         // Complete before any value (`prefix(0)`): the cursor finishes without pulling upstream.
         if stage.isComplete { return _forEachByCursor(receiveValue, receiveCompletion) }
-        return upstream._forEach({ input in
-            switch stage.step(input) {
-            case .value(let value):
-                guard receiveValue(value) else { return false }
-            case .skip:
-                break
-            case .finished:
+        return upstream._forEach(
+            { input in
+                switch stage.step(input) {
+                case .value(let value):
+                    guard receiveValue(value) else { return false }
+                case .skip:
+                    break
+                case .finished:
+                    receiveCompletion(.finished)
+                    return false
+                case .failure(let error):
+                    receiveCompletion(.failure(error))
+                    return false
+                }
+                guard stage.isComplete else { return true }
                 receiveCompletion(.finished)
                 return false
-            case .failure(let error):
-                receiveCompletion(.failure(error))
-                return false
-            }
-            guard stage.isComplete else { return true }
-            receiveCompletion(.finished)
-            return false
-        }, { completion in
-            switch completion {
-            case .finished: receiveCompletion(.finished)
-            case .failure(let error): receiveCompletion(.failure(stage.mapFailure(error)))
-            }
-        })
+            },
+            { completion in
+                switch completion {
+                case .finished: receiveCompletion(.finished)
+                case .failure(let error): receiveCompletion(.failure(stage.mapFailure(error)))
+                }
+            })
     }
 
     /// This stage goes under the run above it, and the call on down the chain.
@@ -307,7 +312,9 @@ extension _Runtime {
 
         @inlinable
         public func _children(downstream: Any, status: String) -> [Mirror.Child] {
-            Self.showsThen ? then._children(downstream: downstream, status: status) : first._children(downstream: downstream, status: status)
+            Self.showsThen
+                ? then._children(downstream: downstream, status: status)
+                : first._children(downstream: downstream, status: status)
         }
     }
 }

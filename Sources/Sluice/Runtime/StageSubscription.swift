@@ -42,11 +42,12 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline var description: String { "\(Stage._name)" }
 
     @usableFromInline var customMirror: Mirror {
-        let status = switch status.load(ordering: .acquiring) {
-        case Self.awaiting: "awaiting subscription"
-        case Self.active: "subscribed"
-        default: "terminal"
-        }
+        let status =
+            switch status.load(ordering: .acquiring) {
+            case Self.awaiting: "awaiting subscription"
+            case Self.active: "subscribed"
+            default: "terminal"
+            }
         return Mirror(self, children: stage.value?._children(downstream: downstream.value as Any, status: status) ?? [])
     }
 
@@ -71,7 +72,9 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             switch status.load(ordering: .acquiring) {
             case Self.active: return step(input)
             case Self.awaiting:
-                if Stage._edges.trapsBeforeSubscription { preconditionFailure("\(Stage._name): received a value before its subscription") }
+                if Stage._edges.trapsBeforeSubscription {
+                    preconditionFailure("\(Stage._name): received a value before its subscription")
+                }
                 return Stage._edges.processesValueBeforeSubscription ? step(input) : .none
             default: return .none
             }
@@ -104,14 +107,17 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
         lifetime.call(self) {
             if status.load(ordering: .acquiring) == Self.awaiting {
-                if Stage._edges.trapsBeforeSubscription { preconditionFailure("\(Stage._name): received a completion before its subscription") }
+                if Stage._edges.trapsBeforeSubscription {
+                    preconditionFailure("\(Stage._name): received a completion before its subscription")
+                }
                 guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
             }
             guard end() != nil, lifetime.end() else { return }
-            let mapped: Subscribers.Completion<Downstream.Failure> = switch completion {
-            case .finished: .finished
-            case .failure(let error): .failure(stage.with { $0.mapFailure(error) })
-            }
+            let mapped: Subscribers.Completion<Downstream.Failure> =
+                switch completion {
+                case .finished: .finished
+                case .failure(let error): .failure(stage.with { $0.mapFailure(error) })
+                }
             downstream.with { $0.receive(completion: mapped) }
         }
     }

@@ -249,16 +249,22 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     /// After the subscription ends, the subject shows as `nil`, as Combine's does.
     @usableFromInline var customMirror: Mirror {
         let subject: SubjectCore<Output, Failure>? = isDone.load(ordering: .acquiring) ? nil : core
-        return Mirror(self, children: [
-            ("parent", subject as Any), ("downstream", reflectedDownstream), ("demand", demand), ("subject", subject as Any),
-        ])
+        return Mirror(
+            self,
+            children: [
+                ("parent", subject as Any), ("downstream", reflectedDownstream), ("demand", demand),
+                ("subject", subject as Any),
+            ])
     }
 
-    @usableFromInline var reflectedDownstream: Any { fatalError("ConduitBase.reflectedDownstream is overridden by Conduit") }
+    @usableFromInline var reflectedDownstream: Any {
+        fatalError("ConduitBase.reflectedDownstream is overridden by Conduit")
+    }
 
     /// Delivers the completion (and ends the subscription).
-    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("ConduitBase.finish is overridden by Conduit") }
-
+    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {
+        fatalError("ConduitBase.finish is overridden by Conduit")
+    }
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
@@ -313,7 +319,9 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
         self.downstream = Releasable(downstream)
         super.init(
             core: core,
-            offerEntry: { conduit, value, version in unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version) },
+            offerEntry: { conduit, value, version in
+                unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version)
+            },
             owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() },
             releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).downstream.release() })
     }

@@ -6,7 +6,12 @@ extension Publisher where Failure == Never {
     @inlinable @inline(__always)
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         // A starved chain runs nothing here, and is subscribed below: it waits, holding `object`.
-        if Self._isFusable && _forEach({ object[keyPath: keyPath] = $0; return true }, { _ in }) {
+        if Self._isFusable
+            && _forEach(
+                {
+                    object[keyPath: keyPath] = $0; return true
+                }, { _ in })
+        {
             return AnyCancellable()
         }
         let assign = Subscribers.Assign(object: object, keyPath: keyPath)
@@ -47,7 +52,9 @@ extension Subscribers {
         public var description: String { object.map { "Assign \(type(of: $0))." } ?? "Assign" }
 
         public var customMirror: Mirror {
-            let status = lock.withLock { isDone ? "terminal" : subscription.map { "subscribed(\($0))" } ?? "awaiting subscription" }
+            let status = lock.withLock {
+                isDone ? "terminal" : subscription.map { "subscribed(\($0))" } ?? "awaiting subscription"
+            }
             return Mirror(self, children: [("object", object as Any), ("keyPath", keyPath), ("status", status)])
         }
 

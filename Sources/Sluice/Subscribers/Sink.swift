@@ -14,7 +14,13 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if Self._isFusable {
-            if _forEach({ receiveValue($0); return true }, receiveCompletion) { return AnyCancellable() }
+            if _forEach(
+                {
+                    receiveValue($0); return true
+                }, receiveCompletion)
+            {
+                return AnyCancellable()
+            }
             return _starvedSink(keeping: self, receiveValue, receiveCompletion)
         }
         let link = SinkLink()
@@ -152,7 +158,10 @@ extension Subscribers {
             @usableFromInline var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
             @inlinable
-            init(receiveValue: @escaping (Input) -> Void, receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+            init(
+                receiveValue: @escaping (Input) -> Void,
+                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+            ) {
                 self.receiveValue = receiveValue
                 self.receiveCompletion = receiveCompletion
             }
@@ -161,7 +170,9 @@ extension Subscribers {
         /// The closure to execute on receipt of a value (a closure that does nothing once released).
         public var receiveValue: (Input) -> Void { closures.value?.receiveValue ?? { _ in } }
         /// The closure to execute on completion (a closure that does nothing once released).
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { closures.value?.receiveCompletion ?? { _ in } }
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            closures.value?.receiveCompletion ?? { _ in }
+        }
 
         @usableFromInline static var awaiting: UInt8 { 0 }
         @usableFromInline static var active: UInt8 { 1 }

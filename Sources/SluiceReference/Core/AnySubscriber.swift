@@ -85,7 +85,8 @@ private final class SubscriberClosures<Input, Failure: Error> {
         receiveValue: @escaping (Input) -> Subscribers.Demand,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
     ) {
-        closures = Closures(receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        closures = Closures(
+            receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
     }
 
     func receive(subscription: any Subscription) {

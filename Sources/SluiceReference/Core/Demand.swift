@@ -17,7 +17,9 @@ extension Subscribers {
 
         /// A request for at most `value` elements. `value` must not be negative.
         public static func max(_ value: Int) -> Demand {
-            precondition(value >= 0, "Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
+            precondition(
+                value >= 0,
+                "Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
             return Demand(rawValue: UInt(value))
         }
 
@@ -33,7 +35,9 @@ extension Subscribers {
                 precondition(delta > 0, "Subscribers.Demand arithmetic went below zero: demand cannot be negative")
                 return .unlimited
             }
-            precondition(sum >= 0, "Subscribers.Demand arithmetic went below zero (max(\(count)) + \(delta)): demand cannot be negative")
+            precondition(
+                sum >= 0,
+                "Subscribers.Demand arithmetic went below zero (max(\(count)) + \(delta)): demand cannot be negative")
             return .max(sum)
         }
 
@@ -53,7 +57,8 @@ extension Subscribers {
 
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
-            precondition(rhs >= 0, "Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
+            precondition(
+                rhs >= 0, "Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
             let (product, overflow) = left.multipliedReportingOverflow(by: rhs)
             return overflow ? .unlimited : .max(product)
         }
@@ -65,7 +70,9 @@ extension Subscribers {
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             guard let right = rhs.max else { return .none }
-            precondition(left >= right, "Subscribers.Demand subtraction went below zero (\(lhs) - \(rhs)): demand cannot be negative")
+            precondition(
+                left >= right,
+                "Subscribers.Demand subtraction went below zero (\(lhs) - \(rhs)): demand cannot be negative")
             return .max(left - right)
         }
 
@@ -120,6 +127,9 @@ extension Subscribers.Demand {
     /// demand on (`handleEvents`, `delay`, `receive(on:)`, ...) and the sequence and recording
     /// subscriptions take a zero request, as Combine's do.
     func assertNonZero() {
-        precondition(self != .none, "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+        precondition(
+            self != .none,
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
     }
 }

@@ -29,7 +29,9 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 /// The storage of a `@Published` property, whatever its value type.
 class PublishedStorageBase {
     /// The publisher installed here; `candidate` if there was none (it is installed then).
-    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher { fatalError("overridden by PublishedStorage") }
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        fatalError("overridden by PublishedStorage")
+    }
 
     /// The publisher installed here, if any.
     var installed: ObservableObjectPublisher? { fatalError("overridden by PublishedStorage") }
@@ -41,7 +43,9 @@ private protocol PublishedField {
 }
 
 extension Published: PublishedField {
-    fileprivate static func storage(at address: UnsafeRawPointer) -> PublishedStorageBase { address.load(as: Published.self).storage }
+    fileprivate static func storage(at address: UnsafeRawPointer) -> PublishedStorageBase {
+        address.load(as: Published.self).storage
+    }
 }
 
 /// The storages of `object`'s `Published` fields, its superclasses' included, read at the offsets
@@ -51,7 +55,9 @@ private func publishedStorages(of object: AnyObject) -> [PublishedStorageBase] {
     var storages: [PublishedStorageBase] = []
     // `_EachFieldOptions.classType` is raw value 1 (the stdlib declares it a mutable static).
     _forEachField(of: type(of: object), options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
-        if let published = fieldType as? any PublishedField.Type { storages.append(published.storage(at: base + offset)) }
+        if let published = fieldType as? any PublishedField.Type {
+            storages.append(published.storage(at: base + offset))
+        }
         return true
     }
     return withExtendedLifetime(object) { storages }

@@ -37,9 +37,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let verdict = AllSatisfyVerdict()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "AllSatisfy", downstream: subscriber,
-                fold: { verdict.fold($0, predicate) }, result: { verdict.allSatisfy }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "AllSatisfy", downstream: subscriber,
+                    fold: { verdict.fold($0, predicate) }, result: { verdict.allSatisfy }))
         }
     }
 
@@ -62,9 +63,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let verdict = AllSatisfyVerdict()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "TryAllSatisfy", downstream: subscriber,
-                tryFold: { try verdict.fold($0, predicate) }, result: { verdict.allSatisfy }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryAllSatisfy", downstream: subscriber,
+                    tryFold: { try verdict.fold($0, predicate) }, result: { verdict.allSatisfy }))
         }
     }
 }

@@ -3,7 +3,9 @@ extension Publisher {
     ///
     /// The trap message is `prefix`, a space, and the error (just the error when `prefix` is
     /// empty), reported at `file` and `line`.
-    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line) -> Publishers.AssertNoFailure<Self> {
+    public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line)
+        -> Publishers.AssertNoFailure<Self>
+    {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
     }
 }
@@ -33,19 +35,20 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let (prefix, file, line) = (prefix, file, line)
-            upstream.subscribe(ForwardingSubscriber(
-                "AssertNoFailure",
-                downstream: subscriber,
-                reflect: { _, _ in [("file", file), ("line", line), ("prefix", prefix)] },
-                step: { .emit($0) },
-                mapCompletion: { completion in
-                    switch completion {
-                    case .finished:
-                        return .finished
-                    case .failure(let error):
-                        fatalError(prefix.isEmpty ? "\(error)" : "\(prefix) \(error)", file: file, line: line)
-                    }
-                }))
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "AssertNoFailure",
+                    downstream: subscriber,
+                    reflect: { _, _ in [("file", file), ("line", line), ("prefix", prefix)] },
+                    step: { .emit($0) },
+                    mapCompletion: { completion in
+                        switch completion {
+                        case .finished:
+                            return .finished
+                        case .failure(let error):
+                            fatalError(prefix.isEmpty ? "\(error)" : "\(prefix) \(error)", file: file, line: line)
+                        }
+                    }))
         }
     }
 }

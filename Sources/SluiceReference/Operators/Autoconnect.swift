@@ -73,7 +73,8 @@ extension Publishers {
 /// Passes everything through untouched, as Combine's does: it lives as long as upstream holds it,
 /// and downstream's subscription does not hold it (only the autoconnect and the upstream
 /// subscription), so no cycle keeps either alive.
-private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Introspectable
+private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
+    Introspectable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

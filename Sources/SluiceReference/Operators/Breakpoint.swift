@@ -62,17 +62,18 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            upstream.subscribe(ForwardingSubscriber(
-                "Breakpoint", downstream: subscriber,
-                observeSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
-                step: { value in
-                    if onOutput?(value) == true { raise(SIGTRAP) }
-                    return .emit(value)
-                },
-                mapCompletion: { completion in
-                    if onCompletion?(completion) == true { raise(SIGTRAP) }
-                    return completion
-                }))
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "Breakpoint", downstream: subscriber,
+                    observeSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
+                    step: { value in
+                        if onOutput?(value) == true { raise(SIGTRAP) }
+                        return .emit(value)
+                    },
+                    mapCompletion: { completion in
+                        if onCompletion?(completion) == true { raise(SIGTRAP) }
+                        return completion
+                    }))
         }
     }
 }

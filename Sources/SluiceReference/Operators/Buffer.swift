@@ -10,7 +10,9 @@ extension Publisher {
     ///
     /// An upstream failure is passed on at once and the buffered values are dropped; `.finished`
     /// is passed on once the buffer is empty and downstream has demand.
-    public func buffer(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) -> Publishers.Buffer<Self> {
+    public func buffer(
+        size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
+    ) -> Publishers.Buffer<Self> {
         Publishers.Buffer(upstream: self, size: size, prefetch: prefetch, whenFull: whenFull)
     }
 }
@@ -49,7 +51,10 @@ extension Publishers {
         public let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
 
         /// Creates a publisher that buffers elements received from an upstream publisher.
-        public init(upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+        public init(
+            upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+            whenFull: Publishers.BufferingStrategy<Failure>
+        ) {
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -57,7 +62,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+            upstream.subscribe(
+                BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }
 }
@@ -112,7 +118,10 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
 
-    init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+    init(
+        downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+        whenFull: Publishers.BufferingStrategy<Failure>
+    ) {
         live = Live(downstream: downstream, whenFull: whenFull)
         self.size = size
         self.prefetch = prefetch
@@ -126,21 +135,25 @@ private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subs
     /// completion decided and not yet delivered.
     var customMirror: Mirror {
         lock.withLock {
-            let status = if isTerminated {
-                "terminal"
-            } else if case .subscribed = upstream {
-                "subscribed"
-            } else {
-                "awaiting subscription"
-            }
-            let terminal: Subscribers.Completion<Failure>? = switch ending {
-            case .finished: .finished
-            case .failure(let error, _): .failure(error)
-            case nil: nil
-            }
-            return Mirror(self, children: [
-                ("values", queue), ("state", status), ("downstreamDemand", demand), ("terminal", terminal as Any),
-            ])
+            let status =
+                if isTerminated {
+                    "terminal"
+                } else if case .subscribed = upstream {
+                    "subscribed"
+                } else {
+                    "awaiting subscription"
+                }
+            let terminal: Subscribers.Completion<Failure>? =
+                switch ending {
+                case .finished: .finished
+                case .failure(let error, _): .failure(error)
+                case nil: nil
+                }
+            return Mirror(
+                self,
+                children: [
+                    ("values", queue), ("state", status), ("downstreamDemand", demand), ("terminal", terminal as Any),
+                ])
         }
     }
 

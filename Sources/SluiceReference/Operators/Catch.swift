@@ -4,20 +4,23 @@ extension Publisher {
     /// Values before the failure pass through. On failure, `handler` makes the replacement,
     /// which is subscribed to with the demand downstream still has outstanding. The switch
     /// happens once: the replacement's completion, failure included, ends the stream.
-    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P> where Output == P.Output {
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    where Output == P.Output {
         Publishers.Catch(upstream: self, handler: handler)
     }
 
     /// Handles errors from an upstream publisher by either replacing it with another publisher
     /// or throwing a new error, which fails the stream.
-    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P> where Output == P.Output {
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+    where Output == P.Output {
         Publishers.TryCatch(upstream: self, handler: handler)
     }
 }
 
 extension Publishers {
     /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher.
-    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher where Upstream.Output == NewPublisher.Output {
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
         public typealias Failure = NewPublisher.Failure
 
@@ -44,7 +47,8 @@ extension Publishers {
     }
 
     /// A publisher that handles errors from an upstream publisher by replacing the failed publisher with another publisher or producing a new error.
-    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher where Upstream.Output == NewPublisher.Output {
+    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
 
@@ -91,8 +95,7 @@ extension Publishers {
 /// lock is released.
 private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, Introspectable
-    where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input
-{
+where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input {
     private enum State {
         case awaitingSubscription
         /// Reading from the original upstream.
@@ -109,7 +112,8 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
     private struct Live {
         let downstream: Downstream
         let recover: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
-        let mapReplacementCompletion: (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+        let mapReplacementCompletion:
+            (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
     }
 
     private let lock = Lock()
@@ -124,7 +128,8 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
         _ name: String,
         downstream: Downstream,
         recover: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
-        mapReplacementCompletion: @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
+        mapReplacementCompletion:
+            @escaping (Subscribers.Completion<NewPublisher.Failure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         description = name
         live = Live(downstream: downstream, recover: recover, mapReplacementCompletion: mapReplacementCompletion)
@@ -294,7 +299,8 @@ private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publish
             return (live?.downstream, false)
         }
         // As Combine's: the operator counts demand, and a source that overruns it traps.
-        precondition(!overrun, "API violation: \(description) received a value while downstream had no outstanding demand")
+        precondition(
+            !overrun, "API violation: \(description) received a value while downstream had no outstanding demand")
         guard let downstream else { return .none }
         let more = downstream.receive(input)
         lock.withLock { demand += more }

@@ -24,10 +24,13 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var collected: [Upstream.Output] = []
-            upstream.subscribe(FoldSubscription("Collect", downstream: subscriber, fold: { input in
-                collected.append(input)
-                return .continue
-            }, result: { collected }, reflect: { [("count", $0?.count ?? 0)] }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "Collect", downstream: subscriber,
+                    fold: { input in
+                        collected.append(input)
+                        return .continue
+                    }, result: { collected }, reflect: { [("count", $0?.count ?? 0)] }))
         }
     }
 }

@@ -39,8 +39,8 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 /// Fills arrays of `count` elements. Downstream lives in the state until the stream ends; the
 /// call that ends it takes it out (with the unfinished array) under the lock and drops it after.
 private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
-    Subscriber, Subscription, Introspectable where Downstream.Input == [Input]
-{
+    Subscriber, Subscription, Introspectable
+where Downstream.Input == [Input] {
     typealias Failure = Downstream.Failure
 
     private enum State {
@@ -67,14 +67,18 @@ private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
     /// Combine's children: the subscriber, upstream's subscription, the array being filled, the count.
     var customMirror: Mirror {
         lock.withLock {
-            let (downstream, upstream): (Downstream?, (any Subscription)?) = switch state {
-            case .awaitingSubscription(let downstream): (downstream, nil)
-            case .subscribed(let downstream, let upstream): (downstream, upstream)
-            case .terminated, .abandoned: (nil, nil)
-            }
-            return Mirror(self, children: [
-                ("downstream", downstream as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer), ("count", count),
-            ])
+            let (downstream, upstream): (Downstream?, (any Subscription)?) =
+                switch state {
+                case .awaitingSubscription(let downstream): (downstream, nil)
+                case .subscribed(let downstream, let upstream): (downstream, upstream)
+                case .terminated, .abandoned: (nil, nil)
+                }
+            return Mirror(
+                self,
+                children: [
+                    ("downstream", downstream as Any), ("upstreamSubscription", upstream as Any), ("buffer", buffer),
+                    ("count", count),
+                ])
         }
     }
 

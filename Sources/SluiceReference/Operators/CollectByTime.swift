@@ -40,7 +40,9 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a publisher that buffers and periodically publishes its items.
-        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.strategy = strategy
             self.options = options
@@ -62,7 +64,8 @@ extension Publishers {
 /// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
 /// runs, but not downstream: a cancel lets go of downstream (and the collected values) at once and
 /// cancels the timer; the drain that delivers the completion takes downstream out.
-private final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+private final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
+    Subscriber,
     Subscription, Introspectable
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output

@@ -32,7 +32,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(ForwardingSubscriber("CompactMap", downstream: subscriber) { .emitOrSkip(transform($0)) })
+            upstream.subscribe(
+                ForwardingSubscriber("CompactMap", downstream: subscriber) { .emitOrSkip(transform($0)) })
         }
     }
 
@@ -53,7 +54,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(TransformSubscription("TryCompactMap", downstream: subscriber, family: .trapping, reflect: { downstream, _ in [("downstream", downstream)] }, tryStep: { .emitOrSkip(try transform($0)) }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryCompactMap", downstream: subscriber, family: .trapping,
+                    reflect: { downstream, _ in [("downstream", downstream)] },
+                    tryStep: { .emitOrSkip(try transform($0)) }))
         }
     }
 }

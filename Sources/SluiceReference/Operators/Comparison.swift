@@ -27,13 +27,17 @@ extension Publisher {
 
     /// Publishes the minimum value received from the upstream publisher, using the provided
     /// error-throwing closure to order the items.
-    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self) { try areInIncreasingOrder($1, $0) }
     }
 
     /// Publishes the maximum value received from the upstream publisher, using the provided
     /// error-throwing closure to order the items.
-    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool) -> Publishers.TryComparison<Self> {
+    public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryComparison<Self>
+    {
         Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
     }
 }
@@ -61,9 +65,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let greatest = Greatest<Output>()
             let areInIncreasingOrder = areInIncreasingOrder
-            upstream.subscribe(FoldSubscription(
-                "Comparison", downstream: subscriber,
-                fold: { greatest.fold($0, areInIncreasingOrder) }, result: { greatest.value }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "Comparison", downstream: subscriber,
+                    fold: { greatest.fold($0, areInIncreasingOrder) }, result: { greatest.value }))
         }
     }
 
@@ -79,7 +84,9 @@ extension Publishers {
         /// A closure that receives two elements and returns true if they are in increasing order.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
-        public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+        public init(
+            upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
+        ) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
@@ -87,9 +94,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let greatest = Greatest<Output>()
             let areInIncreasingOrder = areInIncreasingOrder
-            upstream.subscribe(FoldSubscription(
-                "TryComparison", downstream: subscriber,
-                tryFold: { try greatest.fold($0, areInIncreasingOrder) }, result: { greatest.value }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryComparison", downstream: subscriber,
+                    tryFold: { try greatest.fold($0, areInIncreasingOrder) }, result: { greatest.value }))
         }
     }
 }
@@ -99,7 +107,9 @@ extension Publishers {
 private final class Greatest<Value> {
     private(set) var value: Value?
 
-    func fold<Failure>(_ input: Value, _ areInIncreasingOrder: (Value, Value) throws -> Bool) rethrows -> FoldStep<Failure> {
+    func fold<Failure>(_ input: Value, _ areInIncreasingOrder: (Value, Value) throws -> Bool) rethrows -> FoldStep<
+        Failure
+    > {
         if let current = value, try !areInIncreasingOrder(current, input) {
             return .continue
         }

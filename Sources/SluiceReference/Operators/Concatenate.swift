@@ -5,7 +5,8 @@ extension Publisher {
     }
 
     /// Appends a publisher's output with the specified sequence.
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+    public func append<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
     where Output == S.Element {
         Publishers.Concatenate(prefix: self, suffix: Publishers.Sequence(sequence: elements))
     }
@@ -23,7 +24,8 @@ extension Publisher {
     }
 
     /// Prefixes a publisher's output with the specified sequence.
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+    public func prepend<S: Swift.Sequence>(_ elements: S)
+        -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
     where Output == S.Element {
         Publishers.Concatenate(prefix: Publishers.Sequence(sequence: elements), suffix: self)
     }
@@ -61,7 +63,9 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.subscribe(ConcatenateSide<Suffix, S, PrefixPart>(parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
+            prefix.subscribe(
+                ConcatenateSide<Suffix, S, PrefixPart>(
+                    parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
         }
     }
 }
@@ -84,7 +88,8 @@ private enum SuffixPart: ConcatenatePart { static var side: ConcatenateSideName 
 
 /// Subscribes to one of the two upstreams on behalf of the subscription, tagging each signal with
 /// its side. It shares the subscription's identifier, as Combine's inner subscribers do.
-private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Part: ConcatenatePart>: Subscriber, Introspectable
+private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Part: ConcatenatePart>: Subscriber,
+    Introspectable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -189,7 +194,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             lock.unlock()
             suffix.subscribe(ConcatenateSide<Suffix, Downstream, SuffixPart>(parent: self))
         case (.prefix, .prefix, .failure),
-             (.suffix, .suffix, _):
+            (.suffix, .suffix, _):
             let (previous, ended) = end()
             lock.unlock()
             ended?.receive(completion: completion)

@@ -43,9 +43,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let verdict = ContainsVerdict()
             let output = output
-            upstream.subscribe(FoldSubscription(
-                "Contains", downstream: subscriber,
-                fold: { verdict.fold($0) { $0 == output } }, result: { verdict.contains }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "Contains", downstream: subscriber,
+                    fold: { verdict.fold($0) { $0 == output } }, result: { verdict.contains }))
         }
     }
 
@@ -68,9 +69,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let verdict = ContainsVerdict()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "ContainsWhere", downstream: subscriber,
-                fold: { verdict.fold($0, predicate) }, result: { verdict.contains }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "ContainsWhere", downstream: subscriber,
+                    fold: { verdict.fold($0, predicate) }, result: { verdict.contains }))
         }
     }
 
@@ -94,9 +96,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let verdict = ContainsVerdict()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "TryContainsWhere", downstream: subscriber,
-                tryFold: { try verdict.fold($0, predicate) }, result: { verdict.contains }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryContainsWhere", downstream: subscriber,
+                    tryFold: { try verdict.fold($0, predicate) }, result: { verdict.contains }))
         }
     }
 }

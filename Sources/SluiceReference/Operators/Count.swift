@@ -20,10 +20,13 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var count = 0
-            upstream.subscribe(FoldSubscription("Count", downstream: subscriber, fold: { _ in
-                count += 1
-                return .continue
-            }, result: { count }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "Count", downstream: subscriber,
+                    fold: { _ in
+                        count += 1
+                        return .continue
+                    }, result: { count }))
         }
     }
 }

@@ -30,7 +30,10 @@ extension Publishers {
         public let options: Context.SchedulerOptions?
 
         /// Creates a publisher that publishes elements only after a specified time interval elapses between events.
-        public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -84,7 +87,10 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
-    init(downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
+        options: Context.SchedulerOptions?
+    ) {
         state = .awaitingSubscription(downstream)
         self.dueTime = dueTime
         self.scheduler = scheduler
@@ -96,11 +102,18 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     /// Combine's children: the subscriber, its outstanding demand, the value waiting for quiet.
     var customMirror: Mirror {
         lock.withLock {
-            let downstream: Downstream? = switch state {
-            case .awaitingSubscription(let downstream), .subscribed(let downstream, _), .completing(let downstream): downstream
-            case .terminated: nil
-            }
-            return Mirror(self, children: [("downstream", downstream as Any), ("downstreamDemand", demand), ("currentValue", pending?.value as Any)])
+            let downstream: Downstream? =
+                switch state {
+                case .awaitingSubscription(let downstream), .subscribed(let downstream, _), .completing(let downstream):
+                    downstream
+                case .terminated: nil
+                }
+            return Mirror(
+                self,
+                children: [
+                    ("downstream", downstream as Any), ("downstreamDemand", demand),
+                    ("currentValue", pending?.value as Any),
+                ])
         }
     }
 

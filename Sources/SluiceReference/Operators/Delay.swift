@@ -192,7 +192,11 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         // A completed upstream has nothing to cancel.
         if case .subscribed(_, let upstream) = previous { upstream.cancel() }

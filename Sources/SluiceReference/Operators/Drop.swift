@@ -138,7 +138,11 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         if case .subscribed(_, let upstream, _) = previous {
             upstream.cancel()

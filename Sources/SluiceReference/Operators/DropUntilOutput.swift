@@ -16,7 +16,8 @@ extension Publishers {
     /// As in Combine, downstream receives the subscription first, then the other publisher is
     /// subscribed (and asked for one element), then upstream. Downstream's demand goes straight
     /// upstream; an element dropped before the trigger is not replaced by a new request.
-    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher where Upstream.Failure == Other.Failure {
+    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+    where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -108,7 +109,9 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
     /// as in Combine (whose operator counts it too), dropped or not, and after the end too.
     private var outstanding = Subscribers.Demand.none
 
-    init(downstream: Downstream) { state = .running(downstream, .awaitingSubscription(pending: .none), .awaitingSubscription) }
+    init(downstream: Downstream) {
+        state = .running(downstream, .awaitingSubscription(pending: .none), .awaitingSubscription)
+    }
 
     var description: String { "DropUntilOutput" }
 
@@ -130,7 +133,9 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         lock.lock()
         guard outstanding > 0 else {
             lock.unlock()
-            preconditionFailure("API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+            preconditionFailure(
+                "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand"
+            )
         }
         outstanding -= 1
         guard case .running(let downstream, .subscribed, .fired) = state else {
@@ -175,7 +180,9 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         // `previous` keeps the trigger's subscription until the lock is released.
         let previous = lock.withLock {
             let previous = state
-            if case .running(let downstream, let upstream, .subscribed) = previous { state = .running(downstream, upstream, .fired) }
+            if case .running(let downstream, let upstream, .subscribed) = previous {
+                state = .running(downstream, upstream, .fired)
+            }
             return previous
         }
         withExtendedLifetime(previous) {}
@@ -228,7 +235,8 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
 /// `drop(untilOutputFrom:)`'s trigger subscriber introspects as its subscription, as Combine's
 /// does; `prefix(untilOutputFrom:)`'s does not, in Combine as here.
-extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Introspectable
+extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    Introspectable
 where Receiver: Introspectable {
     var description: String { receiver.description }
 

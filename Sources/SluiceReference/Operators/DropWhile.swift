@@ -35,9 +35,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let gate = DropWhileGate()
-            upstream.subscribe(TransformSubscription("DropWhile", downstream: subscriber) { value in
-                gate.drops { predicate(value) } ? .skip : .emit(value)
-            })
+            upstream.subscribe(
+                TransformSubscription("DropWhile", downstream: subscriber) { value in
+                    gate.drops { predicate(value) } ? .skip : .emit(value)
+                })
         }
     }
 
@@ -61,9 +62,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             let gate = DropWhileGate()
-            upstream.subscribe(TransformSubscription("TryDropWhile", downstream: subscriber, tryStep: { value in
-                try gate.drops { try predicate(value) } ? .skip : .emit(value)
-            }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryDropWhile", downstream: subscriber,
+                    tryStep: { value in
+                        try gate.drops { try predicate(value) } ? .skip : .emit(value)
+                    }))
         }
     }
 }

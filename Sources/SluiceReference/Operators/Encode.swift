@@ -31,8 +31,15 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
-            upstream.subscribe(TransformSubscription("Encode", downstream: subscriber, family: .passingValuesAndCompletions,
-                reflect: { downstream, status in [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)] }, tryStep: { .emit(try encoder.encode($0)) }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "Encode", downstream: subscriber, family: .passingValuesAndCompletions,
+                    reflect: { downstream, status in
+                        [
+                            ("downstream", downstream), ("finished", status == "terminal"),
+                            ("upstreamSubscription", status),
+                        ]
+                    }, tryStep: { .emit(try encoder.encode($0)) }))
         }
     }
 
@@ -52,10 +59,18 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
-            upstream.subscribe(TransformSubscription("Decode", downstream: subscriber, family: .passingValuesAndCompletions,
-                reflect: { downstream, status in [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)] }, tryStep: {
-                .emit(try decoder.decode(Output.self, from: $0))
-            }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "Decode", downstream: subscriber, family: .passingValuesAndCompletions,
+                    reflect: { downstream, status in
+                        [
+                            ("downstream", downstream), ("finished", status == "terminal"),
+                            ("upstreamSubscription", status),
+                        ]
+                    },
+                    tryStep: {
+                        .emit(try decoder.decode(Output.self, from: $0))
+                    }))
         }
     }
 }

@@ -25,7 +25,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
-            upstream.subscribe(ForwardingSubscriber("Filter", downstream: subscriber) { isIncluded($0) ? .emit($0) : .skip })
+            upstream.subscribe(
+                ForwardingSubscriber("Filter", downstream: subscriber) { isIncluded($0) ? .emit($0) : .skip })
         }
     }
 }

@@ -37,9 +37,10 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let first = FirstMatch<Output>()
-            upstream.subscribe(FoldSubscription(
-                "First", downstream: subscriber,
-                fold: { first.fold($0) { _ in true } }, result: { first.match }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "First", downstream: subscriber,
+                    fold: { first.fold($0) { _ in true } }, result: { first.match }))
         }
     }
 
@@ -63,9 +64,10 @@ extension Publishers {
             let first = FirstMatch<Output>()
             let predicate = predicate
             // Combine names this subscription "TryFirst"; the name is what `description` shows.
-            upstream.subscribe(FoldSubscription(
-                "TryFirst", downstream: subscriber,
-                fold: { first.fold($0, predicate) }, result: { first.match }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryFirst", downstream: subscriber,
+                    fold: { first.fold($0, predicate) }, result: { first.match }))
         }
     }
 
@@ -88,9 +90,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let first = FirstMatch<Output>()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "TryFirstWhere", downstream: subscriber,
-                tryFold: { try first.fold($0, predicate) }, result: { first.match }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryFirstWhere", downstream: subscriber,
+                    tryFold: { try first.fold($0, predicate) }, result: { first.match }))
         }
     }
 }

@@ -16,7 +16,9 @@ extension Publisher {
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { Publishers.SetFailureType(upstream: transform($0)) }
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            Publishers.SetFailureType(upstream: transform($0))
+        }
     }
 }
 
@@ -26,7 +28,8 @@ extension Publisher where Failure == Never {
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
-        Publishers.FlatMap(upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
+        Publishers.FlatMap(
+            upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
     }
 
     /// Transforms all elements from an upstream publisher into new publishers, none of which can fail.
@@ -58,7 +61,10 @@ extension Publishers {
         public let transform: (Upstream.Output) -> NewPublisher
 
         /// Creates a publisher that transforms elements from an upstream publisher into a new publisher.
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform
@@ -74,8 +80,12 @@ extension Publishers {
 }
 
 /// The subscriber one inner publisher talks to, tagged with the inner publisher's number.
-private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, Introspectable
-where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    Introspectable
+where
+    NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
+    Downstream.Failure == Upstream.Failure
+{
     typealias Input = NewPublisher.Output
     typealias Failure = NewPublisher.Failure
 
@@ -92,7 +102,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 
     func receive(_ input: Input) -> Subscribers.Demand { parent.receiveInner(input, from: index) }
 
-    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveInner(completion: completion, from: index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receiveInner(completion: completion, from: index)
+    }
 }
 
 /// Merges the inner publishers. One lock over the fields below, never held while calling out.
@@ -108,7 +120,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
 /// upstream subscriptions are taken out and cancelled (or dropped) at the end as well.
 private final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
     Subscription, Subscriber, Introspectable
-where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+where
+    NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
+    Downstream.Failure == Upstream.Failure
+{
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
@@ -149,7 +164,10 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
     private var live: Live?
     private let maxPublishers: Subscribers.Demand
 
-    init(maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher, downstream: Downstream) {
+    init(
+        maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher,
+        downstream: Downstream
+    ) {
         self.maxPublishers = maxPublishers
         live = Live(downstream: downstream, transform: transform)
     }
@@ -394,7 +412,9 @@ where NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher
                 let (index, value) = buffer.removeFirst()
                 demand -= 1
                 var inner: (any Subscription)?
-                if askingInners, demand != .unlimited, case .subscribed(let subscription)? = inners[index] { inner = subscription }
+                if askingInners, demand != .unlimited, case .subscribed(let subscription)? = inners[index] {
+                    inner = subscription
+                }
                 lock.unlock()
                 let more = downstream.receive(value)
                 inner?.request(.max(1))

@@ -143,11 +143,12 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
         guard case .awaitingSubscription(let live) = state else {
             // Combine's observes a second subscription too, then cancels it; one that comes
             // after a cancel is left alone.
-            let (current, abandoned): (Live?, Bool) = switch state {
-            case .subscribed(let live, _): (live, false)
-            case .abandoned: (nil, true)
-            case .awaitingSubscription, .terminated: (nil, false)
-            }
+            let (current, abandoned): (Live?, Bool) =
+                switch state {
+                case .subscribed(let live, _): (live, false)
+                case .abandoned: (nil, true)
+                case .awaitingSubscription, .terminated: (nil, false)
+                }
             lock.unlock()
             current?.hooks.receiveSubscription?(subscription)
             if !abandoned { subscription.cancel() }
@@ -191,11 +192,12 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     /// request before the subscription too, as Combine's does.
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let (live, upstream): (Live?, (any Subscription)?) = switch state {
-        case .awaitingSubscription(let live): (live, nil)
-        case .subscribed(let live, let upstream): (live, upstream)
-        case .terminated, .abandoned: (nil, nil)
-        }
+        let (live, upstream): (Live?, (any Subscription)?) =
+            switch state {
+            case .awaitingSubscription(let live): (live, nil)
+            case .subscribed(let live, let upstream): (live, upstream)
+            case .terminated, .abandoned: (nil, nil)
+            }
         lock.unlock()
         live?.hooks.receiveRequest?(demand)
         upstream?.request(demand)
@@ -203,7 +205,11 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         guard case .subscribed(let live, let upstream) = previous else { return }
         live.hooks.receiveCancel?()

@@ -35,8 +35,8 @@ extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 /// then asks it for `.unlimited`, and passes every completion on whenever it comes. No state: it
 /// holds downstream until upstream lets go of it.
 private final class IgnoreOutputSubscriber<Input, Downstream: Subscriber>:
-    Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible where Downstream.Input == Never
-{
+    Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Never {
     typealias Failure = Downstream.Failure
 
     private let downstream: Downstream

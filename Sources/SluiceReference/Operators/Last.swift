@@ -37,9 +37,10 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let last = LastMatch<Output>()
-            upstream.subscribe(FoldSubscription(
-                "Last", downstream: subscriber,
-                fold: { last.fold($0) { _ in true } }, result: { last.match }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "Last", downstream: subscriber,
+                    fold: { last.fold($0) { _ in true } }, result: { last.match }))
         }
     }
 
@@ -62,9 +63,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let last = LastMatch<Output>()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "LastWhere", downstream: subscriber,
-                fold: { last.fold($0, predicate) }, result: { last.match }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "LastWhere", downstream: subscriber,
+                    fold: { last.fold($0, predicate) }, result: { last.match }))
         }
     }
 
@@ -87,9 +89,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let last = LastMatch<Output>()
             let predicate = predicate
-            upstream.subscribe(FoldSubscription(
-                "TryLastWhere", downstream: subscriber,
-                tryFold: { try last.fold($0, predicate) }, result: { last.match }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryLastWhere", downstream: subscriber,
+                    tryFold: { try last.fold($0, predicate) }, result: { last.match }))
         }
     }
 }

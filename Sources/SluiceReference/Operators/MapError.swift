@@ -27,12 +27,15 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(ForwardingSubscriber("MapError", downstream: subscriber, step: { .emit($0) }, mapCompletion: { completion in
-                switch completion {
-                case .finished: .finished
-                case .failure(let error): .failure(transform(error))
-                }
-            }))
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "MapError", downstream: subscriber, step: { .emit($0) },
+                    mapCompletion: { completion in
+                        switch completion {
+                        case .finished: .finished
+                        case .failure(let error): .failure(transform(error))
+                        }
+                    }))
         }
     }
 }

@@ -38,7 +38,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
-            upstream.subscribe(ForwardingSubscriber("ValueForKey", downstream: subscriber, reflect: { _, _ in [("keyPath", keyPath)] }) { .emit($0[keyPath: keyPath]) })
+            upstream.subscribe(
+                ForwardingSubscriber("ValueForKey", downstream: subscriber, reflect: { _, _ in [("keyPath", keyPath)] })
+                { .emit($0[keyPath: keyPath]) })
         }
     }
 
@@ -54,7 +56,9 @@ extension Publishers {
         /// The key path of a second property to publish.
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
-        init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
+        init(
+            upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
+        ) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
             self.keyPath1 = keyPath1
@@ -62,10 +66,13 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-            upstream.subscribe(ForwardingSubscriber(
-                "ValueForKeys", downstream: subscriber, reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }) {
-                .emit(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
-            })
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "ValueForKeys", downstream: subscriber,
+                    reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
+                ) {
+                    .emit(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
+                })
         }
     }
 
@@ -95,11 +102,13 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-            upstream.subscribe(ForwardingSubscriber(
-                "ValueForKeys", downstream: subscriber,
-                reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }) {
-                .emit(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
-            })
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "ValueForKeys", downstream: subscriber,
+                    reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }
+                ) {
+                    .emit(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
+                })
         }
     }
 }

@@ -31,7 +31,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
+            upstream.subscribe(
+                MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
         }
     }
 }
@@ -43,7 +44,8 @@ extension Publishers {
 ///
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after.
-private final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+private final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription,
     Introspectable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     typealias Failure = Downstream.Failure
@@ -124,7 +126,11 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         if case .active(_, let upstream, _) = previous {
             upstream.cancel()

@@ -2,7 +2,7 @@ extension Publisher {
     /// Republishes elements up to the specified maximum count, then finishes.
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
         precondition(maxLength >= 0, "prefix(_:) requires a non-negative maximum length")
-        return Publishers.Output(upstream: self, range: 0 ..< maxLength)
+        return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 
     /// Publishes a specific element, indicated by its index in the sequence of published elements.
@@ -12,7 +12,7 @@ extension Publisher {
     public func output(at index: Int) -> Publishers.Output<Self> {
         precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         precondition(index < .max, "output(at:) requires an index below Int.max")
-        return Publishers.Output(upstream: self, range: index ..< index + 1)
+        return Publishers.Output(upstream: self, range: index..<index + 1)
     }
 
     /// Publishes elements specified by their range in the sequence of published elements.
@@ -42,8 +42,12 @@ extension Publishers {
         /// Creates a publisher that publishes elements specified by a range. Neither bound may be
         /// negative.
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            precondition(range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))")
-            precondition(range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))")
+            precondition(
+                range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))"
+            )
+            precondition(
+                range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))"
+            )
             self.upstream = upstream
             self.range = range
         }
@@ -51,15 +55,16 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let range = range
             var index = 0
-            upstream.subscribe(TransformSubscription("Output", downstream: subscriber) { input in
-                let current = index
-                index += 1
-                if current < range.lowerBound { return .skip }
-                if current == range.upperBound - 1 { return .emitThenFinish(input) }
-                if current < range.upperBound { return .emit(input) }
-                // Only an empty range gets here: there is nothing to publish.
-                return .finish
-            })
+            upstream.subscribe(
+                TransformSubscription("Output", downstream: subscriber) { input in
+                    let current = index
+                    index += 1
+                    if current < range.lowerBound { return .skip }
+                    if current == range.upperBound - 1 { return .emitThenFinish(input) }
+                    if current < range.upperBound { return .emit(input) }
+                    // Only an empty range gets here: there is nothing to publish.
+                    return .finish
+                })
         }
     }
 }

@@ -31,7 +31,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = PrefixUntilOutputSubscription<S, Other.Failure>(downstream: subscriber)
-            other.subscribe(TriggerSubscriber<Other.Output, PrefixUntilOutputSubscription<S, Other.Failure>>(receiver: subscription))
+            other.subscribe(
+                TriggerSubscriber<Other.Output, PrefixUntilOutputSubscription<S, Other.Failure>>(receiver: subscription)
+            )
             upstream.subscribe(subscription)
         }
     }
@@ -154,7 +156,9 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         // `previous` keeps the trigger's subscription until the lock is released.
         let previous = lock.withLock {
             let previous = state
-            if case .running(let downstream, let upstream, _) = previous { state = .running(downstream, upstream, .silent) }
+            if case .running(let downstream, let upstream, _) = previous {
+                state = .running(downstream, upstream, .silent)
+            }
             return previous
         }
         withExtendedLifetime(previous) {}

@@ -34,7 +34,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            upstream.subscribe(TransformSubscription("PrefixWhile", downstream: subscriber, family: .trapping, reflect: { downstream, _ in [("downstream", downstream)] }) { predicate($0) ? .emit($0) : .finish })
+            upstream.subscribe(
+                TransformSubscription(
+                    "PrefixWhile", downstream: subscriber, family: .trapping,
+                    reflect: { downstream, _ in [("downstream", downstream)] }
+                ) { predicate($0) ? .emit($0) : .finish })
         }
     }
 
@@ -57,7 +61,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            upstream.subscribe(TransformSubscription("TryPrefixWhile", downstream: subscriber, family: .trapping, reflect: { downstream, _ in [("downstream", downstream)] }, tryStep: { try predicate($0) ? .emit($0) : .finish }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryPrefixWhile", downstream: subscriber, family: .trapping,
+                    reflect: { downstream, _ in [("downstream", downstream)] },
+                    tryStep: { try predicate($0) ? .emit($0) : .finish }))
         }
     }
 }

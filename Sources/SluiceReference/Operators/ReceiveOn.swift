@@ -4,7 +4,9 @@ extension Publisher {
     /// Each value and the completion are delivered downstream from an action scheduled on
     /// `scheduler`; the subscription itself, and downstream's requests and cancel, pass through
     /// at once. Operators before this one are unaffected.
-    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.ReceiveOn<Self, S> {
+    public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.ReceiveOn<Self, S>
+    {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }
 }
@@ -139,7 +141,8 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
         lock.lock()
         defer { lock.unlock() }
         switch state {
-        case .subscribed(let downstream, let upstream), .completing(let downstream, let upstream): return (downstream, upstream)
+        case .subscribed(let downstream, let upstream), .completing(let downstream, let upstream):
+            return (downstream, upstream)
         case .awaitingSubscription, .terminated, .abandoned: return nil
         }
     }

@@ -4,7 +4,9 @@ extension Publisher {
     ///
     /// Nothing is emitted until the upstream finishes; an upstream failure is passed on without a
     /// value.
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 
@@ -12,7 +14,9 @@ extension Publisher {
     /// final result upon completion.
     ///
     /// If the closure throws, upstream is cancelled and the stream fails with the thrown error.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Publishers.TryReduce<Self, T> {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T)
+        -> Publishers.TryReduce<Self, T>
+    {
         Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 }
@@ -31,7 +35,9 @@ extension Publishers {
         /// upstream publisher to produce a new value.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -40,9 +46,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let accumulator = Accumulator(initial)
             let nextPartialResult = nextPartialResult
-            upstream.subscribe(FoldSubscription(
-                "Reduce", downstream: subscriber,
-                fold: { accumulator.fold($0, nextPartialResult) }, result: { accumulator.value }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "Reduce", downstream: subscriber,
+                    fold: { accumulator.fold($0, nextPartialResult) }, result: { accumulator.value }))
         }
     }
 
@@ -59,7 +66,9 @@ extension Publishers {
         /// element from the upstream to produce a new value.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -68,9 +77,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let accumulator = Accumulator(initial)
             let nextPartialResult = nextPartialResult
-            upstream.subscribe(FoldSubscription(
-                "TryReduce", downstream: subscriber,
-                tryFold: { try accumulator.fold($0, nextPartialResult) }, result: { accumulator.value }))
+            upstream.subscribe(
+                FoldSubscription(
+                    "TryReduce", downstream: subscriber,
+                    tryFold: { try accumulator.fold($0, nextPartialResult) }, result: { accumulator.value }))
         }
     }
 }
@@ -82,7 +92,9 @@ private final class Accumulator<Value> {
 
     init(_ initial: Value) { value = initial }
 
-    func fold<Input, Failure>(_ input: Input, _ nextPartialResult: (Value, Input) throws -> Value) rethrows -> FoldStep<Failure> {
+    func fold<Input, Failure>(_ input: Input, _ nextPartialResult: (Value, Input) throws -> Value) rethrows -> FoldStep<
+        Failure
+    > {
         value = try nextPartialResult(value, input)
         return .continue
     }

@@ -8,7 +8,8 @@ extension Publisher where Output: Equatable {
 extension Publisher {
     /// Publishes only elements that don't match the previous element, as evaluated by a
     /// provided closure (`true` means "duplicate, drop it").
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self> {
+    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool) -> Publishers.RemoveDuplicates<Self>
+    {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
     }
 
@@ -16,7 +17,9 @@ extension Publisher {
     /// provided error-throwing closure.
     ///
     /// If the closure throws, upstream is cancelled and the error ends the stream.
-    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool) -> Publishers.TryRemoveDuplicates<Self> {
+    public func tryRemoveDuplicates(by predicate: @escaping (Output, Output) throws -> Bool)
+        -> Publishers.TryRemoveDuplicates<Self>
+    {
         Publishers.TryRemoveDuplicates(upstream: self, predicate: predicate)
     }
 }
@@ -41,9 +44,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
-            upstream.subscribe(TransformSubscription(
-                "RemoveDuplicates", downstream: subscriber, family: .trapping,
-                reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] }) { previous.step($0, predicate) })
+            upstream.subscribe(
+                TransformSubscription(
+                    "RemoveDuplicates", downstream: subscriber, family: .trapping,
+                    reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] }
+                ) { previous.step($0, predicate) })
         }
     }
 
@@ -65,9 +70,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
-            upstream.subscribe(TransformSubscription(
-                "TryRemoveDuplicates", downstream: subscriber, family: .trapping,
-                reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] }, tryStep: { try previous.step($0, predicate) }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryRemoveDuplicates", downstream: subscriber, family: .trapping,
+                    reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] },
+                    tryStep: { try previous.step($0, predicate) }))
         }
     }
 }
@@ -81,7 +88,9 @@ extension Publishers {
 private final class PreviousElement<Value> {
     private(set) var last: Value?
 
-    func step<Failure>(_ element: Value, _ isDuplicate: (Value, Value) throws -> Bool) rethrows -> TransformStep<Value, Failure> {
+    func step<Failure>(_ element: Value, _ isDuplicate: (Value, Value) throws -> Bool) rethrows -> TransformStep<
+        Value, Failure
+    > {
         if let last, try isDuplicate(last, element) {
             return .skip
         }

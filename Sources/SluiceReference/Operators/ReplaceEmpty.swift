@@ -143,7 +143,11 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         if case .subscribed(_, let upstream) = previous {
             upstream.cancel()

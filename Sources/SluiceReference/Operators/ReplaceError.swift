@@ -40,8 +40,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 /// call that ends it takes them out under the lock and drops them after.
 private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, Introspectable
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Never
-{
+where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
@@ -93,7 +92,9 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
         }
         // Combine traps here too: counting demand is this operator's job, so an upstream that
         // overruns it is caught rather than silently passed on.
-        precondition(demand > 0, "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
+        precondition(
+            demand > 0,
+            "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
         demand -= 1
         lock.unlock()
         let more = live.downstream.receive(input)
@@ -144,7 +145,11 @@ private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Su
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         if case .subscribed(_, let upstream) = previous {
             upstream.cancel()

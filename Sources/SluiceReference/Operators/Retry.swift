@@ -47,9 +47,9 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// Lifetimes: downstream and the upstream publisher are in `live` until the stream ends; the call
 /// that ends it (the last completion, a cancel) takes them out with the state and drops them after
 /// the lock is released.
-private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspectable
-    where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure
-{
+private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
+    Introspectable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 

@@ -1,7 +1,8 @@
 extension Publisher {
     /// Transforms elements from the upstream publisher by providing the current element to a
     /// closure along with the last value returned by the closure, and publishes each result.
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T>
+    {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 
@@ -10,7 +11,9 @@ extension Publisher {
     /// each result.
     ///
     /// If the closure throws, upstream is cancelled and the error ends the stream.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Publishers.TryScan<Self, T> {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T)
+        -> Publishers.TryScan<Self, T>
+    {
         Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 }
@@ -27,7 +30,9 @@ extension Publishers {
         /// A closure that takes the previous result and the next element, and returns the next result.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -35,8 +40,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
-            upstream.subscribe(ForwardingSubscriber(
-                "Scan", downstream: subscriber, reflect: { downstream, _ in [("downstream", downstream), ("result", accumulator.result)] }) { .emit(accumulator.add($0, next)) })
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "Scan", downstream: subscriber,
+                    reflect: { downstream, _ in [("downstream", downstream), ("result", accumulator.result)] }
+                ) { .emit(accumulator.add($0, next)) })
         }
     }
 
@@ -53,7 +61,10 @@ extension Publishers {
         /// returns the next result.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -61,9 +72,12 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
-            upstream.subscribe(TransformSubscription(
-                "TryScan", downstream: subscriber, family: .passingValues,
-                reflect: { downstream, status in [("downstream", downstream), ("status", status), ("result", accumulator.result)] }, tryStep: { .emit(try accumulator.add($0, next)) }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryScan", downstream: subscriber, family: .passingValues,
+                    reflect: { downstream, status in
+                        [("downstream", downstream), ("status", status), ("result", accumulator.result)]
+                    }, tryStep: { .emit(try accumulator.add($0, next)) }))
         }
     }
 }

@@ -20,12 +20,15 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ForwardingSubscriber("SetFailureType", downstream: subscriber, step: { .emit($0) }, mapCompletion: { completion in
-                switch completion {
-                case .finished: return .finished
-                case .failure(let never): switch never {}
-                }
-            }))
+            upstream.subscribe(
+                ForwardingSubscriber(
+                    "SetFailureType", downstream: subscriber, step: { .emit($0) },
+                    mapCompletion: { completion in
+                        switch completion {
+                        case .finished: return .finished
+                        case .failure(let never): switch never {}
+                        }
+                    }))
         }
     }
 }

@@ -4,7 +4,9 @@ extension Publisher {
     /// Subscribing to the upstream publisher, each request and the cancel run in actions
     /// scheduled on `scheduler`. Values and the completion pass through on whatever thread the
     /// upstream sends them.
-    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+        -> Publishers.SubscribeOn<Self, S>
+    {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
     }
 }
@@ -125,7 +127,11 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         guard case .subscribed(_, let upstream) = previous else { return }
         scheduler.schedule(options: options) { upstream.cancel() }

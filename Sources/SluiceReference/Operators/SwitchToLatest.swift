@@ -29,7 +29,9 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// Republishes elements sent by the most recently received publisher; the inner publishers,
     /// which cannot fail, are given upstream's failure type.
     public func switchToLatest()
-        -> Publishers.SwitchToLatest<Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>>
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
     {
         Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
     }
@@ -75,11 +77,15 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     let generation: Int
     let combineIdentifier = CombineIdentifier()
 
-    func receive(subscription: any Subscription) { parent.receiveInner(subscription: subscription, generation: generation) }
+    func receive(subscription: any Subscription) {
+        parent.receiveInner(subscription: subscription, generation: generation)
+    }
 
     func receive(_ input: Input) -> Subscribers.Demand { parent.receiveInner(input, generation: generation) }
 
-    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveInner(completion: completion, generation: generation) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        parent.receiveInner(completion: completion, generation: generation)
+    }
 
     var description: String { "SwitchToLatest" }
 
@@ -95,7 +101,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// Lifetimes: `downstream` is `nil` once the stream has ended. Whoever delivers the completion, or
 /// cancels, takes it out under the lock (`endDownstream()`) and drops it after; a completion that
 /// waits for the delivering thread leaves it to that thread.
-private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspectable
+private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
+    Introspectable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     typealias Input = P
     typealias Failure = P.Failure
@@ -253,7 +260,9 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
         guard demand > 0 else {
             lock.unlock()
-            preconditionFailure("API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
+            preconditionFailure(
+                "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
+            )
         }
         demand -= 1
         guard !delivering, let downstream else {
@@ -285,7 +294,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return
         case .awaitingSubscription:
             lock.unlock()
-            preconditionFailure("API violation: SwitchToLatest's inner publisher completed before sending its subscription")
+            preconditionFailure(
+                "API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         case .subscribed:
             inner = .none
         }
@@ -348,7 +358,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// Ends the stream with `completion` after cancelling `other` (the side that did not fail).
     /// If another thread is delivering, it delivers the completion (and lets go of downstream).
-    private func end(with completion: Subscribers.Completion<Downstream.Failure>, cancelling other: (any Subscription)?) {
+    private func end(with completion: Subscribers.Completion<Downstream.Failure>, cancelling other: (any Subscription)?)
+    {
         // Kept until the lock is released: the upstream subscription and the waiting values.
         let dropped = (outer, buffer)
         outer = .terminated

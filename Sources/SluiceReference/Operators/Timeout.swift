@@ -12,7 +12,8 @@ extension Publisher {
         options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+        Publishers.Timeout(
+            upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
     }
 }
 

@@ -27,7 +27,11 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
-            upstream.subscribe(TransformSubscription("TryFilter", downstream: subscriber, family: .trapping, reflect: { downstream, _ in [("downstream", downstream)] }, tryStep: { try isIncluded($0) ? .emit($0) : .skip }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryFilter", downstream: subscriber, family: .trapping,
+                    reflect: { downstream, _ in [("downstream", downstream)] },
+                    tryStep: { try isIncluded($0) ? .emit($0) : .skip }))
         }
     }
 }

@@ -25,7 +25,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(TransformSubscription("TryMap", downstream: subscriber, family: .passingValues, tryStep: { .emit(try transform($0)) }))
+            upstream.subscribe(
+                TransformSubscription(
+                    "TryMap", downstream: subscriber, family: .passingValues, tryStep: { .emit(try transform($0)) }))
         }
     }
 }

@@ -53,7 +53,9 @@ extension Publisher {
         _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
     where Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
-        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) { transform($0.0, $0.1, $0.2, $0.3) }
+        Publishers.Map(upstream: Publishers.Zip4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
     }
 }
 

@@ -94,13 +94,18 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
     /// Combine's children: the future (while it is kept), the subscriber, whether it has asked.
     var customMirror: Mirror {
         lock.withLock {
-            let (downstream, requested): (Downstream?, Bool) = switch state {
-            case .handingOver(let downstream, let requested, _), .subscribed(let downstream, let requested, _): (downstream, requested)
-            case .terminated: (nil, false)
-            }
-            return Mirror(self, children: [
-                ("parent", future as Any), ("downstream", downstream as Any), ("hasAnyDemand", requested), ("subject", future as Any),
-            ])
+            let (downstream, requested): (Downstream?, Bool) =
+                switch state {
+                case .handingOver(let downstream, let requested, _), .subscribed(let downstream, let requested, _):
+                    (downstream, requested)
+                case .terminated: (nil, false)
+                }
+            return Mirror(
+                self,
+                children: [
+                    ("parent", future as Any), ("downstream", downstream as Any), ("hasAnyDemand", requested),
+                    ("subject", future as Any),
+                ])
         }
     }
 
@@ -230,9 +235,14 @@ extension Future {
     private var fulfilment: Handover<Result<Output, Failure>> {
         get async {
             await withCheckedContinuation { continuation in
-                subscribe(Subscribers.Sink(
-                    receiveCompletion: { if case .failure(let error) = $0 { continuation.resume(returning: Handover(value: .failure(error))) } },
-                    receiveValue: { continuation.resume(returning: Handover(value: .success($0))) }))
+                subscribe(
+                    Subscribers.Sink(
+                        receiveCompletion: {
+                            if case .failure(let error) = $0 {
+                                continuation.resume(returning: Handover(value: .failure(error)))
+                            }
+                        },
+                        receiveValue: { continuation.resume(returning: Handover(value: .success($0))) }))
             }
         }
     }

@@ -27,7 +27,8 @@ extension Just {
     public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> { prepend(elements) }
 
     /// Publishes the elements of the sequence, then the value.
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
+    where Output == S.Element {
         // Room for both first, then the elements and the value, as Combine's (JustTests record the calls).
         var joined: [Output] = []
         joined.reserveCapacity(elements.underestimatedCount + 1)
@@ -40,7 +41,8 @@ extension Just {
     public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> { append(elements) }
 
     /// Publishes the value, then the elements of the sequence.
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
+    where Output == S.Element {
         var joined = [output]
         joined.append(contentsOf: elements)
         return .init(sequence: joined)
@@ -111,7 +113,7 @@ extension Just {
     /// empty range `0..<0` publishes the value, and a negative lower bound publishes nothing
     /// instead of trapping (Apple feedback FB6169621). The reference does the same.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        .init(range.relative(to: 0 ..< Int.max).lowerBound == 0 ? output : nil)
+        .init(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
@@ -129,7 +131,9 @@ extension Just {
     }
 
     /// Publishes the initial result combined with the value, or fails with what the closure throws.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, any Error>.Publisher
+    {
         .init(Result { try nextPartialResult(initialResult, output) })
     }
 
@@ -138,8 +142,13 @@ extension Just {
 
     /// Publishes the value, or fails with what the predicate throws. As in Combine, the predicate is
     /// called once, with the value twice, so that a throwing predicate fails the publisher.
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        .init(Result { _ = try predicate(output, output); return output })
+    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
+        -> Result<Output, any Error>.Publisher
+    {
+        .init(
+            Result {
+                _ = try predicate(output, output); return output
+            })
     }
 
     /// `Just` cannot fail: the replacement is never used.
@@ -157,12 +166,16 @@ extension Just {
     }
 
     /// Publishes the initial result combined with the value, or fails with what the closure throws.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, any Error>.Publisher
+    {
         .init(Result { try nextPartialResult(initialResult, output) })
     }
 
     /// Publishes the value with the given failure type.
-    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher { .init(.success(output)) }
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+        .init(.success(output))
+    }
 }
 
 extension Just where Output: Comparable {

@@ -34,7 +34,11 @@ private final class JustSubscription<Downstream: Subscriber>: Subscription, Intr
     /// Combine's one child: the value, until it is delivered.
     var customMirror: Mirror {
         lock.withLock {
-            if case .pending(let output, _) = state { Mirror(self, children: [(nil, output)]) } else { Mirror(self, children: [:]) }
+            if case .pending(let output, _) = state {
+                Mirror(self, children: [(nil, output)])
+            } else {
+                Mirror(self, children: [:])
+            }
         }
     }
 

@@ -70,7 +70,7 @@ extension Optional.Publisher {
     /// As in Combine, the lower bound must not be negative and the upper bound must be below
     /// `Int.max - 1`, the limits `Publishers.Output` puts on a range.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        let range = range.relative(to: 0 ..< Int.max)
+        let range = range.relative(to: 0..<Int.max)
         precondition(range.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(range.lowerBound))")
         precondition(range.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
         return .init(range.contains(0) ? output : nil)

@@ -82,7 +82,9 @@ final class PublishedStorage<Value>: PublishedStorageBase {
     init(_ value: Value) {
         current = value
         super.init()
-        core = SubjectCore(name: "PublishedSubject", currentValue: { [unowned self] in lock.withLock { (current, version) } }, asksUpstreamAtOnce: true)
+        core = SubjectCore(
+            name: "PublishedSubject", currentValue: { [unowned self] in lock.withLock { (current, version) } },
+            asksUpstreamAtOnce: true)
     }
 
     deinit {

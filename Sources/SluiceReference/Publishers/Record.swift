@@ -121,7 +121,8 @@ extension Subscriber {
             receiveEmptySubscription(thenCompletion: completion)
             return
         }
-        receive(subscription: PlaybackSubscription(output: output, completion: completion, downstream: self, name: name))
+        receive(
+            subscription: PlaybackSubscription(output: output, completion: completion, downstream: self, name: name))
     }
 }
 
@@ -141,7 +142,10 @@ private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, 
     /// `nil` once the stream has completed or been cancelled.
     private var downstream: Downstream?
 
-    init(output: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, name: String?) {
+    init(
+        output: [Downstream.Input], completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream,
+        name: String?
+    ) {
         self.output = output
         self.completion = completion
         self.downstream = downstream

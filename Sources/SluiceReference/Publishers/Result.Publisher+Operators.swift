@@ -15,7 +15,9 @@ extension Result {
 
 extension Result.Publisher {
     /// Publishes whether the value satisfies the predicate.
-    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+    public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(result.map(predicate))
+    }
 
     /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
@@ -30,23 +32,28 @@ extension Result.Publisher {
 
     /// Publishes the value, or fails with what the closure throws. As in Combine, the closure is
     /// called once, with the value twice, so that a throwing closure fails the publisher.
-    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        .init(result.tryMapSuccess { output in
-            _ = try areInIncreasingOrder(output, output)
-            return output
-        })
+    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
+    {
+        .init(
+            result.tryMapSuccess { output in
+                _ = try areInIncreasingOrder(output, output)
+                return output
+            })
     }
 
     /// One value is its own maximum: the closure is not called.
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// Publishes the value, or fails with what the closure throws (called once, as for `tryMin`).
-    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
+    {
         tryMin(by: areInIncreasingOrder)
     }
 
     /// Publishes whether the value satisfies the predicate.
-    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher { .init(result.map(predicate)) }
+    public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+        .init(result.map(predicate))
+    }
 
     /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
@@ -74,17 +81,22 @@ extension Result.Publisher {
     }
 
     /// Transforms the failure.
-    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher { .init(result.mapError(transform)) }
+    public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
+        .init(result.mapError(transform))
+    }
 
     /// One value has no duplicates: the closure is not called.
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// Publishes the value, or fails with what the predicate throws (called once, with the value twice).
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        .init(result.tryMapSuccess { output in
-            _ = try predicate(output, output)
-            return output
-        })
+    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
+        -> Result<Output, any Error>.Publisher
+    {
+        .init(
+            result.tryMapSuccess { output in
+                _ = try predicate(output, output)
+                return output
+            })
     }
 
     /// Publishes the value, or the replacement in place of a failure.
@@ -107,7 +119,9 @@ extension Result.Publisher {
     }
 
     /// Publishes the initial result combined with the value, or fails with what the closure throws.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, any Error>.Publisher
+    {
         .init(result.tryMapSuccess { try nextPartialResult(initialResult, $0) })
     }
 
@@ -117,7 +131,9 @@ extension Result.Publisher {
     }
 
     /// Publishes the initial result combined with the value, or fails with what the closure throws.
-    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) throws -> T)
+        -> Result<T, any Error>.Publisher
+    {
         tryReduce(initialResult, nextPartialResult)
     }
 }

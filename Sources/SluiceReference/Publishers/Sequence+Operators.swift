@@ -34,7 +34,9 @@ extension Publishers.Sequence {
     }
 
     /// Publishes the elements after those the predicate drops.
-    public func drop(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+    public func drop(while predicate: (Elements.Element) -> Bool)
+        -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
+    {
         .init(sequence: sequence.drop(while: predicate))
     }
 
@@ -62,17 +64,22 @@ extension Publishers.Sequence {
     }
 
     /// Publishes the elements up to the first one that fails the predicate.
-    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure>
+    {
         .init(sequence: sequence.prefix(while: predicate))
     }
 
     /// Publishes the accumulated result of combining the elements.
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Result<T, Failure>.Publisher {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Result<T, Failure>.Publisher
+    {
         .init(.success(sequence.reduce(initialResult, nextPartialResult)))
     }
 
     /// Publishes the accumulated result, or fails with what the closure throws.
-    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T) -> Result<T, any Error>.Publisher {
+    public func tryReduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T)
+        -> Result<T, any Error>.Publisher
+    {
         .init(Result { try sequence.reduce(initialResult, nextPartialResult) })
     }
 
@@ -82,16 +89,21 @@ extension Publishers.Sequence {
     }
 
     /// Publishes each intermediate result of combining the elements.
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Sequence<[T], Failure>
+    {
         var accumulated = initialResult
-        return .init(sequence: sequence.map { element in
-            accumulated = nextPartialResult(accumulated, element)
-            return accumulated
-        })
+        return .init(
+            sequence: sequence.map { element in
+                accumulated = nextPartialResult(accumulated, element)
+                return accumulated
+            })
     }
 
     /// Publishes the same elements with the given failure type.
-    public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> { .init(sequence: sequence) }
+    public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
+        .init(sequence: sequence)
+    }
 }
 
 extension Publishers.Sequence where Failure == Never {
@@ -175,7 +187,8 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     public func prepend(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> { prepend(elements) }
 
     /// Publishes the elements of the given sequence, then this sequence's.
-    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where Elements.Element == S.Element {
         // Combine reserves room for both, then appends both (SequenceTests record the calls it makes).
         var joined = Elements()
         joined.reserveCapacity(sequence.count + elements.underestimatedCount)
@@ -194,7 +207,8 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     public func append(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> { append(elements) }
 
     /// Publishes this sequence's elements, then those of the given sequence.
-    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure> where Elements.Element == S.Element {
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where Elements.Element == S.Element {
         var joined = sequence
         joined.append(contentsOf: elements)
         return .init(sequence: joined)

@@ -18,7 +18,9 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            subscriber.receive(subscription: SequenceSubscription(iterator: iterator, next: first, downstream: subscriber, sequence: sequence))
+            subscriber.receive(
+                subscription: SequenceSubscription(
+                    iterator: iterator, next: first, downstream: subscriber, sequence: sequence))
         }
     }
 }
@@ -37,8 +39,8 @@ extension Swift.Sequence {
 /// until the stream finishes or is cancelled; that call takes them out under the lock and drops
 /// them after.
 private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream: Subscriber>:
-    Subscription, Introspectable where Downstream.Input == Iterator.Element
-{
+    Subscription, Introspectable
+where Downstream.Input == Iterator.Element {
     /// What a live stream holds.
     private struct Live {
         let downstream: Downstream

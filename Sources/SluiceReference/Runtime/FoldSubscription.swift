@@ -71,15 +71,20 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     /// "initial"), and where the stream is.
     var customMirror: Mirror {
         lock.withLock {
-            let (downstream, result, status): (Downstream?, Downstream.Input?, String) = switch state {
-            case .awaitingSubscription(let live): (live.downstream, live.result(), "awaiting subscription")
-            case .subscribed(let live, _): (live.downstream, live.result(), "subscribed")
-            case .finishing(let live): (live.downstream, live.result(), "terminal")
-            case .awaitingDemand(let downstream, let result): (downstream, result, "terminal")
-            case .abandoned, .terminated: (nil, nil, "terminal")
-            }
-            let children: [Mirror.Child] = reflect?(result)
-                ?? [("downstream", downstream as Any), ("result", result as Any), ("initial", result as Any), ("status", status)]
+            let (downstream, result, status): (Downstream?, Downstream.Input?, String) =
+                switch state {
+                case .awaitingSubscription(let live): (live.downstream, live.result(), "awaiting subscription")
+                case .subscribed(let live, _): (live.downstream, live.result(), "subscribed")
+                case .finishing(let live): (live.downstream, live.result(), "terminal")
+                case .awaitingDemand(let downstream, let result): (downstream, result, "terminal")
+                case .abandoned, .terminated: (nil, nil, "terminal")
+                }
+            let children: [Mirror.Child] =
+                reflect?(result)
+                ?? [
+                    ("downstream", downstream as Any), ("result", result as Any), ("initial", result as Any),
+                    ("status", status),
+                ]
             return Mirror(self, children: children)
         }
     }
@@ -148,7 +153,11 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state { exchange(&state, with: .abandoned) } else { exchange(&state, with: .terminated) }
+            if case .awaitingSubscription = state {
+                exchange(&state, with: .abandoned)
+            } else {
+                exchange(&state, with: .terminated)
+            }
         }
         if case .subscribed(_, let upstream) = previous {
             upstream.cancel()
@@ -217,8 +226,10 @@ extension FoldSubscription where Downstream.Failure == any Error {
         _ name: String, downstream: Downstream,
         tryFold: @escaping (Input) throws -> FoldStep<any Error>, result: @escaping () -> Downstream.Input?
     ) {
-        self.init(name, downstream: downstream, fold: { input in
-            do { return try tryFold(input) } catch { return .fail(error) }
-        }, result: result, mapFailure: { $0 })
+        self.init(
+            name, downstream: downstream,
+            fold: { input in
+                do { return try tryFold(input) } catch { return .fail(error) }
+            }, result: result, mapFailure: { $0 })
     }
 }

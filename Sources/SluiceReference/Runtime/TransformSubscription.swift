@@ -206,14 +206,17 @@ extension TransformSubscription where Downstream.Failure == any Error {
         _ name: String, downstream: Downstream, family: TransformFamily = .dropping, reflect: ReflectChildren? = nil,
         tryStep: @escaping (Input) throws -> TransformStep<Output, any Error>
     ) {
-        self.init(name, downstream: downstream, family: family, reflect: reflect, step: { input in
-            do { return try tryStep(input) } catch { return .fail(error) }
-        }, mapCompletion: { completion in
-            switch completion {
-            case .finished: .finished
-            case .failure(let error): .failure(error)
-            }
-        })
+        self.init(
+            name, downstream: downstream, family: family, reflect: reflect,
+            step: { input in
+                do { return try tryStep(input) } catch { return .fail(error) }
+            },
+            mapCompletion: { completion in
+                switch completion {
+                case .finished: .finished
+                case .failure(let error): .failure(error)
+                }
+            })
     }
 }
 

@@ -39,7 +39,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
         let state = State(value)
         self.state = state
         // Unlike a passthrough subject, it asks upstream subscriptions for values at once.
-        core = SubjectCore(name: "CurrentValueSubject", currentValue: { state.lock.withLock { (state.value, state.version) } }, asksUpstreamAtOnce: true)
+        core = SubjectCore(
+            name: "CurrentValueSubject", currentValue: { state.lock.withLock { (state.value, state.version) } },
+            asksUpstreamAtOnce: true)
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

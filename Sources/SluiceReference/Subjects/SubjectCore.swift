@@ -41,7 +41,8 @@ final class SubjectCore<Output, Failure: Error> {
             subscriber.receive(completion: completion)
             return
         }
-        let conduit = SubjectConduit(name: name, core: self, downstream: AnySubscriber(subscriber), currentValue: currentValue)
+        let conduit = SubjectConduit(
+            name: name, core: self, downstream: AnySubscriber(subscriber), currentValue: currentValue)
         // Held until the subscription has been handed over, so that a completion sent from
         // another thread cannot reach the subscriber before its subscription does. The conduit
         // is new: nobody else can hold this lock yet, so taking it here cannot deadlock.
@@ -135,7 +136,10 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     private weak var core: SubjectCore<Output, Failure>?
     let description: String
 
-    init(name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>, currentValue: (() -> (value: Output, version: UInt64))?) {
+    init(
+        name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>,
+        currentValue: (() -> (value: Output, version: UInt64))?
+    ) {
         description = name
         self.core = core
         self.downstream = downstream
@@ -147,9 +151,12 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     var customMirror: Mirror {
         lock.withLock {
             let subject: String? = downstream == nil ? nil : description
-            return Mirror(self, children: [
-                ("parent", subject as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", subject as Any),
-            ])
+            return Mirror(
+                self,
+                children: [
+                    ("parent", subject as Any), ("downstream", downstream as Any), ("demand", demand),
+                    ("subject", subject as Any),
+                ])
         }
     }
 

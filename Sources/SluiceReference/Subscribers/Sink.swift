@@ -43,7 +43,9 @@ extension Subscribers {
         /// The closure to execute on receipt of a value; one that does nothing once the stream has ended.
         public var receiveValue: (Input) -> Void { closures?.receiveValue ?? { _ in } }
         /// The closure to execute on completion; one that does nothing once the stream has ended.
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { closures?.receiveCompletion ?? { _ in } }
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            closures?.receiveCompletion ?? { _ in }
+        }
 
         /// Initializes a sink with the provided closures.
         public init(

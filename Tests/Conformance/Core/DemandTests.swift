@@ -40,10 +40,14 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         #expect(String(decoding: try encoder.encode(Wrapper(value: .max(42))), as: UTF8.self) == #"{"value":42}"#)
-        #expect(String(decoding: try encoder.encode(Wrapper(value: .unlimited)), as: UTF8.self) == #"{"value":9223372036854775808}"#)
+        #expect(
+            String(decoding: try encoder.encode(Wrapper(value: .unlimited)), as: UTF8.self)
+                == #"{"value":9223372036854775808}"#)
         let decoder = JSONDecoder()
-        #expect(try decoder.decode(Wrapper.self, from: Data(#"{"value":9223372036854775808}"#.utf8)).value == .unlimited)
-        #expect(try decoder.decode(Wrapper.self, from: Data(#"{"value":9223372036854775809}"#.utf8)).value == .unlimited)
+        #expect(
+            try decoder.decode(Wrapper.self, from: Data(#"{"value":9223372036854775808}"#.utf8)).value == .unlimited)
+        #expect(
+            try decoder.decode(Wrapper.self, from: Data(#"{"value":9223372036854775809}"#.utf8)).value == .unlimited)
         #expect(throws: (any Error).self) { try decoder.decode(Wrapper.self, from: Data(#"{"value":-1}"#.utf8)) }
     }
 
@@ -133,7 +137,9 @@ import Testing
     /// As Combine's (OpenCombine's HandleEventsTests, TimeoutTests, PrefixUntilOutputTests): the
     /// operators that only pass demand on pass a zero request on too, without trapping.
     @Test func passingOnOperatorsPassAZeroRequestOn() {
-        func check<P: Publisher>(_ make: (TestPublisher<Int, TestError>) -> P, sourceLocation: SourceLocation = #_sourceLocation) {
+        func check<P: Publisher>(
+            _ make: (TestPublisher<Int, TestError>) -> P, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             let upstream = TestPublisher<Int, TestError>()
             let recorder = make(upstream).record(initialDemand: nil)
             recorder.request(.none)

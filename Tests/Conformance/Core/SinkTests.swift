@@ -55,7 +55,8 @@ import Testing
     @Test func nothingAfterCompletion() {
         let upstream = TestPublisher<Int, TestError>()
         var events: [String] = []
-        let token = upstream.sink(receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
+        let token = upstream.sink(
+            receiveCompletion: { events.append("\($0)") }, receiveValue: { events.append("\($0)") })
         upstream.sendKeepingSubscriber(completion: .finished)
         upstream.sendKeepingSubscriber(1)
         upstream.sendKeepingSubscriber(completion: .finished)
@@ -157,7 +158,9 @@ import Testing
             typealias Output = Int
             typealias Failure = Never
             let subject = PassthroughSubject<Int, Never>()
-            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never { subject.subscribe(subscriber) }
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subject.subscribe(subscriber)
+            }
             deinit { subject.send(completion: .finished) }
         }
         var value = 0

@@ -5,7 +5,9 @@ import Testing
         let upstream = TestPublisher<Int, TestError>()
         let erased = upstream.eraseToAnyPublisher()
         let recorder = erased.record(initialDemand: .max(2), demandPerValue: .max(1))
-        #expect(upstream.subscriber?.combineIdentifier == recorder.combineIdentifier, "the wrapped publisher gets the subscriber itself")
+        #expect(
+            upstream.subscriber?.combineIdentifier == recorder.combineIdentifier,
+            "the wrapped publisher gets the subscriber itself")
         #expect(upstream.send(1) == .max(1))
         recorder.request(.max(3))
         recorder.cancel()
@@ -113,7 +115,9 @@ import Testing
         var events: [String] = []
         let erased = Erased(
             receiveSubscription: { events.append("subscription \($0)") },
-            receiveValue: { events.append("value \($0)"); return .max($0) },
+            receiveValue: {
+                events.append("value \($0)"); return .max($0)
+            },
             receiveCompletion: { events.append("completion \($0)") })
         erased.receive(subscription: RecordingSubscription())
         #expect(erased.receive(3) == .max(3))
@@ -131,7 +135,9 @@ import Testing
         #expect(subscription.events == [], "nothing is asked or cancelled on its behalf")
 
         var values: [Int] = []
-        let valuesOnly = Erased(receiveValue: { values.append($0); return .unlimited })
+        let valuesOnly = Erased(receiveValue: {
+            values.append($0); return .unlimited
+        })
         valuesOnly.receive(subscription: subscription)
         #expect(valuesOnly.receive(5) == .unlimited)
         valuesOnly.receive(completion: .finished)
@@ -143,10 +149,13 @@ import Testing
         let subject = PassthroughSubject<Int, TestError>()
         var values: [Int] = []
         var completions: [Subscribers.Completion<TestError>] = []
-        subject.subscribe(Erased(
-            receiveSubscription: { $0.request(.max(2)) },
-            receiveValue: { values.append($0); return .none },
-            receiveCompletion: { completions.append($0) }))
+        subject.subscribe(
+            Erased(
+                receiveSubscription: { $0.request(.max(2)) },
+                receiveValue: {
+                    values.append($0); return .none
+                },
+                receiveCompletion: { completions.append($0) }))
         for value in 1...3 { subject.send(value) }
         subject.send(completion: .finished)
         #expect(values == [1, 2])

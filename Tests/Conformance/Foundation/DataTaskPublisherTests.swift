@@ -1,3 +1,8 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Testing
+
 // URLSession.DataTaskPublisher against a real HTTP server (FlyingFox) on 127.0.0.1, on a port the
 // kernel picks at run time. Every wait is bounded: nothing here can hang, nothing leaves the machine.
 #if SLUICE_REFERENCE
@@ -7,13 +12,9 @@ import SluiceReferenceFoundation
 import Sluice
 import SluiceFoundation
 #endif
-import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import FlyingFox
-import FlyingSocks
-import Testing
 
 // Helpers are nested in the suite so that their short names never clash with the rest of the module.
 extension DataTaskPublisherTests {
@@ -195,7 +196,9 @@ extension DataTaskPublisherTests {
             let running = Task { try await server.run() }
             do {
                 try await server.waitUntilListening(timeout: DataTaskPublisherTests.patience)
-                guard case .ip4(_, let port)? = await server.listeningAddress else { throw SocketError.unsupportedAddress }
+                guard case .ip4(_, let port)? = await server.listeningAddress else {
+                    throw SocketError.unsupportedAddress
+                }
                 return LoopbackServer(server: server, running: running, counter: counter, port: port)
             } catch {
                 await server.stop()
@@ -241,7 +244,9 @@ extension DataTaskPublisherTests {
         let first = Signal()
 
         func next() -> Int {
-            let number = lock.withLock { total += 1; return total }
+            let number = lock.withLock {
+                total += 1; return total
+            }
             first.fire()
             return number
         }
@@ -274,7 +279,9 @@ extension DataTaskPublisherTests {
 
 extension Publisher {
     /// Subscribes a probe (demanding `initialDemand` at once) and returns what it records.
-    fileprivate func probe(initialDemand: Subscribers.Demand? = .unlimited) -> DataTaskPublisherTests.EventLog<Output, Failure> {
+    fileprivate func probe(initialDemand: Subscribers.Demand? = .unlimited)
+        -> DataTaskPublisherTests.EventLog<Output, Failure>
+    {
         let probe = DataTaskPublisherTests.Probe<Output, Failure>(initialDemand: initialDemand)
         subscribe(probe)
         return probe.log
@@ -303,7 +310,9 @@ struct DataTaskPublisherTests {
         let log = publisher.probe(initialDemand: nil)
         let subscription = try #require(log.subscription)
         #expect(String(describing: subscription) == "DataTaskPublisher")
-        #expect((subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DataTaskPublisher")
+        #expect(
+            (subscription as? CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "DataTaskPublisher")
         #expect(!(subscription is CustomDebugStringConvertible))
         let children = Mirror(reflecting: subscription).children.map { ($0.label, String(describing: $0.value)) }
         #expect(children.map(\.0) == ["task", "downstream", "parent", "demand"])
@@ -325,7 +334,8 @@ struct DataTaskPublisherTests {
     }
 
     @Test func okJSONIsDecoded() async throws {
-        try await LoopbackServer.with({ _, _ in Self.ok(#"{"name":"sluice","stars":3}"#, type: "application/json") }) { server, session in
+        try await LoopbackServer.with({ _, _ in Self.ok(#"{"name":"sluice","stars":3}"#, type: "application/json") }) {
+            server, session in
             let log = session.dataTaskPublisher(for: server.url)
                 .map(\.data)
                 .decode(type: Repository.self, decoder: JSONDecoder())
@@ -345,7 +355,8 @@ struct DataTaskPublisherTests {
             let events = log.events
             #expect(events.count == 3)
             guard events.count == 3, case .subscription = events[0], case .value(let output) = events[1],
-                  case .completion(.finished) = events[2] else {
+                case .completion(.finished) = events[2]
+            else {
                 Issue.record("expected subscription, value, finished; got \(events)"); return
             }
             #expect(Self.text(output.data) == "hello")
@@ -357,7 +368,8 @@ struct DataTaskPublisherTests {
     }
 
     @Test func notFoundStillDeliversItsBodyAndResponse() async throws {
-        try await LoopbackServer.with({ _, _ in HTTPResponse(statusCode: .notFound, body: Data("no such thing".utf8)) }) { server, session in
+        try await LoopbackServer.with({ _, _ in HTTPResponse(statusCode: .notFound, body: Data("no such thing".utf8)) })
+        { server, session in
             let log = session.dataTaskPublisher(for: server.url).probe()
             #expect(await log.terminated.wait(seconds: Self.patience))
             #expect(log.values.map { Self.text($0.data) } == ["no such thing"])
@@ -454,7 +466,8 @@ struct DataTaskPublisherTests {
     }
 
     @Test func retryResubscribesUntilTheServerAnswers() async throws {
-        try await LoopbackServer.with({ number, _ in number <= 2 ? Self.hangUp() : Self.ok("third time lucky") }) { server, session in
+        try await LoopbackServer.with({ number, _ in number <= 2 ? Self.hangUp() : Self.ok("third time lucky") }) {
+            server, session in
             let log = session.dataTaskPublisher(for: server.url).retry(2).map { Self.text($0.data) }.probe()
             #expect(await log.terminated.wait(seconds: Self.patience * 2))
             #expect(log.values == ["third time lucky"])
@@ -524,8 +537,11 @@ extension DataTaskPublisherProtocolTests {
 /// The rules OpenCombine's URLSessionTests (checked against Apple's Combine) settle, with a session
 /// that hands out a recording task, so every call to the task is visible.
 @Suite struct DataTaskPublisherProtocolTests {
-    private let request = URLRequest(url: URL(string: "http://127.0.0.1:9/a")!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 42)
-    private let response = URLResponse(url: URL(string: "http://127.0.0.1:9/a")!, mimeType: "text/plain", expectedContentLength: 9, textEncodingName: "utf-8")
+    private let request = URLRequest(
+        url: URL(string: "http://127.0.0.1:9/a")!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 42)
+    private let response = URLResponse(
+        url: URL(string: "http://127.0.0.1:9/a")!, mimeType: "text/plain", expectedContentLength: 9,
+        textEncodingName: "utf-8")
     private let body = Data("test data".utf8)
 
     /// What a subscriber demanding one value sees when the task ends with `data`, `response`, `error`,

@@ -1,3 +1,7 @@
+import Foundation
+import Synchronization
+import Testing
+
 // `OperationQueue` as a Combine scheduler: the time and stride types (the same laws as `RunLoop`'s,
 // on types of their own), and how actions reach the queue: what Combine adds to it, when the
 // operations become ready, and that a repeating action stops when cancelled.
@@ -8,9 +12,6 @@ import SluiceReferenceFoundation
 import Sluice
 import SluiceFoundation
 #endif
-import Foundation
-import Synchronization
-import Testing
 
 @Suite(.serialized) struct OperationQueueSchedulerTests {
     typealias Time = OperationQueue.SchedulerTimeType
@@ -155,7 +156,9 @@ import Testing
         let start = queue.now.advanced(by: .seconds(interval))
         let cancellable = queue.schedule(after: start, interval: .seconds(interval)) {
             if !queue.isCurrent { offQueue.add(1, ordering: .relaxed) }
-            if ticks.withLock({ $0.append(Date()); return $0.count }) == 5 {
+            if ticks.withLock({
+                $0.append(Date()); return $0.count
+            }) == 5 {
                 token.withLock { $0 }?.cancel()
             }
         }

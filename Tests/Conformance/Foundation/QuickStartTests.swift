@@ -1,9 +1,10 @@
+import FlyingFox
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import FlyingFox
-import Testing
 #if !SLUICE_REFERENCE
 import SluiceShim
 #endif
@@ -53,7 +54,7 @@ func fetchRepos(from url: URL) -> AnyPublisher<[Repo], Error> {
         let token = model.objectWillChange.sink { changes += 1 }
         model.query = " Swift "
         #expect(model.results == ["swift-1", "swift-2"])
-        model.query = "swift"   // the same query once trimmed: no new search
+        model.query = "swift"  // the same query once trimmed: no new search
         #expect(model.results == ["swift-1", "swift-2"])
         // Two query sets, one results set: three changes announced.
         #expect(changes == 3)
@@ -63,13 +64,15 @@ func fetchRepos(from url: URL) -> AnyPublisher<[Repo], Error> {
     @Test func theNetworkingPipelineDecodesWhatALoopbackServerSends() async throws {
         let body = #"[{"name":"sluice","stars":42},{"name":"combine","stars":7}]"#
         let respond: @Sendable (Int, HTTPRequest) -> HTTPResponse = { _, request in
-            request.path == "/repos" ? DataTaskPublisherTests.ok(body, type: "application/json") : HTTPResponse(statusCode: .notFound)
+            request.path == "/repos"
+                ? DataTaskPublisherTests.ok(body, type: "application/json") : HTTPResponse(statusCode: .notFound)
         }
         try await DataTaskPublisherTests.LoopbackServer.with(respond) { server, _ in
             let found = await firstResult(of: fetchRepos(from: URL(string: "http://127.0.0.1:\(server.port)/repos")!))
             let repos = try found.get()
             #expect(repos == [Repo(name: "sluice", stars: 42), Repo(name: "combine", stars: 7)])
-            let missing = await firstResult(of: fetchRepos(from: URL(string: "http://127.0.0.1:\(server.port)/elsewhere")!))
+            let missing = await firstResult(
+                of: fetchRepos(from: URL(string: "http://127.0.0.1:\(server.port)/elsewhere")!))
             #expect(throws: URLError.self) { try missing.get() }
         }
     }
@@ -101,7 +104,9 @@ func fetchRepos(from url: URL) -> AnyPublisher<[Repo], Error> {
         guard let start = readme.range(of: "## Quick start") else { return [] }
         let section = readme[start.upperBound...]
         let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
-        let blocks = section[..<end].components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let blocks = section[..<end].components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
         return blocks.dropFirst().map { block in
             block.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { !$0.hasPrefix("import ") }

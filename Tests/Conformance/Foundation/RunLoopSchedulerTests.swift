@@ -1,3 +1,7 @@
+import Foundation
+import Synchronization
+import Testing
+
 // `RunLoop` as a Combine scheduler: its time and stride types (facts from Combine's observable
 // behaviour, via OpenCombine's suite; shared with `OperationQueue`'s, which must be the same API on a
 // type of its own), and the three ways it runs actions, on a real run loop on a thread of its own.
@@ -9,9 +13,6 @@ import SluiceReferenceFoundation
 import Sluice
 import SluiceFoundation
 #endif
-import Foundation
-import Synchronization
-import Testing
 
 @Suite(.serialized) struct RunLoopSchedulerTests {
     typealias Time = RunLoop.SchedulerTimeType
@@ -259,7 +260,8 @@ enum DateSchedulerLaws {
         // No clamping: a date holds any double.
         #expect(time.advanced(by: .nanoseconds(.max)).date == Date(timeIntervalSinceReferenceDate: 9223382036.854776))
         #expect(time.advanced(by: .seconds(.max)).date == Date(timeIntervalSinceReferenceDate: 9.223372036854786E+18))
-        #expect(beginningOfTime.advanced(by: .nanoseconds(-1000)).date == Date(timeIntervalSinceReferenceDate: 0.999999))
+        #expect(
+            beginningOfTime.advanced(by: .nanoseconds(-1000)).date == Date(timeIntervalSinceReferenceDate: 0.999999))
         #expect(beginningOfTime.advanced(by: .seconds(-1000)).date == Date(timeIntervalSinceReferenceDate: -999))
         #expect(time.advanced(by: time.distance(to: beginningOfTime)) == beginningOfTime)
     }

@@ -1,3 +1,7 @@
+import Foundation
+import Synchronization
+import Testing
+
 // `Timer.publish` on a real run loop on a thread of its own: nothing before `connect()`, a date per
 // fire at the interval to each subscriber with demand, nothing after the connection is cancelled,
 // and subscriptions that let go of their subscriber. Every wait is bounded; timing bounds are
@@ -9,9 +13,6 @@ import SluiceReferenceFoundation
 import Sluice
 import SluiceFoundation
 #endif
-import Foundation
-import Synchronization
-import Testing
 
 @Suite(.serialized) struct TimerPublisherTests {
     typealias TimerPublisher = Timer.TimerPublisher
@@ -31,8 +32,10 @@ import Testing
         private let demandPerValue: Subscribers.Demand
         private let loop: RunLoopThread?
 
-        init(initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none,
-             loop: RunLoopThread? = nil) {
+        init(
+            initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none,
+            loop: RunLoopThread? = nil
+        ) {
             self.initialDemand = initialDemand
             self.demandPerValue = demandPerValue
             self.loop = loop

@@ -8,34 +8,54 @@ import Testing
     @Test func merge() {
         LifetimeLaws.check { upstream, _ in upstream.merge(with: Empty()) }
         LifetimeLaws.check { upstream, _ in upstream.merge(with: Empty(), Empty()) }
-        LifetimeLaws.check { upstream, _ in Publishers.MergeMany([upstream.eraseToAnyPublisher(), Empty().eraseToAnyPublisher()]) }
+        LifetimeLaws.check { upstream, _ in
+            Publishers.MergeMany([upstream.eraseToAnyPublisher(), Empty().eraseToAnyPublisher()])
+        }
     }
 
     @Test func zipAndCombineLatest() {
         let others = Publishers.Sequence<[Int], TestError>(sequence: [10, 20, 30, 40])
         LifetimeLaws.check { upstream, _ in upstream.zip(others) }
-        LifetimeLaws.check { upstream, captured in upstream.zip(others) { captured.touch(); return $0 + $1 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.zip(others) {
+                captured.touch(); return $0 + $1
+            }
+        }
         LifetimeLaws.check { upstream, _ in upstream.zip(others, others) }
         LifetimeLaws.check { upstream, _ in upstream.combineLatest(Just(1).setFailureType(to: TestError.self)) }
         LifetimeLaws.check { upstream, captured in
-            upstream.combineLatest(Just(1).setFailureType(to: TestError.self)) { captured.touch(); return $0 + $1 }
+            upstream.combineLatest(Just(1).setFailureType(to: TestError.self)) {
+                captured.touch(); return $0 + $1
+            }
         }
     }
 
     @Test func flatMap() {
-        LifetimeLaws.check { upstream, captured in upstream.flatMap { captured.touch(); return Just($0).setFailureType(to: TestError.self) } }
         LifetimeLaws.check { upstream, captured in
-            upstream.flatMap(maxPublishers: .max(1)) { value in captured.touch(); return [value, value].publisher.setFailureType(to: TestError.self) }
+            upstream.flatMap {
+                captured.touch(); return Just($0).setFailureType(to: TestError.self)
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.flatMap(maxPublishers: .max(1)) { value in
+                captured.touch(); return [value, value].publisher.setFailureType(to: TestError.self)
+            }
         }
         // Inners that are still live when the stream is cancelled or fails are cancelled and let go.
         let inner = PassthroughSubject<Int, TestError>()
         LifetimeLaws.check(endings: [.cancel, .cancelInsideReceive, .failure]) { upstream, captured in
-            upstream.flatMap { value in captured.touch(); return inner.prepend(value) }
+            upstream.flatMap { value in
+                captured.touch(); return inner.prepend(value)
+            }
         }
     }
 
     @Test func switchToLatest() {
-        LifetimeLaws.check { upstream, captured in upstream.map { value in captured.touch(); return Just(value).setFailureType(to: TestError.self) }.switchToLatest() }
+        LifetimeLaws.check { upstream, captured in
+            upstream.map { value in
+                captured.touch(); return Just(value).setFailureType(to: TestError.self)
+            }.switchToLatest()
+        }
         let inner = PassthroughSubject<Int, TestError>()
         LifetimeLaws.check(endings: [.cancel, .cancelInsideReceive, .failure]) { upstream, _ in
             upstream.map { inner.prepend($0) }.switchToLatest()
@@ -54,8 +74,14 @@ import Testing
     @Test func shareAndAutoconnect() {
         LifetimeLaws.check { upstream, _ in upstream.share() }
         LifetimeLaws.check { upstream, _ in upstream.replaceError(with: 0).makeConnectable().autoconnect() }
-        LifetimeLaws.check { upstream, captured in upstream.multicast { captured.touch(); return PassthroughSubject<Int, TestError>() }.autoconnect() }
-        LifetimeLaws.check { upstream, _ in upstream.multicast(subject: PassthroughSubject<Int, TestError>()).autoconnect() }
+        LifetimeLaws.check { upstream, captured in
+            upstream.multicast {
+                captured.touch(); return PassthroughSubject<Int, TestError>()
+            }.autoconnect()
+        }
+        LifetimeLaws.check { upstream, _ in
+            upstream.multicast(subject: PassthroughSubject<Int, TestError>()).autoconnect()
+        }
     }
 
     @Test func aSubscriberThatLeavesAConnectedMulticastIsFreed() {

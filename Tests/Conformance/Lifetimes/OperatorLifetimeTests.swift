@@ -6,45 +6,111 @@ import Testing
 
 @Suite struct OneToOneOperatorLifetimeTests {
     @Test func map() {
-        LifetimeLaws.check { upstream, captured in upstream.map { captured.touch(); return $0 * 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryMap { captured.touch(); return $0 * 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.map { captured.touch(); return $0 }.map { $0 + 1 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.map {
+                captured.touch(); return $0 * 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryMap {
+                captured.touch(); return $0 * 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.map {
+                captured.touch(); return $0
+            }.map { $0 + 1 }
+        }
     }
 
     @Test func filter() {
-        LifetimeLaws.check { upstream, captured in upstream.filter { captured.touch(); return $0 > 1 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryFilter { captured.touch(); return $0 > 1 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.filter {
+                captured.touch(); return $0 > 1
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryFilter {
+                captured.touch(); return $0 > 1
+            }
+        }
     }
 
     @Test func compactMap() {
-        LifetimeLaws.check { upstream, captured in upstream.compactMap { captured.touch(); return $0 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryCompactMap { captured.touch(); return $0 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.compactMap {
+                captured.touch(); return $0
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryCompactMap {
+                captured.touch(); return $0
+            }
+        }
     }
 
     @Test func scan() {
-        LifetimeLaws.check { upstream, captured in upstream.scan(0) { captured.touch(); return $0 + $1 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryScan(0) { captured.touch(); return $0 + $1 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.scan(0) {
+                captured.touch(); return $0 + $1
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryScan(0) {
+                captured.touch(); return $0 + $1
+            }
+        }
     }
 
     @Test func removeDuplicates() {
-        LifetimeLaws.check { upstream, captured in upstream.removeDuplicates { captured.touch(); return $0 == $1 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryRemoveDuplicates { captured.touch(); return $0 == $1 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.removeDuplicates {
+                captured.touch(); return $0 == $1
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryRemoveDuplicates {
+                captured.touch(); return $0 == $1
+            }
+        }
     }
 
     @Test func dropWhileAndPrefixWhile() {
-        LifetimeLaws.check { upstream, captured in upstream.drop { captured.touch(); return $0 < 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryDrop { captured.touch(); return $0 < 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.prefix { captured.touch(); return $0 < 3 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryPrefix { captured.touch(); return $0 < 3 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.drop {
+                captured.touch(); return $0 < 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryDrop {
+                captured.touch(); return $0 < 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.prefix {
+                captured.touch(); return $0 < 3
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryPrefix {
+                captured.touch(); return $0 < 3
+            }
+        }
     }
 
     @Test func mapErrorAndReplacements() {
-        LifetimeLaws.check { upstream, captured in upstream.mapError { error -> TestError in captured.touch(); return error } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.mapError { error -> TestError in
+                captured.touch(); return error
+            }
+        }
         LifetimeLaws.check { upstream, _ in upstream.map { Optional($0) }.replaceNil(with: 0) }
         LifetimeLaws.check { upstream, _ in upstream.replaceError(with: 0).setFailureType(to: TestError.self) }
         LifetimeLaws.check { upstream, _ in upstream.replaceError(with: 0) }
         LifetimeLaws.check { upstream, _ in upstream.replaceEmpty(with: 0) }
-        LifetimeLaws.check(endings: [.cancel, .cancelInsideReceive, .finished]) { upstream, _ in upstream.assertNoFailure() }
+        LifetimeLaws.check(endings: [.cancel, .cancelInsideReceive, .finished]) { upstream, _ in
+            upstream.assertNoFailure()
+        }
     }
 
     @Test func keyPaths() {
@@ -68,7 +134,13 @@ import Testing
                 receiveRequest: { _ in captured.touch() })
         }
         LifetimeLaws.check { upstream, captured in
-            upstream.breakpoint(receiveSubscription: { _ in captured.touch(); return false }, receiveOutput: { _ in captured.touch(); return false })
+            upstream.breakpoint(
+                receiveSubscription: { _ in
+                    captured.touch(); return false
+                },
+                receiveOutput: { _ in
+                    captured.touch(); return false
+                })
         }
         LifetimeLaws.check { upstream, captured in
             upstream.print("lifetime", to: CapturingStream(captured: captured))
@@ -84,8 +156,16 @@ struct CapturingStream: TextOutputStream {
 
 @Suite struct FoldOperatorLifetimeTests {
     @Test func reduceAndCollect() {
-        LifetimeLaws.check { upstream, captured in upstream.reduce(0) { captured.touch(); return $0 + $1 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryReduce(0) { captured.touch(); return $0 + $1 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.reduce(0) {
+                captured.touch(); return $0 + $1
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryReduce(0) {
+                captured.touch(); return $0 + $1
+            }
+        }
         LifetimeLaws.check { upstream, _ in upstream.collect() }
         LifetimeLaws.check { upstream, _ in upstream.collect(2) }
         LifetimeLaws.check { upstream, _ in upstream.count() }
@@ -93,20 +173,60 @@ struct CapturingStream: TextOutputStream {
     }
 
     @Test func comparisons() {
-        LifetimeLaws.check { upstream, captured in upstream.min { captured.touch(); return $0 < $1 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryMax { captured.touch(); return $0 < $1 } }
-        LifetimeLaws.check { upstream, captured in upstream.allSatisfy { captured.touch(); return $0 > 0 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryAllSatisfy { captured.touch(); return $0 > 0 } }
-        LifetimeLaws.check { upstream, captured in upstream.contains { captured.touch(); return $0 == 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryContains { captured.touch(); return $0 == 2 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.min {
+                captured.touch(); return $0 < $1
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryMax {
+                captured.touch(); return $0 < $1
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.allSatisfy {
+                captured.touch(); return $0 > 0
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryAllSatisfy {
+                captured.touch(); return $0 > 0
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.contains {
+                captured.touch(); return $0 == 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryContains {
+                captured.touch(); return $0 == 2
+            }
+        }
         LifetimeLaws.check { upstream, _ in upstream.contains(5) }
     }
 
     @Test func firstAndLast() {
-        LifetimeLaws.check { upstream, captured in upstream.first { captured.touch(); return $0 == 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryFirst { captured.touch(); return $0 == 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.last { captured.touch(); return $0 == 2 } }
-        LifetimeLaws.check { upstream, captured in upstream.tryLast { captured.touch(); return $0 == 2 } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.first {
+                captured.touch(); return $0 == 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryFirst {
+                captured.touch(); return $0 == 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.last {
+                captured.touch(); return $0 == 2
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryLast {
+                captured.touch(); return $0 == 2
+            }
+        }
         LifetimeLaws.check { upstream, _ in upstream.first() }
         LifetimeLaws.check { upstream, _ in upstream.last() }
     }
@@ -114,11 +234,21 @@ struct CapturingStream: TextOutputStream {
 
 @Suite struct RecoveringOperatorLifetimeTests {
     @Test func catchReleasesItsHandlerAndTheFallback() {
-        LifetimeLaws.check { upstream, captured in upstream.catch { _ in captured.touch(); return Just(0) } }
-        LifetimeLaws.check { upstream, captured in upstream.tryCatch { _ -> Just<Int> in captured.touch(); return Just(0) } }
+        LifetimeLaws.check { upstream, captured in
+            upstream.catch { _ in
+                captured.touch(); return Just(0)
+            }
+        }
+        LifetimeLaws.check { upstream, captured in
+            upstream.tryCatch { _ -> Just<Int> in
+                captured.touch(); return Just(0)
+            }
+        }
         let fallback = PassthroughSubject<Int, Never>()
         LifetimeLaws.check(endings: [.cancel, .cancelInsideReceive, .finished]) { upstream, captured in
-            upstream.catch { _ in captured.touch(); return fallback }
+            upstream.catch { _ in
+                captured.touch(); return fallback
+            }
         }
     }
 

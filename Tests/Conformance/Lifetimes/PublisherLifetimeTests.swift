@@ -15,12 +15,30 @@ import Testing
     }
 
     @Test func fusedChains() {
-        LifetimeLaws.checkSource { captured in [1, 2, 3].publisher.map { captured.touch(); return $0 * 2 } }
-        LifetimeLaws.checkSource { captured in Just(1).map { captured.touch(); return $0 }.filter { _ in captured.touch(); return true } }
         LifetimeLaws.checkSource { captured in
-            (1...5).publisher.scan(0) { captured.touch(); return $0 + $1 }.compactMap { captured.touch(); return $0 }
+            [1, 2, 3].publisher.map {
+                captured.touch(); return $0 * 2
+            }
         }
-        LifetimeLaws.checkSource { captured in [1, 2, 3].publisher.reduce(0) { captured.touch(); return $0 + $1 } }
+        LifetimeLaws.checkSource { captured in
+            Just(1).map {
+                captured.touch(); return $0
+            }.filter { _ in
+                captured.touch(); return true
+            }
+        }
+        LifetimeLaws.checkSource { captured in
+            (1...5).publisher.scan(0) {
+                captured.touch(); return $0 + $1
+            }.compactMap {
+                captured.touch(); return $0
+            }
+        }
+        LifetimeLaws.checkSource { captured in
+            [1, 2, 3].publisher.reduce(0) {
+                captured.touch(); return $0 + $1
+            }
+        }
     }
 
     /// A fused chain cancelled from inside `receive` lets go of its subscriber and closures.
@@ -32,7 +50,9 @@ import Testing
             let subscriber = HoldingSubscriber<Int, Never>(cancelsOnFirstValue: true)
             weakCaptured = captured
             weakSubscriber = subscriber
-            [1, 2, 3].publisher.map { captured.touch(); return $0 * 2 }.subscribe(subscriber)
+            [1, 2, 3].publisher.map {
+                captured.touch(); return $0 * 2
+            }.subscribe(subscriber)
             #expect(subscriber.values == 1)
         }
         #expect(weakSubscriber == nil)
@@ -40,10 +60,16 @@ import Testing
     }
 
     @Test func deferredReleasesItsSubscriber() {
-        LifetimeLaws.checkSource { captured in Deferred { captured.touch(); return Just(1) } }
+        LifetimeLaws.checkSource { captured in
+            Deferred {
+                captured.touch(); return Just(1)
+            }
+        }
         let subject = PassthroughSubject<Int, Never>()
         LifetimeLaws.checkSource(end: { _ in subject.send(completion: .finished) }) { captured in
-            Deferred { captured.touch(); return subject }
+            Deferred {
+                captured.touch(); return subject
+            }
         }
     }
 
@@ -70,9 +96,14 @@ import Testing
 @Suite struct SubjectLifetimeTests {
     @Test func subjectsLetGoOfTheirSubscribers() {
         LifetimeLaws.checkSource(end: { $0.send(completion: .finished) }) { _ in PassthroughSubject<Int, TestError>() }
-        LifetimeLaws.checkSource(end: { $0.send(completion: .failure(.oops)) }) { _ in PassthroughSubject<Int, TestError>() }
-        LifetimeLaws.checkSource(end: { $0.send(completion: .finished) }) { _ in CurrentValueSubject<Int, TestError>(0) }
-        LifetimeLaws.checkSource(end: { $0.send(completion: .failure(.oops)) }) { _ in CurrentValueSubject<Int, TestError>(0) }
+        LifetimeLaws.checkSource(end: { $0.send(completion: .failure(.oops)) }) { _ in
+            PassthroughSubject<Int, TestError>()
+        }
+        LifetimeLaws.checkSource(end: { $0.send(completion: .finished) }) { _ in CurrentValueSubject<Int, TestError>(0)
+        }
+        LifetimeLaws.checkSource(end: { $0.send(completion: .failure(.oops)) }) { _ in
+            CurrentValueSubject<Int, TestError>(0)
+        }
     }
 
     @Test func aSubscriberThatLeavesIsFreedWhileTheOthersStay() {
@@ -103,8 +134,11 @@ import Testing
                 let subscriber = HoldingSubscriber<Int, Never>(cancelsOnFirstValue: true)
                 weakSubscriber = subscriber
                 weakCaptured = captured
-                let subject: AnyPublisher<Int, Never> = current ? currentValue.eraseToAnyPublisher() : passthrough.eraseToAnyPublisher()
-                subject.filter { _ in captured.touch(); return true }.subscribe(subscriber)
+                let subject: AnyPublisher<Int, Never> =
+                    current ? currentValue.eraseToAnyPublisher() : passthrough.eraseToAnyPublisher()
+                subject.filter { _ in
+                    captured.touch(); return true
+                }.subscribe(subscriber)
             }
             if current { currentValue.send(1) } else { passthrough.send(1) }
             #expect(weakSubscriber == nil)

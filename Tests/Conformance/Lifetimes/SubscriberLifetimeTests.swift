@@ -15,7 +15,8 @@ import Testing
             do {
                 let captured = Captured()
                 weakCaptured = captured
-                token = upstream.sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+                token = upstream.sink(
+                    receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
             }
             upstream.send(1)
             switch ending {
@@ -89,8 +90,12 @@ import Testing
                 let captured = Captured()
                 weakCaptured = captured
                 subscriber = AnySubscriber(
-                    receiveSubscription: { captured.touch(); subscription = $0; $0.request(.unlimited) },
-                    receiveValue: { _ in captured.touch(); return .none },
+                    receiveSubscription: {
+                        captured.touch(); subscription = $0; $0.request(.unlimited)
+                    },
+                    receiveValue: { _ in
+                        captured.touch(); return .none
+                    },
                     receiveCompletion: { _ in captured.touch() })
             }
             upstream.subscribe(subscriber)

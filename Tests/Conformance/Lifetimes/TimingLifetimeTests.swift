@@ -12,7 +12,8 @@ import Testing
     ) {
         let scheduler = VirtualTimeScheduler()
         LifetimeLaws.check(
-            subscribed: { scheduler.advance() }, settle: { scheduler.advance(by: .seconds(10)) }, sourceLocation: sourceLocation
+            subscribed: { scheduler.advance() }, settle: { scheduler.advance(by: .seconds(10)) },
+            sourceLocation: sourceLocation
         ) { upstream, captured in
             make(upstream, captured, scheduler)
         }
@@ -30,13 +31,16 @@ import Testing
         check { upstream, _, scheduler in upstream.delay(for: .milliseconds(5), scheduler: scheduler) }
         check { upstream, _, scheduler in upstream.debounce(for: .milliseconds(5), scheduler: scheduler) }
         check { upstream, _, scheduler in upstream.throttle(for: .milliseconds(5), scheduler: scheduler, latest: true) }
-        check { upstream, _, scheduler in upstream.throttle(for: .milliseconds(5), scheduler: scheduler, latest: false) }
+        check { upstream, _, scheduler in upstream.throttle(for: .milliseconds(5), scheduler: scheduler, latest: false)
+        }
     }
 
     @Test func timeoutAndMeasureInterval() {
         check { upstream, _, scheduler in upstream.timeout(.milliseconds(5), scheduler: scheduler) }
         check { upstream, captured, scheduler in
-            upstream.timeout(.milliseconds(5), scheduler: scheduler) { captured.touch(); return .oops }
+            upstream.timeout(.milliseconds(5), scheduler: scheduler) {
+                captured.touch(); return .oops
+            }
         }
         check { upstream, _, scheduler in upstream.measureInterval(using: scheduler) }
     }
@@ -50,8 +54,11 @@ import Testing
     /// until it fires.
     @Test func aPendingTimerDoesNotHoldTheSubscriberAfterACancel() {
         let scheduler = VirtualTimeScheduler()
-        LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.delay(for: .seconds(60), scheduler: scheduler) }
-        LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.debounce(for: .seconds(60), scheduler: scheduler) }
+        LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.delay(for: .seconds(60), scheduler: scheduler)
+        }
+        LifetimeLaws.check(endings: [.cancel]) { upstream, _ in
+            upstream.debounce(for: .seconds(60), scheduler: scheduler)
+        }
         LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.timeout(.seconds(60), scheduler: scheduler) }
         LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.collect(.byTime(scheduler, .seconds(60))) }
         LifetimeLaws.check(endings: [.cancel]) { upstream, _ in upstream.receive(on: scheduler) }

@@ -2,12 +2,17 @@ import Testing
 
 @Suite struct AllSatisfyTests {
     @Test func trueWhenEveryElementPasses() {
-        #expect([2, 4].publisher.allSatisfy { $0.isMultiple(of: 2) }.record().events == [.subscription, .value(true), .finished])
+        #expect(
+            [2, 4].publisher.allSatisfy { $0.isMultiple(of: 2) }.record().events == [
+                .subscription, .value(true), .finished,
+            ])
     }
 
     @Test func foldBehaviour() {
         FoldChecks.check(input: [2, 4, 6], result: true, emptyResult: true) { $0.allSatisfy { $0.isMultiple(of: 2) } }
-        FoldChecks.check(input: [2, 3], result: false, emptyResult: true, finishesEarly: true) { $0.allSatisfy { $0.isMultiple(of: 2) } }
+        FoldChecks.check(input: [2, 3], result: false, emptyResult: true, finishesEarly: true) {
+            $0.allSatisfy { $0.isMultiple(of: 2) }
+        }
     }
 
     @Test func firstFailingElementSettlesItAndCancelsUpstream() {
@@ -37,8 +42,12 @@ import Testing
 
 @Suite struct TryAllSatisfyTests {
     @Test func foldBehaviour() {
-        FoldChecks.check(input: [2, 4, 6], result: true, emptyResult: true) { $0.tryAllSatisfy { $0.isMultiple(of: 2) } }
-        FoldChecks.check(input: [2, 3], result: false, emptyResult: true, finishesEarly: true) { $0.tryAllSatisfy { $0.isMultiple(of: 2) } }
+        FoldChecks.check(input: [2, 4, 6], result: true, emptyResult: true) {
+            $0.tryAllSatisfy { $0.isMultiple(of: 2) }
+        }
+        FoldChecks.check(input: [2, 3], result: false, emptyResult: true, finishesEarly: true) {
+            $0.tryAllSatisfy { $0.isMultiple(of: 2) }
+        }
     }
 
     @Test func throwCancelsUpstreamAndFailsWithoutDemand() {

@@ -33,7 +33,8 @@ import Testing
 
     @Test func failureTypeIsNever() {
         let upstream = TestPublisher<Int, TestError>()
-        let asserted: Publishers.AssertNoFailure<TestPublisher<Int, TestError>> = upstream.assertNoFailure("p", file: "F.swift", line: 7)
+        let asserted: Publishers.AssertNoFailure<TestPublisher<Int, TestError>> = upstream.assertNoFailure(
+            "p", file: "F.swift", line: 7)
         #expect(asserted.prefix == "p")
         #expect(asserted.line == 7)
         #expect("\(asserted.file)" == "F.swift")

@@ -1,4 +1,5 @@
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,9 +13,15 @@ import Darwin
         let upstream = TestPublisher<Int, TestError>()
         var asked: [String] = []
         let recorder = upstream.breakpoint(
-            receiveSubscription: { _ in asked.append("subscription"); return false },
-            receiveOutput: { asked.append("output(\($0))"); return $0 < 0 },
-            receiveCompletion: { asked.append("completion(\($0))"); return false }
+            receiveSubscription: { _ in
+                asked.append("subscription"); return false
+            },
+            receiveOutput: {
+                asked.append("output(\($0))"); return $0 < 0
+            },
+            receiveCompletion: {
+                asked.append("completion(\($0))"); return false
+            }
         ).record(initialDemand: .max(2), demandPerValue: .max(1))
         #expect(upstream.send(12) == .max(1))
         recorder.request(.max(3))

@@ -10,11 +10,12 @@ import Testing
         let upstream = TestPublisher<Int, TestError>()
         var seenAtSubscription: [TestPublisher<Int, TestError>.Event] = []
         var descriptions: [String] = []
-        upstream.buffer(size: 42, prefetch: prefetch, whenFull: .dropOldest).subscribe(AnySubscriber<Int, TestError>(
-            receiveSubscription: {
-                seenAtSubscription = upstream.events
-                descriptions.append(String(describing: $0))
-            }))
+        upstream.buffer(size: 42, prefetch: prefetch, whenFull: .dropOldest).subscribe(
+            AnySubscriber<Int, TestError>(
+                receiveSubscription: {
+                    seenAtSubscription = upstream.events
+                    descriptions.append(String(describing: $0))
+                }))
         #expect(seenAtSubscription == [.subscribe, .request(expected)])
         #expect(upstream.events == [.subscribe, .request(expected)])
         #expect(descriptions == ["Buffer"])
@@ -47,10 +48,13 @@ import Testing
     @Test func customErrorCancelsUpstreamAndFailsOnTheNextRequest() {
         let upstream = TestPublisher<Int, TestError>()
         var made = 0
-        let recorder = upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError {
-            made += 1
-            return .other
-        }).record(initialDemand: nil)
+        let recorder = upstream.buffer(
+            size: 3, prefetch: .byRequest,
+            whenFull: .customError {
+                made += 1
+                return .other
+            }
+        ).record(initialDemand: nil)
         for value in 1...3 { upstream.send(value) }
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
         upstream.send(4)
@@ -84,7 +88,8 @@ import Testing
     /// request after a cancel is meaningless, and Sluice sends nothing upstream after a cancel).
     @Test func keepFullCustomErrorAsksNothingAfterTheCancel() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { .oops }).record(initialDemand: nil)
+        let recorder = upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { .oops }).record(
+            initialDemand: nil)
         for value in 0..<10 { upstream.sendKeepingSubscriber(value) }
         #expect(upstream.events == [.subscribe, .request(.max(5)), .cancel])
         recorder.request(.max(3))
@@ -170,7 +175,8 @@ import Testing
     @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
     func reentrantRequest(prefetch: Publishers.PrefetchStrategy) {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.buffer(size: 5, prefetch: prefetch, whenFull: .customError { .oops }).record(initialDemand: .max(3))
+        let recorder = upstream.buffer(size: 5, prefetch: prefetch, whenFull: .customError { .oops }).record(
+            initialDemand: .max(3))
         recorder.onValue = { _ in recorder.request(.max(1)) }
         for value in 0..<10 {
             #expect(upstream.send(value) == (prefetch == .keepFull ? .max(1) : .none))
@@ -194,7 +200,8 @@ import Testing
     /// Cancelling from inside `receive` reaches upstream and stops the drain.
     @Test func cancelMidStream() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).record(initialDemand: nil, cancelAfterValues: 2)
+        let recorder = upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).record(
+            initialDemand: nil, cancelAfterValues: 2)
         for value in 1...5 { upstream.send(value) }
         recorder.request(.unlimited)
         #expect(recorder.events == [.subscription, .value(1), .value(2)])
@@ -220,7 +227,9 @@ import Testing
     /// that comes before upstream's subscription, the buffer still asks that late subscription for
     /// its prefetch, and drops what it sends.
     @Test(arguments: [(Publishers.PrefetchStrategy.keepFull, Subscribers.Demand.max(2)), (.byRequest, .unlimited)])
-    func aSubscriptionAfterACancelIsAskedForThePrefetch(prefetch: Publishers.PrefetchStrategy, expected: Subscribers.Demand) throws {
+    func aSubscriptionAfterACancelIsAskedForThePrefetch(
+        prefetch: Publishers.PrefetchStrategy, expected: Subscribers.Demand
+    ) throws {
         let held = HeldPublisher<Int, TestError>()
         let recorder = held.buffer(size: 2, prefetch: prefetch, whenFull: .dropOldest).record()
         try #require(held.subscriberAsSubscription).cancel()
@@ -248,7 +257,8 @@ import Testing
     /// The ring wraps around and grows without losing order.
     @Test func manyValuesThroughTheRingKeepOrder() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.buffer(size: 1000, prefetch: .byRequest, whenFull: .dropOldest).record(initialDemand: nil)
+        let recorder = upstream.buffer(size: 1000, prefetch: .byRequest, whenFull: .dropOldest).record(
+            initialDemand: nil)
         var expected: [Int] = []
         var next = 0
         for round in 1...20 {
@@ -262,7 +272,8 @@ import Testing
         recorder.request(.unlimited)
         #expect(recorder.values == expected)
         // Over capacity: only the newest 1000 of 1500 survive, oldest first.
-        let recorder2 = upstream.buffer(size: 1000, prefetch: .byRequest, whenFull: .dropOldest).record(initialDemand: nil)
+        let recorder2 = upstream.buffer(size: 1000, prefetch: .byRequest, whenFull: .dropOldest).record(
+            initialDemand: nil)
         for value in 0..<1500 { upstream.send(value) }
         recorder2.request(.unlimited)
         #expect(recorder2.values == Array(500..<1500))

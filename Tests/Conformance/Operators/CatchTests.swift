@@ -12,7 +12,10 @@ import Testing
         subject.send("redValue")
         subject.send("blueValue")
         subject.send(completion: .finished)
-        #expect(recorder.events == [.subscription, .value("oneValue"), .value("twoValue"), .value("replacement value"), .finished])
+        #expect(
+            recorder.events == [
+                .subscription, .value("oneValue"), .value("twoValue"), .value("replacement value"), .finished,
+            ])
     }
 
     @Test func switchesToTheReplacementOnFailure() {
@@ -97,8 +100,11 @@ import Testing
             .record(initialDemand: .max(1), demandPerValue: .max(1))
         for value in 0..<5 { primary.send(value) }
         primary.send(completion: .failure(.oops))
-        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(2), .value(3), .value(4),
-                                    .value(3), .value(2), .value(1), .value(0), .finished])
+        #expect(
+            recorder.events == [
+                .subscription, .value(0), .value(1), .value(2), .value(3), .value(4),
+                .value(3), .value(2), .value(1), .value(0), .finished,
+            ])
     }
 
     @Test func requestFromInsideTheHandlerJoinsTheReplacementsFirstRequest() {

@@ -28,9 +28,10 @@ import Testing
         #expect(timeline.lines == ["0ms:subscription", "10ms:value([1, 2])", "20ms:value([3])"])
         up.send(completion: .finished)
         scheduler.advance()
-        #expect(timeline.lines == [
-            "0ms:subscription", "10ms:value([1, 2])", "20ms:value([3])", "35ms:value([4])", "35ms:finished",
-        ])
+        #expect(
+            timeline.lines == [
+                "0ms:subscription", "10ms:value([1, 2])", "20ms:value([3])", "35ms:value([4])", "35ms:finished",
+            ])
         #expect(up.events == [.subscribe, .request(.unlimited)])
         #expect(scheduler.pendingCount == 0)
     }
@@ -50,7 +51,8 @@ import Testing
     @Test func byTimeAsksUpstreamForUnlimitedWhateverDownstreamAsks() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
+        let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(
+            on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
         up.send(1)
         scheduler.advance(to: virtualMs(10))
         timeline.request(.max(3))
@@ -123,7 +125,8 @@ import Testing
     @Test func byTimeOrCountEmitsAFullArrayAtOnceAndStartsTheNextWindow() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 2)).timeline(on: scheduler, initialDemand: .max(3))
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 2)).timeline(
+            on: scheduler, initialDemand: .max(3))
         #expect(up.events == [.subscribe, .request(.max(6))])
         scheduler.advance(to: virtualMs(1))
         up.send(1)
@@ -151,7 +154,8 @@ import Testing
     @Test func byTimeOrCountMultipliesReturnedDemandByCount() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        _ = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 3)).timeline(on: scheduler, initialDemand: .max(1), demandPerValue: .max(2))
+        _ = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 3)).timeline(
+            on: scheduler, initialDemand: .max(1), demandPerValue: .max(2))
         up.send(1)
         up.send(2)
         up.send(3)
@@ -206,7 +210,8 @@ import Testing
     @Test func cancelFromInsideReceive() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 1)).timeline(on: scheduler, demandPerValue: .max(1))
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 1)).timeline(
+            on: scheduler, demandPerValue: .max(1))
         timeline.onValue = { _ in timeline.cancel() }
         up.send(1)
         up.send(2)
@@ -219,7 +224,8 @@ import Testing
     @Test func requestFromInsideReceive() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 2)).timeline(on: scheduler, initialDemand: .max(1))
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 2)).timeline(
+            on: scheduler, initialDemand: .max(1))
         timeline.onValue = { _ in timeline.request(.max(1)) }
         up.send(1)
         up.send(2)
@@ -230,14 +236,16 @@ import Testing
 
     @Test func typeAndProperties() {
         let scheduler = VirtualTimeScheduler()
-        let publisher: Publishers.CollectByTime<Up, VirtualTimeScheduler> = Up().collect(.byTimeOrCount(scheduler, .milliseconds(4), 9))
+        let publisher: Publishers.CollectByTime<Up, VirtualTimeScheduler> = Up().collect(
+            .byTimeOrCount(scheduler, .milliseconds(4), 9))
         guard case .byTimeOrCount(_, let interval, let count) = publisher.strategy else {
             Issue.record("strategy not kept")
             return
         }
         #expect(interval == .milliseconds(4))
         #expect(count == 9)
-        let description = String(describing: Up().collect(.byTime(scheduler, .seconds(1))).timeline(on: scheduler).subscription!)
+        let description = String(
+            describing: Up().collect(.byTime(scheduler, .seconds(1))).timeline(on: scheduler).subscription!)
         #expect(description == "CollectByTime")
     }
 

@@ -114,7 +114,9 @@ import Testing
             for up in ups { up.send(1) }
             ups[failing].send(completion: .failure(.oops))
             #expect(recorder.events == [.subscription, .value(4), .failure(.oops)], "lane \(failing)")
-            for up in ups { #expect(up.events == [.subscribe, .request(.unlimited), .cancel], "lane \(failing) fails") }
+            for up in ups {
+                #expect(up.events == [.subscribe, .request(.unlimited), .cancel], "lane \(failing) fails")
+            }
         }
     }
 

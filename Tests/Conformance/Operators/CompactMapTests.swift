@@ -123,10 +123,12 @@ import Testing
     }
 
     @Test func tryOperatorLaw() {
-        TryOperatorLaws.check { $0.tryCompactMap { value -> Int? in
-            if value == 2 { throw TestError.other }
-            return value
-        } }
+        TryOperatorLaws.check {
+            $0.tryCompactMap { value -> Int? in
+                if value == 2 { throw TestError.other }
+                return value
+            }
+        }
     }
 
     @Test func laws() {

@@ -12,10 +12,11 @@ import Testing
         #expect(log.entries == ["prefix subscribe", "downstream subscription", "prefix request(max(10))"])
         prefix.send(1)
         prefix.send(completion: .finished)
-        #expect(log.entries == [
-            "prefix subscribe", "downstream subscription", "prefix request(max(10))",
-            "downstream value(1)", "suffix subscribe", "suffix request(max(9))",
-        ])
+        #expect(
+            log.entries == [
+                "prefix subscribe", "downstream subscription", "prefix request(max(10))",
+                "downstream value(1)", "suffix subscribe", "suffix request(max(9))",
+            ])
     }
 
     @Test func aSynchronousPrefixDeliversInsideDownstreamsFirstRequest() {

@@ -35,7 +35,9 @@ import Testing
 
 @Suite struct ContainsWhereTests {
     @Test func foldBehaviour() {
-        FoldChecks.check(input: [1, 4], result: true, emptyResult: false, finishesEarly: true) { $0.contains { $0 > 3 } }
+        FoldChecks.check(input: [1, 4], result: true, emptyResult: false, finishesEarly: true) {
+            $0.contains { $0 > 3 }
+        }
         FoldChecks.check(input: [1, 2], result: false, emptyResult: false) { $0.contains { $0 > 3 } }
     }
 
@@ -59,7 +61,9 @@ import Testing
 
 @Suite struct TryContainsWhereTests {
     @Test func foldBehaviour() {
-        FoldChecks.check(input: [1, 4], result: true, emptyResult: false, finishesEarly: true) { $0.tryContains { $0 > 3 } }
+        FoldChecks.check(input: [1, 4], result: true, emptyResult: false, finishesEarly: true) {
+            $0.tryContains { $0 > 3 }
+        }
         FoldChecks.check(input: [1, 2], result: false, emptyResult: false) { $0.tryContains { $0 > 3 } }
     }
 

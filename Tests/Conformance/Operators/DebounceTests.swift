@@ -76,8 +76,10 @@ import Testing
         let scheduler = VirtualTimeScheduler()
         let recorder = subject.debounce(for: .milliseconds(500), scheduler: scheduler).removeDuplicates()
             .recordInstants(on: scheduler)
-        let typing = [(0, "M"), (100, "Me"), (200, "Mer"), (300, "Merl"), (400, "Merli"), (500, "Merlin"),
-                      (2000, "Merli"), (2100, "Merlin")]
+        let typing = [
+            (0, "M"), (100, "Me"), (200, "Mer"), (300, "Merl"), (400, "Merli"), (500, "Merlin"),
+            (2000, "Merli"), (2100, "Merlin"),
+        ]
         for (instant, text) in typing {
             scheduler.advance(to: .zero.advanced(by: .milliseconds(instant)))
             subject.send(text)
@@ -239,11 +241,12 @@ import Testing
         upstream.send(completion: .finished)
         scheduler.advance(to: 40)
         #expect(recorder.events == ["17:2", "30:finished"])
-        #expect(scheduler.calls == [
-            "every 13 interval:13 tolerance:7 options:5",
-            "every 17 interval:13 tolerance:7 options:5",
-            "asap options:nil",
-        ])
+        #expect(
+            scheduler.calls == [
+                "every 13 interval:13 tolerance:7 options:5",
+                "every 17 interval:13 tolerance:7 options:5",
+                "asap options:nil",
+            ])
         #expect(scheduler.base.pendingCount == 0, "every timer was cancelled")
     }
 

@@ -31,7 +31,9 @@ import Testing
         let explicit = Publishers.Delay(
             upstream: Just(1), interval: .milliseconds(5), tolerance: .milliseconds(1), scheduler: scheduler)
         #expect(explicit.tolerance == .milliseconds(1))
-        #expect(Just(1).delay(for: 1, tolerance: .milliseconds(2), scheduler: scheduler, options: nil).tolerance == .milliseconds(2))
+        #expect(
+            Just(1).delay(for: 1, tolerance: .milliseconds(2), scheduler: scheduler, options: nil).tolerance
+                == .milliseconds(2))
     }
 
     @Test func valuesAndCompletionAreShiftedByTheInterval() {
@@ -78,7 +80,8 @@ import Testing
         upstream.send(2000)
         scheduler.advance(by: .seconds(1))
         #expect(recorder.events == ["200:2000"])
-        #expect(upstream.events == [.subscribe, .request(.max(10)), .request(.max(4))], "no request for .none returned")
+        #expect(
+            upstream.events == [.subscribe, .request(.max(10)), .request(.max(4))], "no request for .none returned")
     }
 
     @Test func demandReturnedForAValueGoesUpstreamWhenItIsDelivered() {
@@ -137,7 +140,9 @@ import Testing
         upstream.send(2)
         scheduler.advance(by: .seconds(1))
         #expect(recorder.events == ["200:1"])
-        #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel], "the returned demand comes after the cancel: dropped")
+        #expect(
+            upstream.events == [.subscribe, .request(.unlimited), .cancel],
+            "the returned demand comes after the cancel: dropped")
     }
 
     @Test func sendingFromInsideReceive() {
@@ -175,7 +180,9 @@ import Testing
         upstream.lastSubscriber?.receive(subscription: TestPublisher.TestSubscription(owner: other))
         #expect(other.events == [.cancel])
         #expect(upstream.events == [.subscribe, .request(.unlimited)])
-        #expect(recorder.log.filter { $0.hasSuffix(":subscription") }.count == 1, "only the first subscription goes downstream: \(recorder.log)")
+        #expect(
+            recorder.log.filter { $0.hasSuffix(":subscription") }.count == 1,
+            "only the first subscription goes downstream: \(recorder.log)")
     }
 
     /// Combine's scheduling: each event with `schedule(after: now + interval, tolerance:options:)`,
@@ -183,8 +190,10 @@ import Testing
     @Test func schedulesEachEventAfterTheInterval() {
         let upstream = Upstream()
         let scheduler = RecordingScheduler()
-        let recorder = upstream.delay(for: .milliseconds(200), tolerance: .nanoseconds(5), scheduler: scheduler, options: 3)
-            .recordInstants(on: scheduler)
+        let recorder = upstream.delay(
+            for: .milliseconds(200), tolerance: .nanoseconds(5), scheduler: scheduler, options: 3
+        )
+        .recordInstants(on: scheduler)
         upstream.send(1)
         scheduler.advance(to: 10)
         upstream.send(2)
@@ -192,13 +201,16 @@ import Testing
         upstream.send(completion: .finished)
         scheduler.advance(to: 1000)
         #expect(recorder.events == ["200:1", "210:2", "220:finished"])
-        #expect(scheduler.calls == [
-            "after 200 tolerance:5 options:3", "after 210 tolerance:5 options:3", "after 220 tolerance:5 options:3",
-        ])
+        #expect(
+            scheduler.calls == [
+                "after 200 tolerance:5 options:3", "after 210 tolerance:5 options:3", "after 220 tolerance:5 options:3",
+            ])
 
         let other = RecordingScheduler()
         _ = Just(1).delay(for: .milliseconds(1), scheduler: other).recordInstants(on: other)
-        #expect(other.calls == ["after 1 tolerance:7 options:nil", "after 1 tolerance:7 options:nil"], "the value and the completion")
+        #expect(
+            other.calls == ["after 1 tolerance:7 options:nil", "after 1 tolerance:7 options:nil"],
+            "the value and the completion")
     }
 
     /// One thread sends 1...n while another advances the clock: every value arrives once, in order,

@@ -175,7 +175,9 @@ import Testing
         var log: [String] = []
         let subscriber = AnySubscriber<Int, any Error>(
             receiveSubscription: { _ in log.append("subscription") },
-            receiveValue: { log.append("value \($0)"); return .none },
+            receiveValue: {
+                log.append("value \($0)"); return .none
+            },
             receiveCompletion: { log.append("\($0)") })
         (1...3).publisher.tryMap { (x: Int) -> Int in
             log.append("map \(x)")
@@ -185,7 +187,8 @@ import Testing
     }
 
     @Test func dropsThenDeliversAgainstDemand() {
-        let recorder = (1...6).publisher.tryMap { (x: Int) -> Int in x * 10 }.dropFirst(2).record(initialDemand: .max(2))
+        let recorder = (1...6).publisher.tryMap { (x: Int) -> Int in x * 10 }.dropFirst(2).record(
+            initialDemand: .max(2))
         #expect(recorder.trace == ["subscription", "value(30)", "value(40)"])
         recorder.request(.max(5))
         #expect(recorder.trace == ["subscription", "value(30)", "value(40)", "value(50)", "value(60)", "finished"])

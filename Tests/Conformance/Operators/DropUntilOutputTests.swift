@@ -10,7 +10,9 @@ import Testing
             _ = upstream.drop(untilOutputFrom: Empty<Int, TestError>()).record(initialDemand: nil)
             upstream.sendKeepingSubscriber(0)
         }
-        expectTrapMessage(result, contains: "DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+        expectTrapMessage(
+            result,
+            contains: "DropUntilOutput received a value from upstream while downstream had no outstanding demand")
     }
 
     /// A dropped value spends demand as a passed one does.
@@ -23,7 +25,9 @@ import Testing
             trigger.send(0)
             upstream.send(2)
         }
-        expectTrapMessage(result, contains: "DropUntilOutput received a value from upstream while downstream had no outstanding demand")
+        expectTrapMessage(
+            result,
+            contains: "DropUntilOutput received a value from upstream while downstream had no outstanding demand")
     }
 
     @Test func downstreamThenOtherThenUpstreamAreSubscribed() {
@@ -34,17 +38,19 @@ import Testing
         upstream.logging(as: "upstream", into: log)
             .drop(untilOutputFrom: other.logging(as: "other", into: log))
             .subscribe(subscriber)
-        #expect(log.entries == [
-            "downstream subscription",
-            "other subscribe", "other request(max(1))",
-            "upstream subscribe", "upstream request(max(4))",
-        ])
+        #expect(
+            log.entries == [
+                "downstream subscription",
+                "other subscribe", "other request(max(1))",
+                "upstream subscribe", "upstream request(max(4))",
+            ])
     }
 
     @Test func dropsUntilTheOtherEmitsThenPassesEverything() {
         let upstream = TestPublisher<Int, TestError>()
         let other = TestPublisher<String, TestError>()
-        let recorder = upstream.drop(untilOutputFrom: other).record(initialDemand: .max(4), demandPerValue: { .max($0) })
+        let recorder = upstream.drop(untilOutputFrom: other).record(
+            initialDemand: .max(4), demandPerValue: { .max($0) })
         #expect(upstream.events == [.subscribe, .request(.max(4))])
         #expect(other.events == [.subscribe, .request(.max(1))])
         #expect(upstream.send(1) == .none)

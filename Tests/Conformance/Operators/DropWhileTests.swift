@@ -4,7 +4,9 @@ import Testing
     @Test func dropsWhileTheClosureHoldsThenPassesEverythingWithoutAskingAgain() {
         var calls = 0
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.drop { calls += 1; return $0.isMultiple(of: 2) }.record()
+        let recorder = upstream.drop {
+            calls += 1; return $0.isMultiple(of: 2)
+        }.record()
         #expect(upstream.send(2) == .max(1))
         #expect(upstream.send(4) == .max(1))
         #expect(upstream.send(7) == .none)
@@ -80,7 +82,9 @@ import Testing
     @Test func dropsWhileTheClosureHoldsThenPassesEverything() {
         var calls = 0
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.tryDrop { calls += 1; return $0.isMultiple(of: 2) }.record(initialDemand: .max(2))
+        let recorder = upstream.tryDrop {
+            calls += 1; return $0.isMultiple(of: 2)
+        }.record(initialDemand: .max(2))
         #expect(upstream.send(0) == .max(1))
         #expect(upstream.send(3) == .none)
         #expect(upstream.send(4) == .none)
@@ -132,9 +136,11 @@ import Testing
 
     @Test func laws() {
         OperatorLaws.check { $0.tryDrop { $0 < 2 } }
-        OperatorLaws.check { $0.tryDrop { value in
-            if value == 2 { throw TestError.other }
-            return true
-        } }
+        OperatorLaws.check {
+            $0.tryDrop { value in
+                if value == 2 { throw TestError.other }
+                return true
+            }
+        }
     }
 }

@@ -4,7 +4,9 @@ import Testing
 /// A `TopLevelEncoder` over Foundation's JSON coder (the Foundation conformances are the app layer's).
 private struct JSONCoder: TopLevelEncoder, TopLevelDecoder {
     func encode<T: Encodable>(_ value: T) throws -> Data { try JSONEncoder().encode(value) }
-    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try JSONDecoder().decode(type, from: data) }
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONDecoder().decode(type, from: data)
+    }
 }
 
 /// Fails every value it is given.
@@ -47,7 +49,8 @@ private struct Point: Codable, Equatable {
 
     @Test func anEncodingErrorCancelsUpstreamThenFails() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.encode(encoder: FailingEncoder()).record(initialDemand: .max(3), demandPerValue: .max(1))
+        let recorder = upstream.encode(encoder: FailingEncoder()).record(
+            initialDemand: .max(3), demandPerValue: .max(1))
         #expect(upstream.send(1) == .none)
         #expect(upstream.events == [.subscribe, .request(.max(3)), .cancel])
         #expect(recorder.trace == ["subscription", "failure(oops)"])
@@ -63,9 +66,12 @@ private struct Point: Codable, Equatable {
     }
 
     @Test func describesItselfAsCombinesDoes() {
-        #expect(TestPublisher<Int, TestError>().encode(encoder: JSONCoder()).record().subscriptionDescriptions == ["Encode"])
         #expect(
-            TestPublisher<Data, TestError>().decode(type: Int.self, decoder: JSONCoder()).record().subscriptionDescriptions == ["Decode"])
+            TestPublisher<Int, TestError>().encode(encoder: JSONCoder()).record().subscriptionDescriptions == ["Encode"]
+        )
+        #expect(
+            TestPublisher<Data, TestError>().decode(type: Int.self, decoder: JSONCoder()).record()
+                .subscriptionDescriptions == ["Decode"])
     }
 
     @Test func laws() {

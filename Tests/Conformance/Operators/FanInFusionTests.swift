@@ -14,11 +14,14 @@ import Testing
     }
 
     /// A source that logs every element taken from it.
-    static func source(_ name: String, _ values: [Int], _ log: Log) -> Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError> {
-        Publishers.Sequence(sequence: values.lazy.map { value in
-            log("\(name) \(value)")
-            return value
-        })
+    static func source(_ name: String, _ values: [Int], _ log: Log)
+        -> Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError>
+    {
+        Publishers.Sequence(
+            sequence: values.lazy.map { value in
+                log("\(name) \(value)")
+                return value
+            })
     }
 
     /// A source that fails after its values (or finishes, if not `fails`).
@@ -34,7 +37,8 @@ import Testing
         let token = make(log).sink(receiveCompletion: { log("sink \($0)") }, receiveValue: { log("sink \($0)") })
         log("returned")
         token.cancel()
-        let foldToken = make(log).collect().sink(receiveCompletion: { log("fold \($0)") }, receiveValue: { log("fold \($0)") })
+        let foldToken = make(log).collect().sink(
+            receiveCompletion: { log("fold \($0)") }, receiveValue: { log("fold \($0)") })
         log("returned")
         foldToken.cancel()
         return log.lines
@@ -67,17 +71,21 @@ import Testing
         let lines = Self.expectSame(
             { Self.flatMapJust(Self.source("a", [1, 2, 3], $0), $0) },
             { Self.flatMapJust(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0) })
-        #expect(lines.prefix(11) == [
-            "a 1", "a 2", "inner 10", "sink 10", "a 3", "inner 20", "sink 20", "inner 30", "sink 30", "sink finished",
-            "returned",
-        ])
+        #expect(
+            lines.prefix(11) == [
+                "a 1", "a 2", "inner 10", "sink 10", "a 3", "inner 20", "sink 20", "inner 30", "sink 30",
+                "sink finished",
+                "returned",
+            ])
         #if !SLUICE_REFERENCE
         let log = Log()
         #expect(type(of: Self.flatMapJust(Self.source("a", [], log), log))._isFusable)
         #endif
     }
 
-    static func flatMapSequences<U: Publisher>(_ upstream: U, _ log: Log, failAt: Int? = nil, maxPublishers: Subscribers.Demand = .unlimited)
+    static func flatMapSequences<U: Publisher>(
+        _ upstream: U, _ log: Log, failAt: Int? = nil, maxPublishers: Subscribers.Demand = .unlimited
+    )
         -> some Publisher<Int, TestError> where U.Output == Int, U.Failure == TestError
     {
         upstream.flatMap(maxPublishers: maxPublishers) { Self.inner($0, log, failAt: failAt) }
@@ -104,7 +112,11 @@ import Testing
         // Empty inners.
         Self.expectSame(
             { log in Self.source("a", [0, 1, 0], log).flatMap { Self.source("inner", $0 == 0 ? [] : [$0], log) } },
-            { log in Self.source("a", [0, 1, 0], log).eraseToAnyPublisher().flatMap { Self.source("inner", $0 == 0 ? [] : [$0], log) } })
+            { log in
+                Self.source("a", [0, 1, 0], log).eraseToAnyPublisher().flatMap {
+                    Self.source("inner", $0 == 0 ? [] : [$0], log)
+                }
+            })
     }
 
     @Test func flatMapFailures() {
@@ -129,7 +141,10 @@ import Testing
     @Test func flatMapWithMaxPublishers() {
         Self.expectSame(
             { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0, maxPublishers: .max(1)) },
-            { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0, maxPublishers: .max(1)) })
+            {
+                Self.flatMapSequences(
+                    Self.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0, maxPublishers: .max(1))
+            })
         // Asking upstream for nothing, the stream never starts, fused or not.
         let starved = Self.expectSame(
             { Self.flatMapSequences(Self.source("a", [1, 2, 3], $0), $0, maxPublishers: .none) },
@@ -149,7 +164,8 @@ import Testing
             let starved = [1, 2].publisher.flatMap(maxPublishers: .none) { Just($0) }
             let receive: (Int) -> Void = { _ in withExtendedLifetime(object) { received += 1 } }
             // Stages on top pass the starved chain's answer up through their own `_forEach`.
-            token = stagesOnTop
+            token =
+                stagesOnTop
                 ? starved.map { $0 &+ 1 }.filter { _ in true }.sink(receiveValue: receive)
                 : starved.sink(receiveValue: receive)
         }
@@ -183,8 +199,12 @@ import Testing
             { Self.switching(Self.source("a", [], $0), $0) },
             { Self.switching(Self.source("a", [], $0).eraseToAnyPublisher(), $0) })
         let just = Self.expectSame(
-            { log in Self.source("a", [1, 2], log).map { Just($0).setFailureType(to: TestError.self) }.switchToLatest() },
-            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().map { Just($0).setFailureType(to: TestError.self) }.switchToLatest() })
+            { log in Self.source("a", [1, 2], log).map { Just($0).setFailureType(to: TestError.self) }.switchToLatest()
+            },
+            { log in
+                Self.source("a", [1, 2], log).eraseToAnyPublisher().map { Just($0).setFailureType(to: TestError.self) }
+                    .switchToLatest()
+            })
         #expect(just.prefix(6) == ["a 1", "a 2", "sink 1", "sink 2", "sink finished", "returned"])
         #if !SLUICE_REFERENCE
         let log = Log()
@@ -197,13 +217,27 @@ import Testing
     @Test func mergeOfOneType() {
         let lines = Self.expectSame(
             { Self.source("a", [1, 2], $0).merge(with: Self.source("b", [3], $0), Self.source("c", [4, 5], $0)) },
-            { Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0), Self.source("c", [4, 5], $0)) })
-        #expect(lines.prefix(12) == [
-            "a 1", "a 2", "sink 1", "sink 2", "b 3", "sink 3", "c 4", "c 5", "sink 4", "sink 5", "sink finished", "returned",
-        ])
+            {
+                Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(
+                    with: Self.source("b", [3], $0), Self.source("c", [4, 5], $0))
+            })
+        #expect(
+            lines.prefix(12) == [
+                "a 1", "a 2", "sink 1", "sink 2", "b 3", "sink 3", "c 4", "c 5", "sink 4", "sink 5", "sink finished",
+                "returned",
+            ])
         let many = Self.expectSame(
-            { Publishers.MergeMany([Self.source("a", [1], $0), Self.source("b", [], $0), Self.source("c", [2, 3], $0)]) },
-            { Publishers.MergeMany([Self.source("a", [1], $0), Self.source("b", [], $0), Self.source("c", [2, 3], $0)].map { $0.eraseToAnyPublisher() }) })
+            {
+                Publishers.MergeMany([
+                    Self.source("a", [1], $0), Self.source("b", [], $0), Self.source("c", [2, 3], $0),
+                ])
+            },
+            {
+                Publishers.MergeMany(
+                    [Self.source("a", [1], $0), Self.source("b", [], $0), Self.source("c", [2, 3], $0)].map {
+                        $0.eraseToAnyPublisher()
+                    })
+            })
         #expect(many.contains("sink 3"))
         Self.expectSame(
             { Publishers.MergeMany([Self.source("a", [1], $0)]).prefix(0) },
@@ -220,21 +254,32 @@ import Testing
     /// fails after its value.
     static func mergeOfEight<P: Publisher>(_ a: P, _ log: Log, failing: Int? = nil) -> some Publisher<Int, TestError>
     where P.Output == Int, P.Failure == TestError {
-        func side(_ index: Int) -> Publishers.Concatenate<Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError>, Record<Int, TestError>> {
+        func side(_ index: Int)
+            -> Publishers.Concatenate<
+                Publishers.Sequence<LazyMapSequence<[Int], Int>, TestError>, Record<Int, TestError>
+            >
+        {
             Self.failing("u\(index)", [index * 10], log, fails: index == failing)
         }
-        return Publishers.Merge8(a, Just(99).setFailureType(to: TestError.self), side(2), side(3), side(4), side(5), side(6), side(7))
+        return Publishers.Merge8(
+            a, Just(99).setFailureType(to: TestError.self), side(2), side(3), side(4), side(5), side(6), side(7))
     }
 
     @Test func mergeOfSeveralTypes() {
         let two = Self.expectSame(
             { Self.source("a", [1, 2], $0).merge(with: Just(3).setFailureType(to: TestError.self)) },
-            { Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Just(3).setFailureType(to: TestError.self)) })
+            {
+                Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(
+                    with: Just(3).setFailureType(to: TestError.self))
+            })
         #expect(two.prefix(6) == ["a 1", "a 2", "sink 1", "sink 2", "sink 3", "sink finished"])
         let eight = Self.expectSame(
             { Self.mergeOfEight(Self.source("a", [1], $0), $0) },
             { Self.mergeOfEight(Self.source("a", [1], $0).eraseToAnyPublisher(), $0) })
-        #expect(eight.filter { $0.hasPrefix("sink") } == ["sink 1", "sink 99"] + (2...7).map { "sink \($0 * 10)" } + ["sink finished"])
+        #expect(
+            eight.filter { $0.hasPrefix("sink") } == ["sink 1", "sink 99"] + (2...7).map { "sink \($0 * 10)" } + [
+                "sink finished"
+            ])
         #if !SLUICE_REFERENCE
         let log = Log()
         #expect(type(of: Self.mergeOfEight(Self.source("a", [1], log), log))._isFusable)
@@ -245,7 +290,10 @@ import Testing
         // A failure in the middle: the upstreams after it are subscribed (and peek) after the failure.
         let failure = Self.expectSame(
             { Self.source("a", [1], $0).merge(with: Self.failing("b", [2], $0), Self.source("c", [3], $0)) },
-            { Self.source("a", [1], $0).eraseToAnyPublisher().merge(with: Self.failing("b", [2], $0), Self.source("c", [3], $0)) })
+            {
+                Self.source("a", [1], $0).eraseToAnyPublisher().merge(
+                    with: Self.failing("b", [2], $0), Self.source("c", [3], $0))
+            })
         #expect(failure.prefix(7) == ["a 1", "sink 1", "b 2", "sink 2", "sink failure(oops)", "c 3", "returned"])
         // Cut by `prefix`: likewise.
         let cut = Self.expectSame(
@@ -253,8 +301,16 @@ import Testing
             { Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0)).prefix(1) })
         #expect(cut.prefix(5) == ["a 1", "a 2", "sink 1", "sink finished", "b 3"])
         Self.expectSame(
-            { Publishers.MergeMany([Self.failing("a", [1], $0, fails: false), Self.failing("b", [2], $0), Self.failing("c", [3], $0)]) },
-            { Publishers.MergeMany([Self.failing("a", [1], $0, fails: false), Self.failing("b", [2], $0), Self.failing("c", [3], $0)].map { $0.eraseToAnyPublisher() }) })
+            {
+                Publishers.MergeMany([
+                    Self.failing("a", [1], $0, fails: false), Self.failing("b", [2], $0), Self.failing("c", [3], $0),
+                ])
+            },
+            {
+                Publishers.MergeMany(
+                    [Self.failing("a", [1], $0, fails: false), Self.failing("b", [2], $0), Self.failing("c", [3], $0)]
+                        .map { $0.eraseToAnyPublisher() })
+            })
         Self.expectSame(
             { Self.mergeOfEight(Self.source("a", [1], $0), $0, failing: 3) },
             { Self.mergeOfEight(Self.source("a", [1], $0).eraseToAnyPublisher(), $0, failing: 3) })
@@ -272,7 +328,10 @@ import Testing
             { Self.zipped(Self.source("a", [1, 2], $0), $0) },
             { Self.zipped(Self.source("a", [1, 2], $0).eraseToAnyPublisher(), $0) })
         // Each upstream runs to its end (into its queue) before the first tuple.
-        #expect(lines.prefix(10) == ["a 1", "b 10", "a 2", "b 20", "b 30", "sink 11", "sink 22", "sink finished", "returned", "a 1"])
+        #expect(
+            lines.prefix(10) == [
+                "a 1", "b 10", "a 2", "b 20", "b 30", "sink 11", "sink 22", "sink finished", "returned", "a 1",
+            ])
         for values in [[], [1], [1, 2, 3, 4]] {
             Self.expectSame(
                 { Self.zipped(Self.source("a", values, $0), $0) },
@@ -288,7 +347,10 @@ import Testing
                 { Self.zipped(Self.source("a", values, $0).eraseToAnyPublisher(), $0, bFails: true).prefix(1) })
             Self.expectSame(
                 { Self.zipped(Self.source("a", values, $0).append(Self.source("s", [5], $0)), $0) },
-                { Self.zipped(Self.source("a", values, $0).append(Self.source("s", [5], $0)).eraseToAnyPublisher(), $0) })
+                {
+                    Self.zipped(
+                        Self.source("a", values, $0).append(Self.source("s", [5], $0)).eraseToAnyPublisher(), $0)
+                })
         }
         #if !SLUICE_REFERENCE
         let log = Log()
@@ -298,14 +360,38 @@ import Testing
 
     @Test func zipOfThreeAndFour() {
         Self.expectSame(
-            { log in Self.source("a", [1, 2], log).zip(Just(7).setFailureType(to: TestError.self), Self.failing("c", [3], log, fails: false)).map { $0 + $1 + $2 } },
-            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(Just(7).setFailureType(to: TestError.self), Self.failing("c", [3], log, fails: false)).map { $0 + $1 + $2 } })
+            { log in
+                Self.source("a", [1, 2], log).zip(
+                    Just(7).setFailureType(to: TestError.self), Self.failing("c", [3], log, fails: false)
+                ).map { $0 + $1 + $2 }
+            },
+            { log in
+                Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(
+                    Just(7).setFailureType(to: TestError.self), Self.failing("c", [3], log, fails: false)
+                ).map { $0 + $1 + $2 }
+            })
         Self.expectSame(
-            { log in Self.source("a", [1, 2], log).zip(Self.source("b", [4, 5], log), Self.failing("c", [3], log), Self.source("d", [6], log)).map { $0 + $1 + $2 + $3 } },
-            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(Self.source("b", [4, 5], log), Self.failing("c", [3], log), Self.source("d", [6], log)).map { $0 + $1 + $2 + $3 } })
+            { log in
+                Self.source("a", [1, 2], log).zip(
+                    Self.source("b", [4, 5], log), Self.failing("c", [3], log), Self.source("d", [6], log)
+                ).map { $0 + $1 + $2 + $3 }
+            },
+            { log in
+                Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(
+                    Self.source("b", [4, 5], log), Self.failing("c", [3], log), Self.source("d", [6], log)
+                ).map { $0 + $1 + $2 + $3 }
+            })
         Self.expectSame(
-            { log in Self.source("a", [1, 2], log).zip(Self.source("b", [4, 5], log), Self.source("c", [3, 9], log), Self.source("d", [6, 8, 0], log)) { $0 * $1 + $2 * $3 } },
-            { log in Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(Self.source("b", [4, 5], log), Self.source("c", [3, 9], log), Self.source("d", [6, 8, 0], log)) { $0 * $1 + $2 * $3 } })
+            { log in
+                Self.source("a", [1, 2], log).zip(
+                    Self.source("b", [4, 5], log), Self.source("c", [3, 9], log), Self.source("d", [6, 8, 0], log)
+                ) { $0 * $1 + $2 * $3 }
+            },
+            { log in
+                Self.source("a", [1, 2], log).eraseToAnyPublisher().zip(
+                    Self.source("b", [4, 5], log), Self.source("c", [3, 9], log), Self.source("d", [6, 8, 0], log)
+                ) { $0 * $1 + $2 * $3 }
+            })
     }
 
     @Test func aConcatenationStartsItsSuffixOnceThePrefixLastValueIsDelivered() {
@@ -326,10 +412,16 @@ import Testing
         // A fan-in over another fan-in is not fused (only its outermost level could be), but runs the same.
         Self.expectSame(
             { Self.flatMapJust(Self.source("a", [1, 2], $0).merge(with: Self.source("b", [3], $0)), $0) },
-            { Self.flatMapJust(Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0)), $0) })
+            {
+                Self.flatMapJust(
+                    Self.source("a", [1, 2], $0).eraseToAnyPublisher().merge(with: Self.source("b", [3], $0)), $0)
+            })
         Self.expectSame(
             { Self.flatMapJust(Self.source("a", [1], $0), $0).merge(with: Self.source("b", [3], $0)) },
-            { Self.flatMapJust(Self.source("a", [1], $0).eraseToAnyPublisher(), $0).merge(with: Self.source("b", [3], $0)) })
+            {
+                Self.flatMapJust(Self.source("a", [1], $0).eraseToAnyPublisher(), $0).merge(
+                    with: Self.source("b", [3], $0))
+            })
         Self.expectSame(
             { Self.source("p", [0], $0).append(Self.flatMapJust(Self.source("a", [1], $0), $0)) },
             { Self.source("p", [0], $0).eraseToAnyPublisher().append(Self.flatMapJust(Self.source("a", [1], $0), $0)) })
@@ -339,13 +431,26 @@ import Testing
         // An inner publisher of two values: upstream's end is looked at after the second.
         Self.expectSame(
             { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)), $0) },
-            { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)).eraseToAnyPublisher(), $0) })
+            {
+                Self.flatMapSequences(
+                    Self.source("a", [1], $0).append(Self.source("s", [2], $0)).eraseToAnyPublisher(), $0)
+            })
         // An inner failure cancels upstream before its suffix starts.
         Self.expectSame(
             { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)), $0, failAt: 11) },
-            { Self.flatMapSequences(Self.source("a", [1], $0).append(Self.source("s", [2], $0)).eraseToAnyPublisher(), $0, failAt: 11) })
+            {
+                Self.flatMapSequences(
+                    Self.source("a", [1], $0).append(Self.source("s", [2], $0)).eraseToAnyPublisher(), $0, failAt: 11)
+            })
         Self.expectSame(
-            { log in Self.source("a", [1], log).append(Self.source("s", [2], log)).flatMap { _ in Self.failing("i", [], log) } },
-            { log in Self.source("a", [1], log).append(Self.source("s", [2], log)).eraseToAnyPublisher().flatMap { _ in Self.failing("i", [], log) } })
+            { log in
+                Self.source("a", [1], log).append(Self.source("s", [2], log)).flatMap { _ in Self.failing("i", [], log)
+                }
+            },
+            { log in
+                Self.source("a", [1], log).append(Self.source("s", [2], log)).eraseToAnyPublisher().flatMap { _ in
+                    Self.failing("i", [], log)
+                }
+            })
     }
 }

@@ -53,7 +53,8 @@ import Testing
         #expect(inners[2].events == [.subscribe, .request(.max(1))])
         inners[0].send(completion: .finished)
         inners[2].send(completion: .finished)
-        #expect(upstream.events == [.subscribe, .request(.max(2)), .request(.max(1)), .request(.max(1)), .request(.max(1))])
+        #expect(
+            upstream.events == [.subscribe, .request(.max(2)), .request(.max(1)), .request(.max(1)), .request(.max(1))])
         upstream.send(completion: .finished)
         #expect(recorder.events == [.subscription, .finished])
     }
@@ -235,18 +236,26 @@ import Testing
         let slow = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { Just($0).eraseToAnyPublisher() } }
         // Value 1 uses the demand; 2 and 3 wait; each Just finishes at once and frees its slot.
         #expect(fast.downstream == ["subscription", "value(1)", "value(2)", "value(3)", "value(4)", "finished"])
-        #expect(fast.upstream == [.subscribe, .request(.max(2)), .request(.max(1)), .request(.max(1)), .request(.max(1)), .request(.max(1))])
+        #expect(
+            fast.upstream == [
+                .subscribe, .request(.max(2)), .request(.max(1)), .request(.max(1)), .request(.max(1)),
+                .request(.max(1)),
+            ])
         #expect(fast.downstream == slow.downstream)
         #expect(fast.upstream == slow.upstream)
 
         // Upstream and inner of the same failure type: the Just is behind `setFailureType`'s stage.
-        let staged = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just($0)) } }
+        let staged = Self.runOneShotScenario {
+            $0.flatMap(maxPublishers: .max(2)) { Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just($0)) }
+        }
         #expect(staged.downstream == fast.downstream)
         #expect(staged.upstream == fast.upstream)
     }
 
     @Test func otherOneShotInnersBehaveLikeSubscribedOnes() {
-        let optional = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { ($0 % 2 == 0 ? $0 : nil).publisher } }
+        let optional = Self.runOneShotScenario {
+            $0.flatMap(maxPublishers: .max(2)) { ($0 % 2 == 0 ? $0 : nil).publisher }
+        }
         let optionalSlow = Self.runOneShotScenario {
             $0.flatMap(maxPublishers: .max(2)) { ($0 % 2 == 0 ? $0 : nil).publisher.eraseToAnyPublisher() }
         }
@@ -255,21 +264,29 @@ import Testing
         #expect(optional.upstream == optionalSlow.upstream)
 
         let empty = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { _ in Empty<Int, TestError>() } }
-        let emptySlow = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { _ in Empty<Int, TestError>().eraseToAnyPublisher() } }
+        let emptySlow = Self.runOneShotScenario {
+            $0.flatMap(maxPublishers: .max(2)) { _ in Empty<Int, TestError>().eraseToAnyPublisher() }
+        }
         #expect(empty.downstream == ["subscription", "finished"])
         #expect(empty.downstream == emptySlow.downstream)
         #expect(empty.upstream == emptySlow.upstream)
 
         // Value 3 fails: as in Combine, upstream is not cancelled.
         let result = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { Self.result($0).publisher } }
-        let resultSlow = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { Self.result($0).publisher.eraseToAnyPublisher() } }
+        let resultSlow = Self.runOneShotScenario {
+            $0.flatMap(maxPublishers: .max(2)) { Self.result($0).publisher.eraseToAnyPublisher() }
+        }
         #expect(result.downstream == ["subscription", "value(1)", "failure(oops)"])
         #expect(result.upstream == [.subscribe, .request(.max(2)), .request(.max(1)), .request(.max(1))])
         #expect(result.downstream == resultSlow.downstream)
         #expect(result.upstream == resultSlow.upstream)
 
-        let fail = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { _ in Fail<Int, TestError>(error: .other) } }
-        let failSlow = Self.runOneShotScenario { $0.flatMap(maxPublishers: .max(2)) { _ in Fail<Int, TestError>(error: .other).eraseToAnyPublisher() } }
+        let fail = Self.runOneShotScenario {
+            $0.flatMap(maxPublishers: .max(2)) { _ in Fail<Int, TestError>(error: .other) }
+        }
+        let failSlow = Self.runOneShotScenario {
+            $0.flatMap(maxPublishers: .max(2)) { _ in Fail<Int, TestError>(error: .other).eraseToAnyPublisher() }
+        }
         #expect(fail.downstream == ["subscription", "failure(other)"])
         #expect(fail.downstream == failSlow.downstream)
         #expect(fail.upstream == failSlow.upstream)
@@ -277,7 +294,8 @@ import Testing
 
     @Test func emptyThatNeverCompletesKeepsTheStreamOpen() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.flatMap(maxPublishers: .max(1)) { _ in Empty<Int, TestError>(completeImmediately: false) }.record()
+        let recorder = upstream.flatMap(maxPublishers: .max(1)) { _ in Empty<Int, TestError>(completeImmediately: false)
+        }.record()
         upstream.send(1)
         upstream.send(completion: .finished)
         #expect(recorder.events == [.subscription])
@@ -290,12 +308,17 @@ import Testing
         let never = PassthroughSubject<Int, Never>()
         let failing = PassthroughSubject<Int, TestError>()
 
-        let upstreamNever: Publishers.FlatMap<Fail<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>> =
-            never.flatMap { _ in Fail<Int, TestError>(error: .oops) }
-        let innerNever: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>> =
-            failing.flatMap { Just($0) }
+        let upstreamNever:
+            Publishers.FlatMap<
+                Fail<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, TestError>
+            > =
+                never.flatMap { _ in Fail<Int, TestError>(error: .oops) }
+        let innerNever:
+            Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, TestError>, PassthroughSubject<Int, TestError>> =
+                failing.flatMap { Just($0) }
         let bothNever: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap { Just($0) }
-        let same: Publishers.FlatMap<PassthroughSubject<Int, TestError>, PassthroughSubject<Int, TestError>> = failing.flatMap { _ in failing }
+        let same: Publishers.FlatMap<PassthroughSubject<Int, TestError>, PassthroughSubject<Int, TestError>> =
+            failing.flatMap { _ in failing }
         #expect(same.maxPublishers == .unlimited)
 
         let a = upstreamNever.record()
@@ -339,7 +362,8 @@ import Testing
         // Each inner publisher is a synchronous source that waits for demand, so no value is dropped.
         let recorder = ThreadedFlatMapRecorder(inners: threads, initialDemand: .none)
         let source = UncheckedBox(upstream)
-        upstream.flatMap { index in ((index * 1_000_000)..<(index * 1_000_000 + perThread)).publisher }.subscribe(recorder)
+        upstream.flatMap { index in ((index * 1_000_000)..<(index * 1_000_000 + perThread)).publisher }.subscribe(
+            recorder)
         let subscription = UncheckedBox(recorder.subscription!)
         DispatchQueue.concurrentPerform(iterations: threads + 1) { worker in
             if worker == threads {

@@ -45,7 +45,8 @@ enum FoldChecks {
             #expect(upstream.events == expectedTraffic, sourceLocation: sourceLocation)
             // As Combine's reducers, the finish waits for demand, with a value or without one
             // (OpenCombine's ReduceTests.testUpstreamFinishesImmediatelyWithoutDemand).
-            #expect(recorder.events == [.subscription], "the finish must wait for demand", sourceLocation: sourceLocation)
+            #expect(
+                recorder.events == [.subscription], "the finish must wait for demand", sourceLocation: sourceLocation)
             recorder.request(.max(1))
             let expected: [RecordingSubscriber<P.Output, P.Failure>.Event] =
                 result.map { [.subscription, .value($0), .finished] } ?? [.subscription, .finished]
@@ -77,7 +78,8 @@ enum FoldChecks {
             let upstream = TestPublisher<Int, TestError>()
             let recorder = make(upstream).record(initialDemand: nil)
             upstream.send(completion: .finished)
-            #expect(recorder.events == [.subscription], "the finish must wait for demand", sourceLocation: sourceLocation)
+            #expect(
+                recorder.events == [.subscription], "the finish must wait for demand", sourceLocation: sourceLocation)
             recorder.request(.unlimited)
             let expected: [RecordingSubscriber<P.Output, P.Failure>.Event] =
                 emptyResult.map { [.subscription, .value($0), .finished] } ?? [.subscription, .finished]

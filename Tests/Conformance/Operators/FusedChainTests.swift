@@ -18,15 +18,22 @@ import Testing
     @Test func limitedDemandThenMore() {
         let log = CallLog()
         let chain = (1...10).publisher
-            .tryMap { value -> Int in log.note("tryMap \(value)"); return value }
-            .scan(0) { total, value in log.note("scan \(value)"); return total + value }
-            .compactMap { value -> Int? in log.note("compactMap \(value)"); return value.isMultiple(of: 2) ? nil : value }
+            .tryMap { value -> Int in
+                log.note("tryMap \(value)"); return value
+            }
+            .scan(0) { total, value in
+                log.note("scan \(value)"); return total + value
+            }
+            .compactMap { value -> Int? in
+                log.note("compactMap \(value)"); return value.isMultiple(of: 2) ? nil : value
+            }
             .removeDuplicates()
         let recorder = chain.record(initialDemand: .max(2))
         // Running totals: 1 3 6 10 15 21 28 36 45 55; odd ones: 1 3 15 21 45 55.
         #expect(recorder.events == [.subscription, .value(1), .value(3)])
-        #expect(log.calls == ["tryMap 1", "scan 1", "compactMap 1", "tryMap 2", "scan 2", "compactMap 3"],
-                "one element runs through every stage before the next, and nothing is pulled beyond demand")
+        #expect(
+            log.calls == ["tryMap 1", "scan 1", "compactMap 1", "tryMap 2", "scan 2", "compactMap 3"],
+            "one element runs through every stage before the next, and nothing is pulled beyond demand")
         recorder.request(.max(1))
         #expect(recorder.values == [1, 3, 15])
         #expect(log.calls.count == 15)
@@ -37,12 +44,15 @@ import Testing
 
     @Test func zeroDemandPullsNothing() {
         var calls = 0
-        let recorder = (1...3).publisher.tryFilter { _ in calls += 1; return true }.scan(0, +).record(initialDemand: nil)
+        let recorder = (1...3).publisher.tryFilter { _ in
+            calls += 1; return true
+        }.scan(0, +).record(initialDemand: nil)
         #expect(recorder.events == [.subscription])
         #expect(calls == 0)
         recorder.request(.max(3))
-        #expect(recorder.trace == ["subscription", "value(1)", "value(3)", "value(6)", "finished"],
-                "the chain finishes right after the source's last element, without more demand")
+        #expect(
+            recorder.trace == ["subscription", "value(1)", "value(3)", "value(6)", "finished"],
+            "the chain finishes right after the source's last element, without more demand")
     }
 
     @Test func aSkippedLastElementFinishesOnlyWhenPulled() {
@@ -84,7 +94,9 @@ import Testing
     @Test func cancelFromInsideReceiveStopsPulling() {
         var pulled: [Int] = []
         let recorder = (1...10).publisher
-            .tryMap { value -> Int in pulled.append(value); return value }
+            .tryMap { value -> Int in
+                pulled.append(value); return value
+            }
             .compactMap { $0 }
             .record(cancelAfterValues: 2)
         #expect(recorder.trace == ["subscription", "value(1)", "value(2)"])
@@ -109,7 +121,9 @@ import Testing
                 if total > 10 { throw TestError.oops }
                 return total.isMultiple(of: 3)
             }
-            .compactMap { value -> Int? in after.append(value); return value }
+            .compactMap { value -> Int? in
+                after.append(value); return value
+            }
             .record(initialDemand: .max(1), demandPerValue: .max(1))
         // Totals 1 3 6 10 15: 3 and 6 pass, 15 throws.
         #expect(recorder.trace == ["subscription", "value(3)", "value(6)", "failure(oops)"])
@@ -159,16 +173,21 @@ import Testing
     }
 
     @Test func setFailureTypeAndKeyPathsInAChain() {
-        let typed: Publishers.SetFailureType<Publishers.MapKeyPath<Publishers.Sequence<ClosedRange<Int>, Never>, Int>, TestError> =
-            (1...4).publisher.map(\.self).setFailureType(to: TestError.self)
-        let recorder = typed
+        let typed:
+            Publishers.SetFailureType<
+                Publishers.MapKeyPath<Publishers.Sequence<ClosedRange<Int>, Never>, Int>, TestError
+            > =
+                (1...4).publisher.map(\.self).setFailureType(to: TestError.self)
+        let recorder =
+            typed
             .scan(0, +)
             .map(\.description, \.self)
             .tryMap { text, value in "\(text):\(value * 2)" }
             .record(initialDemand: .max(2))
         #expect(recorder.trace == ["subscription", "value(1:2)", "value(3:6)"])
         recorder.request(.max(2))
-        #expect(recorder.trace == ["subscription", "value(1:2)", "value(3:6)", "value(6:12)", "value(10:20)", "finished"])
+        #expect(
+            recorder.trace == ["subscription", "value(1:2)", "value(3:6)", "value(6:12)", "value(10:20)", "finished"])
     }
 
     @Test func eachSubscriptionStartsAfresh() {
@@ -199,7 +218,8 @@ import Testing
         dropped.request(.max(1))
         #expect(dropped.trace == ["subscription", "finished"])
 
-        let thrown = Just(5).tryCompactMap { _ -> Int? in throw TestError.oops }.removeDuplicates().record(initialDemand: nil)
+        let thrown = Just(5).tryCompactMap { _ -> Int? in throw TestError.oops }.removeDuplicates().record(
+            initialDemand: nil)
         #expect(thrown.trace == ["subscription"])
         thrown.request(.max(1))
         #expect(thrown.trace == ["subscription", "failure(oops)"])

@@ -24,14 +24,15 @@ import Testing
         #expect(upstream.send(1) == .max(1))
         upstream.send(completion: .finished)
         // T10: the subscription comes first, then the request (the seed's order is reversed).
-        #expect(log.entries == [
-            "subscription [down 0, up 1]",
-            "request(max(2)) [down 1, up 1]",
-            "output(0) [down 1, up 2]",
-            "output(1) [down 2, up 2]",
-            "request(max(1)) [down 3, up 2]",
-            "completion(finished) [down 3, up 2]",
-        ])
+        #expect(
+            log.entries == [
+                "subscription [down 0, up 1]",
+                "request(max(2)) [down 1, up 1]",
+                "output(0) [down 1, up 2]",
+                "output(1) [down 2, up 2]",
+                "request(max(1)) [down 3, up 2]",
+                "completion(finished) [down 3, up 2]",
+            ])
         #expect(recorder.events == [.subscription, .value(0), .value(1), .finished])
         #expect(upstream.events == [.subscribe, .request(.max(2))])
         #expect(recorder.subscriptionDescriptions == ["HandleEvents"])
@@ -55,7 +56,10 @@ import Testing
         #expect(upstream.events == [.subscribe])
         recorder.request(.max(14))
         recorder.request(.unlimited)
-        #expect(log.entries == ["subscription [down 0, up 1]", "request(max(14)) [down 1, up 1]", "request(unlimited) [down 1, up 2]"])
+        #expect(
+            log.entries == [
+                "subscription [down 0, up 1]", "request(max(14)) [down 1, up 1]", "request(unlimited) [down 1, up 2]",
+            ])
         #expect(upstream.events == [.subscribe, .request(.max(14)), .request(.unlimited)])
     }
 
@@ -70,7 +74,8 @@ import Testing
         subscription?.cancel()
         upstream.sendKeepingSubscriber(1)
         upstream.sendKeepingSubscriber(completion: .finished)
-        #expect(log.entries == ["subscription [down 0, up 1]", "request(max(2)) [down 1, up 1]", "cancel [down 1, up 2]"])
+        #expect(
+            log.entries == ["subscription [down 0, up 1]", "request(max(2)) [down 1, up 1]", "cancel [down 1, up 2]"])
         #expect(upstream.events == [.subscribe, .request(.max(2)), .cancel])
         #expect(recorder.events == [.subscription])
     }
@@ -82,14 +87,19 @@ import Testing
         Self.logged(upstream, recorder, into: log).subscribe(recorder)
         #expect(upstream.send(1) == .none)
         upstream.sendKeepingSubscriber(2)
-        #expect(log.entries == ["subscription [down 0, up 1]", "request(unlimited) [down 1, up 1]", "output(1) [down 1, up 2]", "cancel [down 2, up 2]"])
+        #expect(
+            log.entries == [
+                "subscription [down 0, up 1]", "request(unlimited) [down 1, up 1]", "output(1) [down 1, up 2]",
+                "cancel [down 2, up 2]",
+            ])
         #expect(recorder.events == [.subscription, .value(1)])
     }
 
     @Test func zeroDemandReturnedFromReceiveIsNotReported() {
         let upstream = TestPublisher<Int, TestError>()
         var requests: [Subscribers.Demand] = []
-        let recorder = upstream.handleEvents(receiveRequest: { requests.append($0) }).record(initialDemand: .max(1), demandPerValue: .none)
+        let recorder = upstream.handleEvents(receiveRequest: { requests.append($0) }).record(
+            initialDemand: .max(1), demandPerValue: .none)
         upstream.send(1)
         #expect(requests == [.max(1)])
         #expect(recorder.values == [1])
@@ -124,23 +134,35 @@ import Testing
         // The seeds' use: on at subscription, off at completion or cancel.
         var active: [Bool] = []
         let finishing = TestPublisher<Int, TestError>()
-        _ = finishing.handleEvents(receiveSubscription: { _ in active.append(true) }, receiveCompletion: { _ in active.append(false) }, receiveCancel: { active.append(false) }).record()
+        _ = finishing.handleEvents(
+            receiveSubscription: { _ in active.append(true) }, receiveCompletion: { _ in active.append(false) },
+            receiveCancel: { active.append(false) }
+        ).record()
         finishing.send(completion: .finished)
         let cancelled = TestPublisher<Int, TestError>()
-        let recorder = cancelled.handleEvents(receiveSubscription: { _ in active.append(true) }, receiveCompletion: { _ in active.append(false) }, receiveCancel: { active.append(false) }).record()
+        let recorder = cancelled.handleEvents(
+            receiveSubscription: { _ in active.append(true) }, receiveCompletion: { _ in active.append(false) },
+            receiveCancel: { active.append(false) }
+        ).record()
         recorder.cancel()
         #expect(active == [true, false, true, false])
     }
 
     @Test func laws() {
         OperatorLaws.check { $0.handleEvents() }
-        OperatorLaws.check { $0.handleEvents(receiveSubscription: { _ in }, receiveOutput: { _ in }, receiveCompletion: { _ in }, receiveCancel: {}, receiveRequest: { _ in }) }
+        OperatorLaws.check {
+            $0.handleEvents(
+                receiveSubscription: { _ in }, receiveOutput: { _ in }, receiveCompletion: { _ in }, receiveCancel: {},
+                receiveRequest: { _ in })
+        }
     }
 
     final class Log {
         private(set) var entries: [String] = []
 
-        func add(_ event: String, _ recorder: RecordingSubscriber<Int, TestError>, _ upstream: TestPublisher<Int, TestError>) {
+        func add(
+            _ event: String, _ recorder: RecordingSubscriber<Int, TestError>, _ upstream: TestPublisher<Int, TestError>
+        ) {
             entries.append("\(event) [down \(recorder.events.count), up \(upstream.events.count)]")
         }
     }

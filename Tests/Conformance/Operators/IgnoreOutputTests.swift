@@ -57,7 +57,10 @@ import Testing
         subscription?.cancel()
         upstream.sendKeepingSubscriber(completion: .finished)
         #expect(recorder.events == [.subscription, .finished])
-        #expect(upstream.events == [.subscribe, .request(.unlimited), .request(.unlimited), .cancel, .request(.max(1)), .cancel])
+        #expect(
+            upstream.events == [
+                .subscribe, .request(.unlimited), .request(.unlimited), .cancel, .request(.max(1)), .cancel,
+            ])
     }
 
     @Test func publicShape() {

@@ -7,7 +7,8 @@ private struct WrappedError: Error, Equatable {
 @Suite struct MapErrorTests {
     @Test func convertsTheFailure() {
         let upstream = TestPublisher<Int, TestError>()
-        let mapped: Publishers.MapError<TestPublisher<Int, TestError>, WrappedError> = upstream.mapError(WrappedError.init)
+        let mapped: Publishers.MapError<TestPublisher<Int, TestError>, WrappedError> = upstream.mapError(
+            WrappedError.init)
         let recorder = mapped.record()
         upstream.send(1)
         upstream.send(completion: .failure(.oops))
@@ -32,7 +33,8 @@ private struct WrappedError: Error, Equatable {
 
     @Test func demandAndCancelPassStraightUpstream() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.mapError(WrappedError.init).record(initialDemand: .max(42), demandPerValue: { _ in .max(4) })
+        let recorder = upstream.mapError(WrappedError.init).record(
+            initialDemand: .max(42), demandPerValue: { _ in .max(4) })
         #expect(upstream.send(0) == .max(4))
         recorder.request(.max(1))
         recorder.cancel()
@@ -49,7 +51,8 @@ private struct WrappedError: Error, Equatable {
     @Test func bothInitialisersBuildTheSamePublisher() {
         let upstream = TestPublisher<Int, TestError>()
         let labelled = Publishers.MapError(upstream: upstream, transform: WrappedError.init)
-        let unlabelled = Publishers.MapError(upstream: upstream, { (error: TestError) in WrappedError(inner: error == .oops ? .other : .oops) })
+        let unlabelled = Publishers.MapError(
+            upstream: upstream, { (error: TestError) in WrappedError(inner: error == .oops ? .other : .oops) })
         #expect(labelled.transform(.oops) == WrappedError(inner: .oops))
         #expect(unlabelled.transform(.oops) == WrappedError(inner: .other))
         #expect(unlabelled.upstream === upstream)

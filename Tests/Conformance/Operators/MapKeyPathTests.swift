@@ -30,7 +30,8 @@ private struct Point {
 
     @Test func threeKeyPathsPublishATuple() {
         let upstream = TestPublisher<Point, TestError>()
-        let mapped: Publishers.MapKeyPath3<TestPublisher<Point, TestError>, String, Int, Int> = upstream.map(\.label, \.x, \.y)
+        let mapped: Publishers.MapKeyPath3<TestPublisher<Point, TestError>, String, Int, Int> = upstream.map(
+            \.label, \.x, \.y)
         let recorder = mapped.record()
         upstream.send(Point(x: 5, y: 6, label: "c"))
         #expect(recorder.values.count == 1)

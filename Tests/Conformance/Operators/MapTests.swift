@@ -33,7 +33,9 @@ import Testing
     }
 
     @Test func mapOfMapComposesIntoOneMap() {
-        let composed: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = Publishers.Map(upstream: [1, 2].publisher) { $0 * 2 }.map { "\($0)" }
+        let composed: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = Publishers.Map(
+            upstream: [1, 2].publisher
+        ) { $0 * 2 }.map { "\($0)" }
         #expect(composed.record().values == ["2", "4"])
     }
 
@@ -55,13 +57,16 @@ import Testing
     }
 
     @Test func limitedDemandIsHonouredAcrossDrops() {
-        let recorder = (1...10).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 3) }.record(initialDemand: .max(2))
+        let recorder = (1...10).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 3) }.record(
+            initialDemand: .max(2))
         #expect(recorder.values == [3, 6])
         #expect(recorder.completions.isEmpty)
     }
 
     @Test func filterOfFilterComposes() {
-        let composed: Publishers.Filter<AnyPublisher<Int, Never>> = (1...20).publisher.eraseToAnyPublisher().filter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
+        let composed: Publishers.Filter<AnyPublisher<Int, Never>> = (1...20).publisher.eraseToAnyPublisher().filter {
+            $0.isMultiple(of: 2)
+        }.filter { $0.isMultiple(of: 3) }
         #expect(composed.record().values == [6, 12, 18])
     }
 

@@ -23,10 +23,11 @@ import Testing
         scheduler.advance(by: .nanoseconds(1_500))
         up.send(4)
         up.send(completion: .finished)
-        #expect(timeline.lines == [
-            "3ms:subscription", "14ms:value(11ms)", "17ms:value(3ms)", "17ms:value(0ms)",
-            "17001500ns:value(1500ns)", "17001500ns:finished",
-        ])
+        #expect(
+            timeline.lines == [
+                "3ms:subscription", "14ms:value(11ms)", "17ms:value(3ms)", "17ms:value(0ms)",
+                "17001500ns:value(1500ns)", "17001500ns:finished",
+            ])
         #expect(up.events == [.subscribe, .request(.unlimited)])
         // Nothing is scheduled: the operator only reads the clock.
         #expect(scheduler.pendingCount == 0)
@@ -35,7 +36,8 @@ import Testing
     @Test func theOutputTypeIsTheSchedulersStride() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let publisher: Publishers.MeasureInterval<Up, VirtualTimeScheduler> = up.measureInterval(using: scheduler, options: nil)
+        let publisher: Publishers.MeasureInterval<Up, VirtualTimeScheduler> = up.measureInterval(
+            using: scheduler, options: nil)
         var strides: [Stride] = []
         let cancellable = publisher.sink(receiveCompletion: { _ in }, receiveValue: { strides.append($0) })
         scheduler.advance(by: .seconds(2))
@@ -48,13 +50,18 @@ import Testing
     @Test func demandReturnedForAValueIsRequestedUpstream() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.measureInterval(using: scheduler).timeline(on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
+        let timeline = up.measureInterval(using: scheduler).timeline(
+            on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
         #expect(up.send(1) == .none)
         #expect(up.send(2) == .none)
         #expect(up.events == [.subscribe, .request(.max(1)), .request(.max(1)), .request(.max(1))])
         timeline.request(.max(5))
         timeline.request(.unlimited)
-        #expect(up.events == [.subscribe, .request(.max(1)), .request(.max(1)), .request(.max(1)), .request(.max(5)), .request(.unlimited)])
+        #expect(
+            up.events == [
+                .subscribe, .request(.max(1)), .request(.max(1)), .request(.max(1)), .request(.max(5)),
+                .request(.unlimited),
+            ])
     }
 
     @Test func noDemandReturnedMeansNoRequest() {
@@ -100,7 +107,8 @@ import Testing
     @Test func cancelFromInsideReceive() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.measureInterval(using: scheduler).timeline(on: scheduler, initialDemand: .max(5), demandPerValue: .max(1))
+        let timeline = up.measureInterval(using: scheduler).timeline(
+            on: scheduler, initialDemand: .max(5), demandPerValue: .max(1))
         timeline.onValue = { _ in timeline.cancel() }
         up.send(1)
         up.sendKeepingSubscriber(2)

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -61,12 +62,16 @@ private enum Shape: CaseIterable, CustomStringConvertible {
         let b = [2, 3].publisher
         let c = Empty<Int, Never>()
         let merge: Publishers.Merge<Just<Int>, Publishers.Sequence<[Int], Never>> = a.merge(with: b)
-        let merge3: Publishers.Merge3<Just<Int>, Publishers.Sequence<[Int], Never>, Empty<Int, Never>> = merge.merge(with: c)
-        let merge4: Publishers.Merge4<Just<Int>, Publishers.Sequence<[Int], Never>, Empty<Int, Never>, Just<Int>> = merge3.merge(with: a)
-        let merge8: Publishers.Merge8<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
-            a.merge(with: a, a, a, a, a, a, a)
-        let fromMerge: Publishers.Merge8<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
-            Publishers.Merge(a, a).merge(with: a, a, a, a, a, a)
+        let merge3: Publishers.Merge3<Just<Int>, Publishers.Sequence<[Int], Never>, Empty<Int, Never>> = merge.merge(
+            with: c)
+        let merge4: Publishers.Merge4<Just<Int>, Publishers.Sequence<[Int], Never>, Empty<Int, Never>, Just<Int>> =
+            merge3.merge(with: a)
+        let merge8:
+            Publishers.Merge8<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
+                a.merge(with: a, a, a, a, a, a, a)
+        let fromMerge:
+            Publishers.Merge8<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
+                Publishers.Merge(a, a).merge(with: a, a, a, a, a, a)
         let many: Publishers.MergeMany<Just<Int>> = a.merge(with: Just(2))
         let more: Publishers.MergeMany<Just<Int>> = many.merge(with: Just(3))
         #expect(more.publishers == [Just(1), Just(2), Just(3)])
@@ -108,12 +113,13 @@ private enum Shape: CaseIterable, CustomStringConvertible {
         let subscriber = LoggingSubscriber<Int, TestError>(log: log, initialDemand: .max(5))
         Publishers.Merge3(a.logging(as: "a", into: log), b.logging(as: "b", into: log), c.logging(as: "c", into: log))
             .subscribe(subscriber)
-        #expect(log.entries == [
-            "downstream subscription",
-            "a subscribe", "a request(max(1))",
-            "b subscribe", "b request(max(1))",
-            "c subscribe", "c request(max(1))",
-        ])
+        #expect(
+            log.entries == [
+                "downstream subscription",
+                "a subscribe", "a request(max(1))",
+                "b subscribe", "b request(max(1))",
+                "c subscribe", "c request(max(1))",
+            ])
     }
 
     @Test func theSubscriptionDescribesItselfAsMerge() {
@@ -125,7 +131,10 @@ private enum Shape: CaseIterable, CustomStringConvertible {
 
     @Test func synchronousSourcesRunOneAfterTheOther() {
         let recorder = [1, 2, 3].publisher.merge(with: [4, 5].publisher, Just(6)).record()
-        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .value(5), .value(6), .finished])
+        #expect(
+            recorder.events == [
+                .subscription, .value(1), .value(2), .value(3), .value(4), .value(5), .value(6), .finished,
+            ])
     }
 
     @Test func synchronousSourcesUnderLimitedDemand() {
@@ -270,7 +279,9 @@ private enum Shape: CaseIterable, CustomStringConvertible {
             ups[failing].send(completion: .failure(.oops))
             #expect(recorder.events == [.subscription, .value(1), .failure(.oops)], "\(shape), upstream \(failing)")
             for (index, up) in ups.enumerated() {
-                #expect(up.events == [.subscribe, .request(.unlimited), .cancel], "\(shape), failing \(failing), upstream \(index)")
+                #expect(
+                    up.events == [.subscribe, .request(.unlimited), .cancel],
+                    "\(shape), failing \(failing), upstream \(index)")
             }
             // Nothing after the failure, from anyone.
             for up in ups { up.sendKeepingSubscriber(2) }

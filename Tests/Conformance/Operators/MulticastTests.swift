@@ -219,7 +219,8 @@ private final class ConnectableProbe: ConnectablePublisher {
         connection = connectable.connect()
         upstream.send(2)
         upstream.send(completion: .finished)
-        #expect(recorder.events == [.subscription, .value(42), .subscription, .value(2), .value(2), .finished, .finished])
+        #expect(
+            recorder.events == [.subscription, .value(42), .subscription, .value(2), .value(2), .finished, .finished])
         connection.cancel()
     }
 
@@ -255,8 +256,9 @@ private final class ConnectableProbe: ConnectablePublisher {
         // As Combine's (OpenCombine's ShareTests.testLateSubscriber): a request for `.none` goes
         // through to the multicast, which takes it.
         var asksForNothing: [String] = []
-        shared.subscribe(AnySubscriber<Int, TestError>(
-            receiveSubscription: { $0.request(.none) }, receiveCompletion: { asksForNothing.append("\($0)") }))
+        shared.subscribe(
+            AnySubscriber<Int, TestError>(
+                receiveSubscription: { $0.request(.none) }, receiveCompletion: { asksForNothing.append("\($0)") }))
         #expect(early.events == [.subscription, .value(1), .value(2), .value(3), .finished])
         #expect(late.events == [.subscription, .value(5), .value(6), .finished])
         #expect(latest.events == [.subscription, .finished])
@@ -335,7 +337,10 @@ private final class ConnectableProbe: ConnectablePublisher {
             #expect(checker.completions.load(ordering: .relaxed) <= 1)
         }
         // Those never cancelled end with the stream.
-        #expect(checkers.enumerated().filter { $0.offset % 200 % 3 == 0 }.allSatisfy { $0.element.completions.load(ordering: .relaxed) == 1 })
+        #expect(
+            checkers.enumerated().filter { $0.offset % 200 % 3 == 0 }.allSatisfy {
+                $0.element.completions.load(ordering: .relaxed) == 1
+            })
     }
 
     // MARK: autoconnect
@@ -350,7 +355,11 @@ private final class ConnectableProbe: ConnectablePublisher {
         #expect(probe.events == [.subscribe, .request(.max(101)), .connect])
         let second = auto.record(initialDemand: .max(102))
         let third = auto.record(initialDemand: .max(103), demandPerValue: .max(203))
-        #expect(probe.events == [.subscribe, .request(.max(101)), .connect, .subscribe, .request(.max(102)), .subscribe, .request(.max(103))])
+        #expect(
+            probe.events == [
+                .subscribe, .request(.max(101)), .connect, .subscribe, .request(.max(102)), .subscribe,
+                .request(.max(103)),
+            ])
         #expect(third.subscriptionDescriptions == ["ProbeSubscription"])
         #expect(probe.send(1) == .max(203))
         #expect(third.events == [.subscription, .value(1)])
@@ -371,10 +380,15 @@ private final class ConnectableProbe: ConnectablePublisher {
         let auto = probe.autoconnect()
         var held: (any Subscription)?
         var events: [String] = []
-        auto.subscribe(AnySubscriber<Int, TestError>(
-            receiveSubscription: { held = $0; $0.request(.max(2)) },
-            receiveValue: { events.append("\($0)"); return .none },
-            receiveCompletion: { events.append("\($0)") }))
+        auto.subscribe(
+            AnySubscriber<Int, TestError>(
+                receiveSubscription: {
+                    held = $0; $0.request(.max(2))
+                },
+                receiveValue: {
+                    events.append("\($0)"); return .none
+                },
+                receiveCompletion: { events.append("\($0)") }))
         probe.send(1)
         probe.send(completion: .finished)
         #expect(events == ["1", "finished"])

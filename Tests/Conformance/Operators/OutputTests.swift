@@ -13,11 +13,11 @@ import Testing
 
     @Test func rangesBecomeCountableRanges() {
         let upstream = Just(1)
-        #expect(upstream.output(at: 89).range == 89 ..< 90)
-        #expect(upstream.output(in: ..<8).range == 0 ..< 8)
-        #expect(upstream.output(in: ...8).range == 0 ..< 9)
+        #expect(upstream.output(at: 89).range == 89..<90)
+        #expect(upstream.output(in: ..<8).range == 0..<8)
+        #expect(upstream.output(in: ...8).range == 0..<9)
         #expect(upstream.output(in: 8...).range == 8 ..< .max)
-        #expect(upstream.output(in: 4 ... 5).range == 4 ..< 6)
+        #expect(upstream.output(in: 4...5).range == 4..<6)
         #expect(upstream.output(in: Int.max...).range == .max ..< .max)
     }
 
@@ -25,7 +25,7 @@ import Testing
     /// answers; after the last index, upstream is cancelled and the stream finishes.
     @Test func demandTraffic() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.output(in: 2 ..< 4).record(initialDemand: nil, demandPerValue: .max(7))
+        let recorder = upstream.output(in: 2..<4).record(initialDemand: nil, demandPerValue: .max(7))
         #expect(upstream.events == [.subscribe])
         recorder.request(.max(3))
         recorder.request(.max(4))
@@ -54,7 +54,7 @@ import Testing
 
     @Test func failurePassesThrough() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.output(in: 0 ..< 5).record()
+        let recorder = upstream.output(in: 0..<5).record()
         upstream.send(1)
         upstream.send(completion: .failure(.oops))
         #expect(recorder.events == [.subscription, .value(1), .failure(.oops)])
@@ -68,7 +68,7 @@ import Testing
 
     @Test func cancelMidStream() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.output(in: 0 ..< 5).record(initialDemand: .max(5), cancelAfterValues: 2)
+        let recorder = upstream.output(in: 0..<5).record(initialDemand: .max(5), cancelAfterValues: 2)
         for value in 1...4 { upstream.send(value) }
         #expect(recorder.events == [.subscription, .value(1), .value(2)])
         #expect(upstream.events == [.subscribe, .request(.max(5)), .cancel])
@@ -76,7 +76,7 @@ import Testing
 
     @Test func requestFromInsideReceiveGoesStraightUpstream() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.output(in: 0 ..< 5).record(initialDemand: .max(1))
+        let recorder = upstream.output(in: 0..<5).record(initialDemand: .max(1))
         recorder.onValue = { _ in recorder.request(.max(2)) }
         upstream.send(1)
         #expect(upstream.events == [.subscribe, .request(.max(1)), .request(.max(2))])
@@ -84,14 +84,14 @@ import Testing
 
     @Test func emptyRangeFinishesAtTheFirstElement() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.output(in: 0 ..< 0).record()
+        let recorder = upstream.output(in: 0..<0).record()
         upstream.send(1)
         #expect(recorder.events == [.subscription, .finished])
         #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel])
     }
 
     @Test func publicShape() {
-        let output = Publishers.Output(upstream: Just(1), range: 0 ..< 1)
+        let output = Publishers.Output(upstream: Just(1), range: 0..<1)
         #expect(output.upstream == Just(1))
         #expect(output == Just(1).output(at: 0))
         #expect(output != Just(1).output(at: 1))
@@ -118,7 +118,7 @@ import Testing
         }
         expectTrapMessage(viaOperator, contains: "non-negative lower bound")
         let viaInit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Publishers.Output(upstream: Just(1), range: -1 ..< 4)
+            _ = Publishers.Output(upstream: Just(1), range: -1..<4)
         }
         expectTrapMessage(viaInit, contains: "non-negative lower bound")
     }

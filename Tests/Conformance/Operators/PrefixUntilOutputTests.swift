@@ -9,10 +9,11 @@ import Testing
         upstream.logging(as: "upstream", into: log)
             .prefix(untilOutputFrom: other.logging(as: "other", into: log))
             .subscribe(subscriber)
-        #expect(log.entries == [
-            "other subscribe", "other request(max(1))",
-            "upstream subscribe", "downstream subscription", "upstream request(max(3))",
-        ])
+        #expect(
+            log.entries == [
+                "other subscribe", "other request(max(1))",
+                "upstream subscribe", "downstream subscription", "upstream request(max(3))",
+            ])
     }
 
     @Test func republishesUntilTheOtherEmitsThenCancelsUpstreamAndFinishes() {

@@ -4,7 +4,9 @@ import Testing
     @Test func republishesWhileTheClosureHoldsThenCancelsUpstreamAndFinishes() {
         var calls = 0
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.prefix { calls += 1; return $0 < 4 }.record(initialDemand: .max(3), demandPerValue: .max(4))
+        let recorder = upstream.prefix {
+            calls += 1; return $0 < 4
+        }.record(initialDemand: .max(3), demandPerValue: .max(4))
         #expect(upstream.send(1) == .max(4))
         #expect(upstream.send(2) == .max(4))
         #expect(upstream.send(4) == .none)
@@ -118,9 +120,11 @@ import Testing
 
     @Test func laws() {
         OperatorLaws.check { $0.tryPrefix { $0 < 3 } }
-        OperatorLaws.check { $0.tryPrefix { value in
-            if value == 2 { throw TestError.other }
-            return true
-        } }
+        OperatorLaws.check {
+            $0.tryPrefix { value in
+                if value == 2 { throw TestError.other }
+                return true
+            }
+        }
     }
 }

@@ -4,20 +4,22 @@ import Testing
     @Test func linesWithAPrefixInLifecycleOrder() {
         let upstream = TestPublisher<Int, TestError>()
         let log = PrintRecorder()
-        let recorder = upstream.print("👉", to: log).record(initialDemand: .max(2), demandPerValue: { $0 == 2 ? .max(1) : .none })
+        let recorder = upstream.print("👉", to: log).record(
+            initialDemand: .max(2), demandPerValue: { $0 == 2 ? .max(1) : .none })
         #expect(upstream.send(1) == .none)
         recorder.request(.max(3))
         #expect(upstream.send(2) == .max(1))
         upstream.send(completion: .finished)
-        #expect(log.lines == [
-            "👉: receive subscription: (TestSubscription)",
-            "👉: request max: (2)",
-            "👉: receive value: (1)",
-            "👉: request max: (3)",
-            "👉: receive value: (2)",
-            "👉: request max: (1) (synchronous)",
-            "👉: receive finished",
-        ])
+        #expect(
+            log.lines == [
+                "👉: receive subscription: (TestSubscription)",
+                "👉: request max: (2)",
+                "👉: receive value: (1)",
+                "👉: request max: (3)",
+                "👉: receive value: (2)",
+                "👉: request max: (1) (synchronous)",
+                "👉: receive finished",
+            ])
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
         #expect(upstream.events == [.subscribe, .request(.max(2)), .request(.max(3))])
         #expect(recorder.subscriptionDescriptions == ["Print"])
@@ -29,13 +31,14 @@ import Testing
         _ = upstream.print(to: log).record(initialDemand: .unlimited, demandPerValue: .unlimited)
         upstream.send(5)
         upstream.send(completion: .failure(.oops))
-        #expect(log.lines == [
-            "receive subscription: (TestSubscription)",
-            "request unlimited",
-            "receive value: (5)",
-            "request unlimited (synchronous)",
-            "receive error: (oops)",
-        ])
+        #expect(
+            log.lines == [
+                "receive subscription: (TestSubscription)",
+                "request unlimited",
+                "receive value: (5)",
+                "request unlimited (synchronous)",
+                "receive error: (oops)",
+            ])
     }
 
     @Test func cancelIsLoggedBeforeItGoesUpstream() {
@@ -78,12 +81,13 @@ import Testing
     @Test func prefixEndingInColonDoublesIt() {
         let log = PrintRecorder()
         _ = Just("heckj").print("username pipeline: ", to: log).record()
-        #expect(log.lines == [
-            "username pipeline: : receive subscription: (Just)",
-            "username pipeline: : request unlimited",
-            "username pipeline: : receive value: (heckj)",
-            "username pipeline: : receive finished",
-        ])
+        #expect(
+            log.lines == [
+                "username pipeline: : receive subscription: (Just)",
+                "username pipeline: : request unlimited",
+                "username pipeline: : receive value: (heckj)",
+                "username pipeline: : receive finished",
+            ])
     }
 
     /// T8: values print with `String(describing:)`: an empty array is `([])`.
@@ -98,13 +102,15 @@ import Testing
             _ = [7].publisher.print("out").record()
         }
         let output = result.map { String(decoding: $0.standardOutputContent, as: UTF8.self) } ?? ""
-        #expect(output.contains("""
-            out: receive subscription: ([7])
-            out: request unlimited
-            out: receive value: (7)
-            out: receive finished
+        #expect(
+            output.contains(
+                """
+                out: receive subscription: ([7])
+                out: request unlimited
+                out: receive value: (7)
+                out: receive finished
 
-            """))
+                """))
     }
 
     @Test func laws() {

@@ -10,7 +10,8 @@ import Testing
     @Test func valuesAndCompletionWaitForTheSchedulerAndArriveAtItsInstants() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(clock: scheduler, initialDemand: .max(100), demandPerValue: .max(12))
+        let recorder = TimedRecorder<Int, TestError>(
+            clock: scheduler, initialDemand: .max(100), demandPerValue: .max(12))
         upstream.receive(on: scheduler).subscribe(recorder)
 
         // The subscription and the request reach their ends synchronously.
@@ -161,7 +162,8 @@ import Testing
         upstream.receive(on: ImmediateScheduler.shared).subscribe(recorder)
         #expect(upstream.send(0) == .none)
         #expect(recorder.values == [0, -1, -1, -1, -1, -1])
-        #expect(upstream.events == [.subscribe, .request(.unlimited)] + Array(repeating: .request(.max(418)), count: 6))
+        #expect(
+            upstream.events == [.subscribe, .request(.unlimited)] + Array(repeating: .request(.max(418)), count: 6))
     }
 
     @Test func optionsArePassedToTheScheduler() {
@@ -227,7 +229,9 @@ import Testing
         #expect(values.count == threads * perThread)
         for thread in 0..<threads {
             let mine = values.filter { $0 / 1_000_000 == thread }
-            #expect(mine == (0..<perThread).map { thread * 1_000_000 + $0 }, "thread \(thread): lost, duplicated or reordered")
+            #expect(
+                mine == (0..<perThread).map { thread * 1_000_000 + $0 },
+                "thread \(thread): lost, duplicated or reordered")
         }
         #expect(recorder.offQueue.load(ordering: .relaxed) == 0)
         #expect(recorder.completions.load(ordering: .relaxed) == 1)
@@ -276,7 +280,10 @@ extension ReceiveOnTests {
         private(set) var subscription: (any Subscription)?
         var onValue: ((Input) -> Void)?
 
-        init(clock: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+        init(
+            clock: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited,
+            demandPerValue: Subscribers.Demand = .none
+        ) {
             self.clock = clock
             self.initialDemand = initialDemand
             self.demandPerValue = demandPerValue
@@ -317,7 +324,9 @@ extension ReceiveOnTests {
             seen.append(options)
             action()
         }
-        func schedule(after date: VirtualTime, tolerance: VirtualTime.Stride, options: Int?, _ action: @escaping () -> Void) {
+        func schedule(
+            after date: VirtualTime, tolerance: VirtualTime.Stride, options: Int?, _ action: @escaping () -> Void
+        ) {
             seen.append(options)
             action()
         }
@@ -369,8 +378,11 @@ extension ReceiveOnTests {
         /// Set in `receive(subscription:)`, before any value.
         private var subscription: (any Subscription)?
 
-        init(_ queue: MarkedQueue, initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none,
-             cancelAt: Int? = nil) {
+        init(
+            _ queue: MarkedQueue, initialDemand: Subscribers.Demand = .unlimited,
+            demandPerValue: Subscribers.Demand = .none,
+            cancelAt: Int? = nil
+        ) {
             self.queue = queue
             self.initialDemand = initialDemand
             self.demandPerValue = demandPerValue

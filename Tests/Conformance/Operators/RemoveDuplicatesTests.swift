@@ -4,7 +4,10 @@ import Testing
     @Test func dropsConsecutiveDuplicatesOnly() {
         // Apple's example: 0 1 2 2 3 3 3 4 4 4 4 0 prints 0 1 2 3 4 0 (R97: A A B A gives A B A).
         let recorder = [0, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 0].publisher.removeDuplicates().record()
-        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(2), .value(3), .value(4), .value(0), .finished])
+        #expect(
+            recorder.events == [
+                .subscription, .value(0), .value(1), .value(2), .value(3), .value(4), .value(0), .finished,
+            ])
     }
 
     @Test func aDuplicateIsReplacedByARequestForOneMore() {
@@ -93,10 +96,12 @@ import Testing
     }
 
     @Test func tryOperatorLaw() {
-        TryOperatorLaws.check { $0.tryRemoveDuplicates { _, current in
-            if current == 2 { throw TestError.other }
-            return false
-        } }
+        TryOperatorLaws.check {
+            $0.tryRemoveDuplicates { _, current in
+                if current == 2 { throw TestError.other }
+                return false
+            }
+        }
     }
 
     @Test func laws() {

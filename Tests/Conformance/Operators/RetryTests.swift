@@ -32,13 +32,14 @@ import Testing
         let log = RetryLog()
         let recorder = SubscribeThenFail<String>().print("(1)>", to: log).retry(3).print("(2)>", to: log).record()
         let attempt = ["(1)>: receive subscription: (Empty)", "(1)>: request unlimited", "(1)>: receive error: (oops)"]
-        #expect(log.lines == [
-            "(1)>: receive subscription: (Empty)",
-            "(2)>: receive subscription: (Retry)",
-            "(2)>: request unlimited",
-            "(1)>: request unlimited",
-            "(1)>: receive error: (oops)",
-        ] + attempt + attempt + attempt + ["(2)>: receive error: (oops)"])
+        #expect(
+            log.lines == [
+                "(1)>: receive subscription: (Empty)",
+                "(2)>: receive subscription: (Retry)",
+                "(2)>: request unlimited",
+                "(1)>: request unlimited",
+                "(1)>: receive error: (oops)",
+            ] + attempt + attempt + attempt + ["(2)>: receive error: (oops)"])
         #expect(recorder.trace == ["subscription", "failure(oops)"])
     }
 
@@ -123,7 +124,10 @@ import Testing
     }
 
     @Test func aNegativeCountOrNilRetriesWithoutLimit() {
-        for retry in [TestPublisher<Int, TestError>().retry(-1), Publishers.Retry(upstream: TestPublisher<Int, TestError>(), retries: nil)] {
+        for retry in [
+            TestPublisher<Int, TestError>().retry(-1),
+            Publishers.Retry(upstream: TestPublisher<Int, TestError>(), retries: nil),
+        ] {
             let upstream = retry.upstream
             let recorder = retry.record(initialDemand: .max(1))
             for _ in 0..<1000 { upstream.send(completion: .failure(.oops)) }
@@ -200,8 +204,12 @@ import Testing
     }
 
     @Test func equatableWhenUpstreamIs() {
-        #expect(Publishers.Retry(upstream: [1, 2].publisher, retries: 2) == Publishers.Retry(upstream: [1, 2].publisher, retries: 2))
-        #expect(Publishers.Retry(upstream: [1, 2].publisher, retries: 2) != Publishers.Retry(upstream: [1, 2].publisher, retries: nil))
+        #expect(
+            Publishers.Retry(upstream: [1, 2].publisher, retries: 2)
+                == Publishers.Retry(upstream: [1, 2].publisher, retries: 2))
+        #expect(
+            Publishers.Retry(upstream: [1, 2].publisher, retries: 2)
+                != Publishers.Retry(upstream: [1, 2].publisher, retries: nil))
     }
 
     @Test func laws() {

@@ -4,7 +4,10 @@ import Testing
     @Test func publishesEveryIntermediateResult() {
         // The seed's oracle (R89): (0...5).publisher.scan(0, +) gives 0 1 3 6 10 15.
         let recorder = (0...5).publisher.scan(0, +).record()
-        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(3), .value(6), .value(10), .value(15), .finished])
+        #expect(
+            recorder.events == [
+                .subscription, .value(0), .value(1), .value(3), .value(6), .value(10), .value(15), .finished,
+            ])
     }
 
     @Test func resultTypeMayDifferFromInput() {
@@ -26,7 +29,9 @@ import Testing
     @Test func failurePassesThroughWithoutCallingTheClosure() {
         let upstream = TestPublisher<Int, TestError>()
         var calls = 0
-        let recorder = upstream.scan(0) { calls += 1; return $0 + $1 }.record()
+        let recorder = upstream.scan(0) {
+            calls += 1; return $0 + $1
+        }.record()
         upstream.send(completion: .failure(.oops))
         #expect(recorder.events == [.subscription, .failure(.oops)])
         #expect(calls == 0)
@@ -65,7 +70,8 @@ import Testing
 @Suite struct TryScanTests {
     @Test func publishesEveryIntermediateResult() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.tryScan(0) { $0 + $1 * 2 }.record(initialDemand: .max(2), demandPerValue: { _ in .max(3) })
+        let recorder = upstream.tryScan(0) { $0 + $1 * 2 }.record(
+            initialDemand: .max(2), demandPerValue: { _ in .max(3) })
         #expect(upstream.send(1) == .max(3))
         #expect(upstream.send(2) == .max(3))
         upstream.send(completion: .finished)
@@ -103,10 +109,12 @@ import Testing
     }
 
     @Test func tryOperatorLaw() {
-        TryOperatorLaws.check { $0.tryScan(0) { total, value in
-            if value == 2 { throw TestError.other }
-            return total + value
-        } }
+        TryOperatorLaws.check {
+            $0.tryScan(0) { total, value in
+                if value == 2 { throw TestError.other }
+                return total + value
+            }
+        }
     }
 
     @Test func laws() {

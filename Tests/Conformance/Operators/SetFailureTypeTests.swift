@@ -3,7 +3,8 @@ import Testing
 @Suite struct SetFailureTypeTests {
     @Test func valuesAndFinishedPassThroughUnderTheNewFailureType() {
         let upstream = TestPublisher<Int, Never>()
-        let typed: Publishers.SetFailureType<TestPublisher<Int, Never>, TestError> = upstream.setFailureType(to: TestError.self)
+        let typed: Publishers.SetFailureType<TestPublisher<Int, Never>, TestError> = upstream.setFailureType(
+            to: TestError.self)
         let recorder: RecordingSubscriber<Int, TestError> = typed.record()
         upstream.send(2)
         upstream.send(3)
@@ -13,7 +14,8 @@ import Testing
 
     @Test func demandAndCancelPassStraightUpstream() {
         let upstream = TestPublisher<Int, Never>()
-        let recorder = upstream.setFailureType(to: TestError.self).record(initialDemand: .max(42), demandPerValue: { _ in .max(4) })
+        let recorder = upstream.setFailureType(to: TestError.self).record(
+            initialDemand: .max(42), demandPerValue: { _ in .max(4) })
         #expect(upstream.send(0) == .max(4))
         recorder.request(.max(120))
         recorder.cancel()

@@ -10,8 +10,12 @@ import Testing
     static func mapFilter<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
     where U.Output == Int, U.Failure == TestError {
         upstream
-            .map { value in log("map \(value)"); return value * 3 }
-            .filter { value in log("filter \(value)"); return value % 2 == 0 }
+            .map { value in
+                log("map \(value)"); return value * 3
+            }
+            .filter { value in
+                log("filter \(value)"); return value % 2 == 0
+            }
     }
 
     @Test func mapThenFilter() {
@@ -19,10 +23,11 @@ import Testing
             { Self.mapFilter(FanInFusionTests.source("a", [1, 2, 3], $0), $0) },
             { Self.mapFilter(FanInFusionTests.source("a", [1, 2, 3], $0).eraseToAnyPublisher(), $0) })
         // The source looks one element ahead, so it knows it has ended right after the last one.
-        #expect(lines.prefix(12) == [
-            "a 1", "a 2", "map 1", "filter 3", "a 3", "map 2", "filter 6", "sink 6", "map 3", "filter 9",
-            "sink finished", "returned",
-        ])
+        #expect(
+            lines.prefix(12) == [
+                "a 1", "a 2", "map 1", "filter 3", "a 3", "map 2", "filter 6", "sink 6", "map 3", "filter 9",
+                "sink finished", "returned",
+            ])
     }
 
     @Test func failingSource() {
@@ -34,11 +39,19 @@ import Testing
     static func mixed<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
     where U.Output == Int, U.Failure == TestError {
         upstream
-            .map { value in log("map \(value)"); return value + 1 }
+            .map { value in
+                log("map \(value)"); return value + 1
+            }
             .prefix(4)
-            .filter { value in log("filter \(value)"); return value != 3 }
-            .compactMap { value in log("compactMap \(value)"); return value == 4 ? nil : value }
-            .map { value in log("map2 \(value)"); return value * 10 }
+            .filter { value in
+                log("filter \(value)"); return value != 3
+            }
+            .compactMap { value in
+                log("compactMap \(value)"); return value == 4 ? nil : value
+            }
+            .map { value in
+                log("map2 \(value)"); return value * 10
+            }
     }
 
     @Test func mapAndFilterAroundPrefixAndCompactMap() {
@@ -52,17 +65,21 @@ import Testing
 
     static func sixteenStages<U: Publisher>(_ upstream: U, _ log: Log) -> some Publisher<Int, TestError>
     where U.Output == Int, U.Failure == TestError {
-        let half = upstream
+        let half =
+            upstream
             .map { (x: Int) -> Int in x &+ 1 }.filter { (x: Int) -> Bool in x & 7 != 0 }
             .map { (x: Int) -> Int in x &* 3 }.filter { (x: Int) -> Bool in x & 1 == 0 }
             .map { (x: Int) -> Int in x &- 2 }.filter { (x: Int) -> Bool in x > 5 }
             .map { (x: Int) -> Int in x ^ 1 }.filter { (x: Int) -> Bool in x != 100 }
-        return half
+        return
+            half
             .map { (x: Int) -> Int in x &+ 7 }.filter { (x: Int) -> Bool in x % 5 != 0 }
             .map { (x: Int) -> Int in x &* 5 }.filter { (x: Int) -> Bool in x & 2 == 0 }
             .map { (x: Int) -> Int in x &- 11 }.filter { (x: Int) -> Bool in x > 20 }
             .map { (x: Int) -> Int in x ^ 6 }
-            .filter { (x: Int) -> Bool in log("last \(x)"); return x != 1000 }
+            .filter { (x: Int) -> Bool in
+                log("last \(x)"); return x != 1000
+            }
     }
 
     @Test func sixteenStageChain() {

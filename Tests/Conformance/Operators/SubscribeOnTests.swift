@@ -16,7 +16,8 @@ import Testing
     @Test func theSubscribeAndTheFirstRequestWaitForTheScheduler() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(clock: scheduler, initialDemand: .max(100), demandPerValue: .max(12))
+        let recorder = TimedRecorder<Int, TestError>(
+            clock: scheduler, initialDemand: .max(100), demandPerValue: .max(12))
         scheduler.advance(by: .milliseconds(3))
         upstream.subscribe(on: scheduler).subscribe(recorder)
         #expect(upstream.events == [])
@@ -52,7 +53,8 @@ import Testing
     @Test func valuesAndTheCompletionPassThroughSynchronously() {
         let scheduler = VirtualTimeScheduler()
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = TimedRecorder<Int, TestError>(clock: scheduler, initialDemand: .max(100), demandPerValue: .max(12))
+        let recorder = TimedRecorder<Int, TestError>(
+            clock: scheduler, initialDemand: .max(100), demandPerValue: .max(12))
         upstream.subscribe(on: scheduler).subscribe(recorder)
         scheduler.advance()
         #expect(upstream.send(1) == .max(12))
@@ -191,7 +193,8 @@ import Testing
         let cancels = Mutex<[Bool]>([])
         let subject = PassthroughSubject<Int, Never>()
         let received = Mutex<[Int]>([])
-        let token = subject
+        let token =
+            subject
             .handleEvents(receiveCancel: { cancels.withLock { $0.append(queue.isCurrent) } })
             .subscribe(on: queue.queue)
             .sink { value in received.withLock { $0.append(value) } }
@@ -217,7 +220,9 @@ import Testing
         let requested = DispatchSemaphore(value: 0)
         // The hook runs before the request goes on to the subject (on the queue, as subscribe(on:)
         // sends it): the signal is queued behind it, so no value is sent before the subject has demand.
-        let token = subject.handleEvents(receiveRequest: { _ in queue.queue.async { requested.signal() } }).subscribe(on: queue.queue).sink(
+        let token = subject.handleEvents(receiveRequest: { _ in queue.queue.async { requested.signal() } }).subscribe(
+            on: queue.queue
+        ).sink(
             receiveCompletion: { _ in
                 completedAfter.store(counter.load(ordering: .relaxed), ordering: .relaxed)
                 done.signal()

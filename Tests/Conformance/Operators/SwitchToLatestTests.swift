@@ -165,7 +165,10 @@ import Testing
             upstream.send(inner)
             inner.send(-1)
         }
-        expectTrapMessage(result, contains: "SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
+        expectTrapMessage(
+            result,
+            contains:
+                "SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand")
     }
 
     @Test func anInnerCompletionBeforeItsSubscriptionTraps() async {
@@ -176,7 +179,8 @@ import Testing
             upstream.send(inner)
             inner.subscriber?.receive(completion: .failure(.oops))
         }
-        expectTrapMessage(result, contains: "SwitchToLatest's inner publisher completed before sending its subscription")
+        expectTrapMessage(
+            result, contains: "SwitchToLatest's inner publisher completed before sending its subscription")
     }
 
     /// Upstream's subscriber is the subscription downstream got, as in Combine; an inner
@@ -243,11 +247,17 @@ import Testing
 
     @Test func justInnerBehavesLikeASubscribedInnerIncludingDemand() {
         var pulled: [Int] = []
-        let fast = Self.runOneShotScenario { value in Just(value).map { pulled.append($0); return $0 }.setFailureType(to: TestError.self) }
+        let fast = Self.runOneShotScenario { value in
+            Just(value).map {
+                pulled.append($0); return $0
+            }.setFailureType(to: TestError.self)
+        }
         let fastPulled = pulled
         pulled = []
         let slow = Self.runOneShotScenario { value in
-            Just(value).map { pulled.append($0); return $0 }.setFailureType(to: TestError.self).eraseToAnyPublisher()
+            Just(value).map {
+                pulled.append($0); return $0
+            }.setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
         // 1 is replaced before any demand; 2 waits for the first request; each value returns one
         // more demand, so 3, 4 and 5 are delivered as they arrive.
@@ -281,13 +291,19 @@ import Testing
 
         let fail = Self.runOneShotScenario { value in FlatMapTests.result(value).publisher }
         #expect(fail == ["subscription", "value(2)", "failure(oops)"])
-        #expect(fail == Self.runOneShotScenario { value in
-            FlatMapTests.result(value).publisher.eraseToAnyPublisher()
-        })
+        #expect(
+            fail
+                == Self.runOneShotScenario { value in
+                    FlatMapTests.result(value).publisher.eraseToAnyPublisher()
+                })
 
         let optional = Self.runOneShotScenario { ($0 % 2 == 1 ? $0 : nil).publisher.setFailureType(to: TestError.self) }
         #expect(optional == ["subscription", "value(3)", "value(5)", "finished"])
-        #expect(optional == Self.runOneShotScenario { ($0 % 2 == 1 ? $0 : nil).publisher.setFailureType(to: TestError.self).eraseToAnyPublisher() })
+        #expect(
+            optional
+                == Self.runOneShotScenario {
+                    ($0 % 2 == 1 ? $0 : nil).publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()
+                })
 
         let failingUpstream = TestPublisher<Int, TestError>()
         let recorder = failingUpstream.map { _ in Fail<Int, TestError>(error: .other) }.switchToLatest().record()
@@ -318,14 +334,24 @@ import Testing
         let innerNever = PassthroughSubject<Just<Int>, TestError>()
         let bothNever = PassthroughSubject<Just<Int>, Never>()
 
-        let a: Publishers.SwitchToLatest<PassthroughSubject<Int, TestError>, PassthroughSubject<PassthroughSubject<Int, TestError>, TestError>> =
-            sameFailure.switchToLatest()
-        let b: Publishers.SwitchToLatest<PassthroughSubject<Int, TestError>, Publishers.SetFailureType<PassthroughSubject<PassthroughSubject<Int, TestError>, Never>, TestError>> =
-            upstreamNever.switchToLatest()
-        let c: Publishers.SwitchToLatest<
-            Publishers.SetFailureType<Just<Int>, TestError>,
-            Publishers.Map<PassthroughSubject<Just<Int>, TestError>, Publishers.SetFailureType<Just<Int>, TestError>>
-        > = innerNever.switchToLatest()
+        let a:
+            Publishers.SwitchToLatest<
+                PassthroughSubject<Int, TestError>, PassthroughSubject<PassthroughSubject<Int, TestError>, TestError>
+            > =
+                sameFailure.switchToLatest()
+        let b:
+            Publishers.SwitchToLatest<
+                PassthroughSubject<Int, TestError>,
+                Publishers.SetFailureType<PassthroughSubject<PassthroughSubject<Int, TestError>, Never>, TestError>
+            > =
+                upstreamNever.switchToLatest()
+        let c:
+            Publishers.SwitchToLatest<
+                Publishers.SetFailureType<Just<Int>, TestError>,
+                Publishers.Map<
+                    PassthroughSubject<Just<Int>, TestError>, Publishers.SetFailureType<Just<Int>, TestError>
+                >
+            > = innerNever.switchToLatest()
         let d: Publishers.SwitchToLatest<Just<Int>, PassthroughSubject<Just<Int>, Never>> = bothNever.switchToLatest()
 
         let ra = a.record()

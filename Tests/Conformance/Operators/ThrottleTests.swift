@@ -13,7 +13,8 @@ import Testing
     typealias Upstream = TestPublisher<Int, TestError>
 
     private func make(
-        _ interval: VirtualTime.Stride = .milliseconds(100), latest: Bool, initialDemand: Subscribers.Demand? = .unlimited,
+        _ interval: VirtualTime.Stride = .milliseconds(100), latest: Bool,
+        initialDemand: Subscribers.Demand? = .unlimited,
         demandPerValue: Subscribers.Demand = .none
     ) -> (Upstream, VirtualTimeScheduler, InstantRecorder<Int, TestError>) {
         let upstream = Upstream()
@@ -32,7 +33,8 @@ import Testing
 
     @Test func publisherKeepsItsParameters() {
         let scheduler = VirtualTimeScheduler()
-        let throttle = Publishers.Throttle(upstream: Just(1), interval: .milliseconds(5), scheduler: scheduler, latest: true)
+        let throttle = Publishers.Throttle(
+            upstream: Just(1), interval: .milliseconds(5), scheduler: scheduler, latest: true)
         #expect(throttle.interval == .milliseconds(5))
         #expect(throttle.scheduler === scheduler)
         #expect(throttle.latest)
@@ -135,10 +137,11 @@ import Testing
             upstream.send(completion: completion)
             #expect(recorder.events == ["0:-1"])
             scheduler.advance(by: .seconds(1))
-            let end = switch completion {
-            case .finished: "100:finished"
-            case .failure: "100:failure(oops)"
-            }
+            let end =
+                switch completion {
+                case .finished: "100:finished"
+                case .failure: "100:failure(oops)"
+                }
             #expect(recorder.events == ["0:-1", "100:1000", end])
             #expect(upstream.events == [.subscribe, .request(.unlimited)])
         }

@@ -43,7 +43,8 @@ import Testing
     @Test func failsWithTheCustomError() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler, customError: { .oops }).timeline(on: scheduler)
+        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler, customError: { .oops }).timeline(
+            on: scheduler)
         scheduler.advance(to: virtualMs(3))
         up.send(1)
         scheduler.advance(to: virtualMs(100))
@@ -84,7 +85,8 @@ import Testing
     @Test func demandReturnedForADeliveredValueIsRequestedUpstream() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.timeout(.seconds(1), scheduler: scheduler).timeline(on: scheduler, initialDemand: .max(2), demandPerValue: .max(1))
+        let timeline = up.timeout(.seconds(1), scheduler: scheduler).timeline(
+            on: scheduler, initialDemand: .max(2), demandPerValue: .max(1))
         #expect(up.send(1) == .none)
         #expect(up.send(2) == .none)
         // Not delivered yet: the values wait on the scheduler, and so does their demand.
@@ -107,7 +109,8 @@ import Testing
     func upstreamCompletionIsDeliveredOnTheSchedulerAndStopsTheClock(completion: Subscribers.Completion<TestError>) {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler, customError: { .other }).timeline(on: scheduler)
+        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler, customError: { .other }).timeline(
+            on: scheduler)
         scheduler.advance(to: virtualMs(2))
         up.send(1)
         scheduler.advance(to: virtualMs(7))
@@ -140,7 +143,8 @@ import Testing
     @Test func cancelWhileTheCompletionIsInFlightStillCancelsUpstream() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler).timeline(on: scheduler, initialDemand: .max(1))
+        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler).timeline(
+            on: scheduler, initialDemand: .max(1))
         up.send(completion: .finished)
         timeline.cancel()
         scheduler.advance(to: virtualMs(100))
@@ -190,7 +194,8 @@ import Testing
     @Test func requestFromInsideReceive() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
-        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler).timeline(on: scheduler, initialDemand: .max(1))
+        let timeline = up.timeout(.milliseconds(10), scheduler: scheduler).timeline(
+            on: scheduler, initialDemand: .max(1))
         timeline.onValue = { _ in timeline.request(.max(3)) }
         up.send(1)
         scheduler.advance()
@@ -200,11 +205,13 @@ import Testing
 
     @Test func typeAndProperties() {
         let scheduler = VirtualTimeScheduler()
-        let publisher: Publishers.Timeout<Up, VirtualTimeScheduler> = Up().timeout(.milliseconds(7), scheduler: scheduler, customError: { .oops })
+        let publisher: Publishers.Timeout<Up, VirtualTimeScheduler> = Up().timeout(
+            .milliseconds(7), scheduler: scheduler, customError: { .oops })
         #expect(publisher.interval == .milliseconds(7))
         #expect(publisher.customError?() == .oops)
         #expect(publisher.options == nil)
-        let description = String(describing: Up().timeout(.seconds(1), scheduler: scheduler).timeline(on: scheduler).subscription!)
+        let description = String(
+            describing: Up().timeout(.seconds(1), scheduler: scheduler).timeline(on: scheduler).subscription!)
         #expect(description == "Timeout")
     }
 

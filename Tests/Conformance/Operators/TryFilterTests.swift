@@ -3,7 +3,8 @@ import Testing
 @Suite struct TryFilterTests {
     @Test func republishesMatchingValuesAndAsksOneMoreForEachDrop() {
         let upstream = TestPublisher<Int, TestError>()
-        let recorder = upstream.tryFilter { $0.isMultiple(of: 2) }.record(initialDemand: .max(2), demandPerValue: .max(4))
+        let recorder = upstream.tryFilter { $0.isMultiple(of: 2) }.record(
+            initialDemand: .max(2), demandPerValue: .max(4))
         #expect(upstream.send(1) == .max(1))
         #expect(upstream.send(2) == .max(4))
         #expect(upstream.send(3) == .max(1))
@@ -81,10 +82,12 @@ import Testing
     }
 
     @Test func tryOperatorLaw() {
-        TryOperatorLaws.check { $0.tryFilter { value in
-            if value == 2 { throw TestError.other }
-            return true
-        } }
+        TryOperatorLaws.check {
+            $0.tryFilter { value in
+                if value == 2 { throw TestError.other }
+                return true
+            }
+        }
     }
 
     @Test func laws() {

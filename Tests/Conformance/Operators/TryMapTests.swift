@@ -105,10 +105,12 @@ import Testing
     }
 
     @Test func tryOperatorLaw() {
-        TryOperatorLaws.check { $0.tryMap { value -> Int in
-            if value == 2 { throw TestError.other }
-            return value
-        } }
+        TryOperatorLaws.check {
+            $0.tryMap { value -> Int in
+                if value == 2 { throw TestError.other }
+                return value
+            }
+        }
     }
 
     @Test func laws() {

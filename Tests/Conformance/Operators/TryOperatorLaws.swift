@@ -21,20 +21,24 @@ enum TryOperatorLaws {
         let upstream = TestPublisher<Int, TestError>()
         var completions: [String] = []
         var upstreamTrafficAtCompletion: [TestPublisher<Int, TestError>.Event] = []
-        make(upstream).subscribe(AnySubscriber<P.Output, any Error>(
-            receiveSubscription: { $0.request(.max(5)) },
-            receiveValue: { _ in .none },
-            receiveCompletion: { completion in
-                completions.append("\(completion)")
-                upstreamTrafficAtCompletion = upstream.events
-            }
-        ))
+        make(upstream).subscribe(
+            AnySubscriber<P.Output, any Error>(
+                receiveSubscription: { $0.request(.max(5)) },
+                receiveValue: { _ in .none },
+                receiveCompletion: { completion in
+                    completions.append("\(completion)")
+                    upstreamTrafficAtCompletion = upstream.events
+                }
+            ))
         upstream.send(1)
         #expect(completions.isEmpty, "1 must not throw", sourceLocation: sourceLocation)
         #expect(upstream.send(2) == .none, "a throw asks for nothing more", sourceLocation: sourceLocation)
-        #expect(completions == ["\(Subscribers.Completion<any Error>.failure(TestError.other))"], sourceLocation: sourceLocation)
-        #expect(upstreamTrafficAtCompletion == [.subscribe, .request(.max(5)), .cancel],
-                "upstream must be cancelled before the failure is delivered", sourceLocation: sourceLocation)
+        #expect(
+            completions == ["\(Subscribers.Completion<any Error>.failure(TestError.other))"],
+            sourceLocation: sourceLocation)
+        #expect(
+            upstreamTrafficAtCompletion == [.subscribe, .request(.max(5)), .cancel],
+            "upstream must be cancelled before the failure is delivered", sourceLocation: sourceLocation)
         // A misbehaving upstream that keeps sending is ignored.
         #expect(upstream.lastSubscriber?.receive(1) == Subscribers.Demand.none, sourceLocation: sourceLocation)
         upstream.sendKeepingSubscriber(completion: .finished)
@@ -49,8 +53,13 @@ enum TryOperatorLaws {
         let recorder = make(upstream).record()
         upstream.send(completion: .failure(.oops))
         #expect(recorder.trace == ["subscription", "failure(oops)"], sourceLocation: sourceLocation)
-        #expect(recorder.completions.first.map { if case .failure(let error) = $0 { error as? TestError == .oops } else { false } } == true,
-                "the upstream error is passed on as itself", sourceLocation: sourceLocation)
-        #expect(upstream.events == [.subscribe, .request(.unlimited)], "an upstream failure is not answered with a cancel", sourceLocation: sourceLocation)
+        #expect(
+            recorder.completions.first.map {
+                if case .failure(let error) = $0 { error as? TestError == .oops } else { false }
+            } == true,
+            "the upstream error is passed on as itself", sourceLocation: sourceLocation)
+        #expect(
+            upstream.events == [.subscribe, .request(.unlimited)], "an upstream failure is not answered with a cancel",
+            sourceLocation: sourceLocation)
     }
 }

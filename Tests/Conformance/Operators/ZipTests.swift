@@ -66,7 +66,8 @@ import Testing
         recorder.request(.max(2))
         #expect(recorder.values == [11, 13])
         recorder.request(.max(3))
-        #expect(recorder.events == [.subscription, .value(11), .value(13), .value(15), .value(17), .value(19), .finished])
+        #expect(
+            recorder.events == [.subscription, .value(11), .value(13), .value(15), .value(17), .value(19), .finished])
     }
 
     /// The tuple that ends the zip (its other upstream has finished with nothing left): the demand
@@ -74,7 +75,9 @@ import Testing
     @Test func demandReturnedForTheLastTupleIsNotAskedOfUpstream() {
         var traffic: [String] = []
         let recorder = CurrentValueSubject<Int, TestError>(4)
-            .handleEvents(receiveCancel: { traffic.append("cancel") }, receiveRequest: { traffic.append("request(\($0))") })
+            .handleEvents(
+                receiveCancel: { traffic.append("cancel") }, receiveRequest: { traffic.append("request(\($0))") }
+            )
             .zip(Just(0).setFailureType(to: TestError.self)).map { $0 * 100 + $1 }
             .record(initialDemand: .unlimited, demandPerValue: .max(3))
         #expect(recorder.events == [.subscription, .value(400), .finished])
@@ -204,7 +207,8 @@ import Testing
             ups[finishing].send(completion: .finished)
             #expect(recorder.events == [.subscription, .finished], "lane \(finishing)")
             for (index, up) in ups.enumerated() {
-                let expected: [Upstream.Event] = index == finishing
+                let expected: [Upstream.Event] =
+                    index == finishing
                     ? [.subscribe, .request(.unlimited)] : [.subscribe, .request(.unlimited), .cancel]
                 #expect(up.events == expected, "lane \(index) when lane \(finishing) finishes")
             }
@@ -278,7 +282,9 @@ import Testing
             ups[1].send(1)
             ups[failing].send(completion: .failure(.oops))
             #expect(recorder.events == [.subscription, .failure(.oops)], "lane \(failing)")
-            for up in ups { #expect(up.events == [.subscribe, .request(.unlimited), .cancel], "lane \(failing) fails") }
+            for up in ups {
+                #expect(up.events == [.subscribe, .request(.unlimited), .cancel], "lane \(failing) fails")
+            }
         }
     }
 

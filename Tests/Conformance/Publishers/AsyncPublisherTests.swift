@@ -40,7 +40,9 @@ import Testing
     @Test func cancellingTheTaskCancelsTheSubscription() async {
         let cancelled = Flag()
         let task = Task {
-            let publisher = Empty<Int, Never>(completeImmediately: false).handleEvents(receiveCancel: { cancelled.raise() })
+            let publisher = Empty<Int, Never>(completeImmediately: false).handleEvents(receiveCancel: {
+                cancelled.raise()
+            })
             var iterator = publisher.values.makeAsyncIterator()
             return await iterator.next()
         }

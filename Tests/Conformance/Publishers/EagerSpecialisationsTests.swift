@@ -32,10 +32,14 @@ import Testing
         let deduplicated: Just<Int> = Just(5).removeDuplicates()
         #expect(deduplicated.output == 5)
         var calls = 0
-        let deduplicatedBy: Just<Int> = Just(5).removeDuplicates { _, _ in calls += 1; return true }
+        let deduplicatedBy: Just<Int> = Just(5).removeDuplicates { _, _ in
+            calls += 1; return true
+        }
         #expect(deduplicatedBy.output == 5)
         #expect(calls == 0)
-        let tryDeduplicated: Result<Int, any Error>.Publisher = Just(5).tryRemoveDuplicates { _, _ in throw TestError.oops }
+        let tryDeduplicated: Result<Int, any Error>.Publisher = Just(5).tryRemoveDuplicates { _, _ in
+            throw TestError.oops
+        }
         #expect((try? tryDeduplicated.result.get()) == nil)
         let replacedError: Just<Int> = Just(1).replaceError(with: 9)
         let replacedEmpty: Just<Int> = Just(1).replaceEmpty(with: 9)
@@ -61,8 +65,12 @@ import Testing
         let minimum: Just<Int> = Just(3).min()
         let maximum: Just<Int> = Just(3).max()
         var calls = 0
-        let minimumBy: Just<Int> = Just(3).min { _, _ in calls += 1; return true }
-        let maximumBy: Just<Int> = Just(3).max { _, _ in calls += 1; return true }
+        let minimumBy: Just<Int> = Just(3).min { _, _ in
+            calls += 1; return true
+        }
+        let maximumBy: Just<Int> = Just(3).max { _, _ in
+            calls += 1; return true
+        }
         #expect([minimum.output, maximum.output, minimumBy.output, maximumBy.output] == [3, 3, 3, 3])
         #expect(calls == 0)
         let contains: Just<Bool> = Just(10).contains(10)
@@ -95,10 +103,10 @@ import Testing
         let at: Optional<Int>.Publisher = Just(12).output(at: 0)
         #expect(at.output == 12)
         #expect(Just(12).output(at: 1).output == nil)
-        let inRange: Optional<Int>.Publisher = Just(12).output(in: 0 ..< 10)
+        let inRange: Optional<Int>.Publisher = Just(12).output(in: 0..<10)
         #expect(inRange.output == 12)
-        #expect(Just(12).output(in: 1 ..< 10).output == nil)
-        #expect(Just(12).output(in: -10 ..< 10).output == nil)
+        #expect(Just(12).output(in: 1..<10).output == nil)
+        #expect(Just(12).output(in: -10..<10).output == nil)
         let prepended: Publishers.Sequence<[Int], Never> = Just(5).prepend(1, 2)
         let appended: Publishers.Sequence<[Int], Never> = Just(1).append([2, 3])
         #expect(prepended.sequence == [1, 2, 5])
@@ -168,17 +176,17 @@ import Testing
         #expect(droppedFirst.output == nil && some.dropFirst(0).output == 4)
         let at: Optional<Int>.Publisher = some.output(at: 0)
         #expect(at.output == 4 && some.output(at: 1).output == nil)
-        let inRange: Optional<Int>.Publisher = some.output(in: 0 ... 0)
+        let inRange: Optional<Int>.Publisher = some.output(in: 0...0)
         #expect(inRange.output == 4)
-        #expect(some.output(in: 0 ..< 0).output == nil)
-        #expect(some.output(in: 1 ..< 3).output == nil)
+        #expect(some.output(in: 0..<0).output == nil)
+        #expect(some.output(in: 1..<3).output == nil)
         let prefix: Optional<Int>.Publisher = some.prefix(2)
         #expect(prefix.output == 4 && some.prefix(0).output == nil)
     }
 
     @Test func negativeLowerBoundTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Optional(1).publisher.output(in: -1 ... 4)
+            _ = Optional(1).publisher.output(in: -1...4)
         }
         expectTrapMessage(result, contains: "output(in:) requires a non-negative lower bound")
     }
@@ -199,7 +207,8 @@ import Testing
         #expect(mapError.result == .failure(.other))
         let replaced: Result<Int, Never>.Publisher = failure.replaceError(with: 100)
         #expect(replaced.result == .success(100))
-        let typed: Result<Int, TestError>.Publisher = Result<Int, Never>.success(1).publisher.setFailureType(to: TestError.self)
+        let typed: Result<Int, TestError>.Publisher = Result<Int, Never>.success(1).publisher.setFailureType(
+            to: TestError.self)
         #expect(typed.result == .success(1))
     }
 
@@ -221,13 +230,21 @@ import Testing
 
     @Test func tryComparisonsCallTheClosureOnce() {
         var calls = 0
-        let minimum: Result<Int, any Error>.Publisher = success.tryMin { _, _ in calls += 1; return true }
+        let minimum: Result<Int, any Error>.Publisher = success.tryMin { _, _ in
+            calls += 1; return true
+        }
         #expect((try? minimum.result.get()) == 4)
-        let maximum: Result<Int, any Error>.Publisher = success.tryMax { _, _ in calls += 1; throw TestError.other }
+        let maximum: Result<Int, any Error>.Publisher = success.tryMax { _, _ in
+            calls += 1; throw TestError.other
+        }
         #expect((try? maximum.result.get()) == nil)
-        _ = failure.tryMin { _, _ in calls += 1; return true }
+        _ = failure.tryMin { _, _ in
+            calls += 1; return true
+        }
         #expect(calls == 2)
-        let plain: Result<Int, TestError>.Publisher = success.min { _, _ in calls += 1; return true }
+        let plain: Result<Int, TestError>.Publisher = success.min { _, _ in
+            calls += 1; return true
+        }
         #expect(plain.result == .success(4))
         #expect(calls == 2)
     }
@@ -242,11 +259,11 @@ import Testing
     @Test func mappingAndFiltering() {
         let mapped: Publishers.Sequence<[String], Never> = [1, 2].publisher.map { "\($0)" }
         #expect(mapped.sequence == ["1", "2"])
-        let filtered: Publishers.Sequence<[Int], Never> = (0 ..< 10).publisher.filter { $0.isMultiple(of: 3) }
+        let filtered: Publishers.Sequence<[Int], Never> = (0..<10).publisher.filter { $0.isMultiple(of: 3) }
         #expect(filtered.sequence == [0, 3, 6, 9])
         let compact: Publishers.Sequence<[Int], Never> = ["1", "x", "3"].publisher.compactMap { Int($0) }
         #expect(compact.sequence == [1, 3])
-        let scanned: Publishers.Sequence<[Int], Never> = (0 ..< 5).publisher.scan(0, +)
+        let scanned: Publishers.Sequence<[Int], Never> = (0..<5).publisher.scan(0, +)
         #expect(scanned.sequence == [0, 1, 3, 6, 10])
         let replaced: Publishers.Sequence<[Int?], Never> = [1, nil, 3].publisher.replaceNil(with: 2)
         #expect(replaced.sequence == [1, 2, 3])
@@ -259,11 +276,11 @@ import Testing
     @Test func sequenceOperations() {
         let droppedFirst: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = [1, 2, 3].publisher.dropFirst()
         #expect(Array(droppedFirst.sequence) == [2, 3])
-        let droppedWhile: Publishers.Sequence<DropWhileSequence<Range<Int>>, Never> = (0 ..< 7).publisher.drop { $0 < 5 }
+        let droppedWhile: Publishers.Sequence<DropWhileSequence<Range<Int>>, Never> = (0..<7).publisher.drop { $0 < 5 }
         #expect(Array(droppedWhile.sequence) == [5, 6])
         let prefix: Publishers.Sequence<PrefixSequence<[Int]>, Never> = [1, 2, 3].publisher.prefix(2)
         #expect(Array(prefix.sequence) == [1, 2])
-        let prefixWhile: Publishers.Sequence<[Int], Never> = (0 ..< 10).publisher.prefix { $0 < 3 }
+        let prefixWhile: Publishers.Sequence<[Int], Never> = (0..<10).publisher.prefix { $0 < 3 }
         #expect(prefixWhile.sequence == [0, 1, 2])
         let appended: Publishers.Sequence<[Int], Never> = [1].publisher.append(2, 3)
         #expect(appended.sequence == [1, 2, 3])
@@ -271,7 +288,7 @@ import Testing
         #expect(prepended.sequence == [1, 2, 3])
         #expect([3].publisher.prepend(1, 2).sequence == [1, 2, 3])
         #expect([1].publisher.append([2, 3].publisher).sequence == [1, 2, 3])
-        let inRange: Publishers.Sequence<[Int], Never> = [1, 2, 3, 4].publisher.output(in: 1 ..< 3)
+        let inRange: Publishers.Sequence<[Int], Never> = [1, 2, 3, 4].publisher.output(in: 1..<3)
         #expect(inRange.sequence == [2, 3])
     }
 
@@ -282,8 +299,8 @@ import Testing
         let last: Optional<Int>.Publisher = [1, 2, 3].publisher.last()
         #expect(first.output == 1 && last.output == 3)
         #expect([Int]().publisher.first().output == nil)
-        let firstWhere: Optional<Int>.Publisher = (1 ..< 9).publisher.first { $0.isMultiple(of: 4) }
-        let lastWhere: Optional<Int>.Publisher = (1 ..< 9).publisher.last { $0.isMultiple(of: 4) }
+        let firstWhere: Optional<Int>.Publisher = (1..<9).publisher.first { $0.isMultiple(of: 4) }
+        let lastWhere: Optional<Int>.Publisher = (1..<9).publisher.last { $0.isMultiple(of: 4) }
         #expect(firstWhere.output == 4 && lastWhere.output == 8)
         let minimum: Optional<Int>.Publisher = [3, -1, 5].publisher.min()
         let maximum: Optional<Int>.Publisher = [3, -1, 5].publisher.max()
@@ -299,7 +316,8 @@ import Testing
         let failable = Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
         let counted: Result<Int, TestError>.Publisher = failable.count()
         #expect(counted.result == .success(3))
-        let lazyCount: Result<Int, Never>.Publisher = [1, 2, 3, 4].lazy.filter { $0.isMultiple(of: 2) }.publisher.count()
+        let lazyCount: Result<Int, Never>.Publisher = [1, 2, 3, 4].lazy.filter { $0.isMultiple(of: 2) }.publisher
+            .count()
         #expect(lazyCount.result == .success(2))
         let collected: Result<[Int], TestError>.Publisher = failable.collect()
         #expect(collected.result == .success([1, 2, 3]))
@@ -310,7 +328,10 @@ import Testing
         let contains: Result<Bool, TestError>.Publisher = failable.contains(2)
         let containsWhere: Result<Bool, TestError>.Publisher = failable.contains { $0 > 5 }
         let allSatisfy: Result<Bool, TestError>.Publisher = failable.allSatisfy { $0 > 0 }
-        #expect([contains.result, containsWhere.result, allSatisfy.result] == [.success(true), .success(false), .success(true)])
+        #expect(
+            [contains.result, containsWhere.result, allSatisfy.result] == [
+                .success(true), .success(false), .success(true),
+            ])
         let tryContains: Result<Bool, any Error>.Publisher = failable.tryContains { $0 == 3 }
         let tryAllSatisfy: Result<Bool, any Error>.Publisher = failable.tryAllSatisfy { _ in throw TestError.oops }
         #expect(try tryContains.result.get())

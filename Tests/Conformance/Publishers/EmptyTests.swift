@@ -30,7 +30,9 @@ import Testing
     }
 
     @Test func equalityComparesCompleteImmediately() {
-        #expect(Empty<Int, TestError>() == Empty(completeImmediately: true, outputType: Int.self, failureType: TestError.self))
+        #expect(
+            Empty<Int, TestError>()
+                == Empty(completeImmediately: true, outputType: Int.self, failureType: TestError.self))
         #expect(Empty<Int, TestError>(completeImmediately: false) != Empty<Int, TestError>())
         #expect(Empty<Int, TestError>().completeImmediately)
         #expect(!Empty<Int, TestError>(completeImmediately: false).completeImmediately)

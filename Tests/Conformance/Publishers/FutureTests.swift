@@ -150,7 +150,7 @@ private final class LockedList<Element>: @unchecked Sendable {
     }
 
     @Test func racingFulfilmentsAndSubscriptionsDeliverExactlyOneResultEach() {
-        for _ in 0 ..< 50 {
+        for _ in 0..<50 {
             let (made, box) = makeFuture()
             // Future is thread-safe but, as in Combine, not declared Sendable.
             nonisolated(unsafe) let future = made

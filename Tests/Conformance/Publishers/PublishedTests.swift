@@ -37,11 +37,12 @@ import Testing
         let values = model.$count.sink { log.add("value \($0) count=\(model.count)") }
         model.count = 1
         model.count += 1
-        #expect(log.all == [
-            "value 0 count=0",
-            "willChange count=0", "value 1 count=0",
-            "willChange count=1", "value 2 count=1",
-        ])
+        #expect(
+            log.all == [
+                "value 0 count=0",
+                "willChange count=0", "value 1 count=0",
+                "willChange count=1", "value 2 count=1",
+            ])
         #expect(model.count == 2)
         withExtendedLifetime((willChange, values)) {}
     }
@@ -144,7 +145,9 @@ import Testing
         }
         let counter = Counter()
         let values = model.$count.dropFirst().sink { value in
-            if counter.inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 { counter.overlapped.store(true, ordering: .relaxed) }
+            if counter.inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                counter.overlapped.store(true, ordering: .relaxed)
+            }
             counter.values.withLock { $0.append(value) }
             _ = counter.inside.subtract(1, ordering: .sequentiallyConsistent)
         }

@@ -19,7 +19,10 @@ import Testing
         subscription.request(.unlimited)
         #expect(recorder.events == [.subscription, .value(1), .value(2), .failure(.oops)])
         let children = Mirror(reflecting: subscription).children
-        #expect(children.map { "\($0.label ?? ""): \($0.value)" } == ["sequence: []", "completion: failure(\(TestError.oops))"])
+        #expect(
+            children.map { "\($0.label ?? ""): \($0.value)" } == [
+                "sequence: []", "completion: failure(\(TestError.oops))",
+            ])
     }
 
     @Test func unlimitedDemandPlaysEverything() {

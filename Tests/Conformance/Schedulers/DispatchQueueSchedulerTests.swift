@@ -96,10 +96,14 @@ import Testing
         #expect(Stride(.nanoseconds(2)).magnitude == 2)
         #expect(Stride(.seconds(-2)).magnitude == -2_000_000_000)
         #expect(Stride(.never).magnitude == .max)
-        for interval: DispatchTimeInterval in [.nanoseconds(.max), .microseconds(.max), .milliseconds(.max), .seconds(.max)] {
+        for interval: DispatchTimeInterval in [
+            .nanoseconds(.max), .microseconds(.max), .milliseconds(.max), .seconds(.max),
+        ] {
             #expect(Stride(interval).magnitude == .max)
         }
-        for interval: DispatchTimeInterval in [.nanoseconds(.min), .microseconds(.min), .milliseconds(.min), .seconds(.min)] {
+        for interval: DispatchTimeInterval in [
+            .nanoseconds(.min), .microseconds(.min), .milliseconds(.min), .seconds(.min),
+        ] {
             #expect(Stride(interval).magnitude == .min)
         }
     }
@@ -259,8 +263,10 @@ import Testing
         if let time { #expect(time >= date) }
 
         let group = DispatchGroup()
-        marked.queue.schedule(after: marked.queue.now.advanced(by: .milliseconds(10)), tolerance: .zero,
-                              options: .init(group: group)) {}
+        marked.queue.schedule(
+            after: marked.queue.now.advanced(by: .milliseconds(10)), tolerance: .zero,
+            options: .init(group: group)
+        ) {}
         #expect(group.wait(timeout: .now() + 5) == .success)
     }
 

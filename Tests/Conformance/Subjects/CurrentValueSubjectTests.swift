@@ -143,13 +143,14 @@ import Testing
         let subject = IntSubject(1)
         let recorder = subject.record()
         var completions = 0
-        subject.subscribe(AnySubscriber(
-            receiveSubscription: { $0.request(.unlimited) },
-            receiveCompletion: { _ in
-                completions += 1
-                subject.value = 42
-                subject.send(completion: .failure(.oops))
-            }))
+        subject.subscribe(
+            AnySubscriber(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveCompletion: { _ in
+                    completions += 1
+                    subject.value = 42
+                    subject.send(completion: .failure(.oops))
+                }))
         subject.send(completion: .finished)
         #expect(completions == 1)
         #expect(recorder.events == [.subscription, .value(1), .finished])
@@ -236,7 +237,8 @@ import Testing
         let subject = IntSubject(112)
         let subscriber = ResubscribingSubscriber(subject: subject, subscriptions: 3)
         subject.subscribe(subscriber)
-        #expect(subscriber.events == [.value(112), .subscription, .value(112), .subscription, .value(112), .subscription])
+        #expect(
+            subscriber.events == [.value(112), .subscription, .value(112), .subscription, .value(112), .subscription])
         subscriber.subscriptions[0].cancel()
         subject.value = 200
         #expect(subscriber.values == [112, 112, 112, 200, 200])

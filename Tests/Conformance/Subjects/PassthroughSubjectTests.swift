@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -281,14 +282,17 @@ import Darwin
         let subject = IntSubject()
         var values: [Int] = []
         var completions: [Subscribers.Completion<TestError>] = []
-        subject.subscribe(AnySubscriber(
-            receiveSubscription: { $0.request(.unlimited) },
-            receiveValue: { values.append($0); return .none },
-            receiveCompletion: { completion in
-                completions.append(completion)
-                subject.send(7)
-                subject.send(completion: .failure(.oops))
-            }))
+        subject.subscribe(
+            AnySubscriber(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: {
+                    values.append($0); return .none
+                },
+                receiveCompletion: { completion in
+                    completions.append(completion)
+                    subject.send(7)
+                    subject.send(completion: .failure(.oops))
+                }))
         subject.send(1)
         subject.send(completion: .finished)
         #expect(values == [1])
@@ -443,7 +447,8 @@ final class RecordingSubscription: Subscription, CustomStringConvertible {
 /// Subscribes itself to the same subject again from inside `receive(subscription:)` until it
 /// holds `subscriptions` subscriptions. It asks for everything before writing the subscription
 /// down, so a value delivered from inside `request` is recorded before its subscription.
-final class ResubscribingSubscriber<Upstream: Subject>: Subscriber where Upstream.Output == Int, Upstream.Failure == TestError {
+final class ResubscribingSubscriber<Upstream: Subject>: Subscriber
+where Upstream.Output == Int, Upstream.Failure == TestError {
     typealias Input = Int
     typealias Failure = TestError
 
@@ -530,15 +535,23 @@ enum SubjectStress {
         }
         let late = ThreadProbe(initialDemand: nil)
         subject.subscribe(late)
-        #expect(late.report.values.isEmpty && late.report.completions == 1, "late subscriber: \(late.report)", sourceLocation: sourceLocation)
+        #expect(
+            late.report.values.isEmpty && late.report.completions == 1, "late subscriber: \(late.report)",
+            sourceLocation: sourceLocation)
 
         let sent = Set(0..<(senders * valuesPerSender))
         for probe in stayers {
             let report = probe.report
-            #expect(sent.isSubset(of: Set(report.values)), "a staying subscriber lost values", sourceLocation: sourceLocation)
+            #expect(
+                sent.isSubset(of: Set(report.values)), "a staying subscriber lost values",
+                sourceLocation: sourceLocation)
             for sender in 0..<senders {
-                let fromSender = report.values.filter { (0..<senders * valuesPerSender).contains($0) && $0 / valuesPerSender == sender }
-                #expect(fromSender == fromSender.sorted(), "sender \(sender)'s values out of order", sourceLocation: sourceLocation)
+                let fromSender = report.values.filter {
+                    (0..<senders * valuesPerSender).contains($0) && $0 / valuesPerSender == sender
+                }
+                #expect(
+                    fromSender == fromSender.sorted(), "sender \(sender)'s values out of order",
+                    sourceLocation: sourceLocation)
             }
         }
         var cancelledInside = 0
@@ -546,12 +559,16 @@ enum SubjectStress {
         for probe in stayers + probes.all {
             let report = probe.report
             #expect(report.violations.isEmpty, "\(report.violations)", sourceLocation: sourceLocation)
-            #expect(duplicates(in: report.values, currentValue: currentValue).isEmpty,
-                    "delivered twice: \(duplicates(in: report.values, currentValue: currentValue))", sourceLocation: sourceLocation)
+            #expect(
+                duplicates(in: report.values, currentValue: currentValue).isEmpty,
+                "delivered twice: \(duplicates(in: report.values, currentValue: currentValue))",
+                sourceLocation: sourceLocation)
             #expect(report.completions <= 1, sourceLocation: sourceLocation)
             switch probe.plan {
             case .stay:
-                #expect(report.completions == 1, "a subscriber that stayed missed the completion", sourceLocation: sourceLocation)
+                #expect(
+                    report.completions == 1, "a subscriber that stayed missed the completion",
+                    sourceLocation: sourceLocation)
             case .cancelInsideAfter(let count):
                 if report.cancelledInside {
                     cancelledInside += 1
@@ -559,10 +576,14 @@ enum SubjectStress {
                 }
             case .cancelOutside:
                 cancelledOutside += 1
-                #expect(report.eventsAfterOutsideCancel <= 1, "\(report.eventsAfterOutsideCancel) events after cancel", sourceLocation: sourceLocation)
+                #expect(
+                    report.eventsAfterOutsideCancel <= 1, "\(report.eventsAfterOutsideCancel) events after cancel",
+                    sourceLocation: sourceLocation)
             }
         }
-        #expect(cancelledInside > 0 && cancelledOutside > 0, "the churn should have cancelled subscribers both ways", sourceLocation: sourceLocation)
+        #expect(
+            cancelledInside > 0 && cancelledOutside > 0, "the churn should have cancelled subscribers both ways",
+            sourceLocation: sourceLocation)
     }
 
     /// One attach, with a plan that depends on the round.

@@ -78,7 +78,8 @@ enum LifetimeLaws {
             weak var weakCaptured: Captured?
             do {
                 let captured = Captured()
-                let subscriber = HoldingSubscriber<P.Output, P.Failure>(cancelsOnFirstValue: ending == .cancelInsideReceive)
+                let subscriber = HoldingSubscriber<P.Output, P.Failure>(
+                    cancelsOnFirstValue: ending == .cancelInsideReceive)
                 weakCaptured = captured
                 weakSubscriber = subscriber
                 make(upstream, captured).subscribe(subscriber)
@@ -99,9 +100,13 @@ enum LifetimeLaws {
                 upstream.send(completion: .failure(.oops))
             }
             settle()
-            #expect(weakSubscriber == nil, "\(ending): the subscription kept its subscriber", sourceLocation: sourceLocation)
+            #expect(
+                weakSubscriber == nil, "\(ending): the subscription kept its subscriber", sourceLocation: sourceLocation
+            )
             #expect(weakCaptured == nil, "\(ending): the operator kept its closures", sourceLocation: sourceLocation)
-            #expect(upstream.subscriber == nil, "\(ending): upstream still has a subscriber (it was not cancelled)", sourceLocation: sourceLocation)
+            #expect(
+                upstream.subscriber == nil, "\(ending): upstream still has a subscriber (it was not cancelled)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -133,7 +138,9 @@ enum LifetimeLaws {
             } else if let end, let publisher {
                 end(publisher)
             }
-            #expect(weakSubscriber == nil, "\(ending): the subscription kept its subscriber", sourceLocation: sourceLocation)
+            #expect(
+                weakSubscriber == nil, "\(ending): the subscription kept its subscriber", sourceLocation: sourceLocation
+            )
             publisher = nil
             #expect(weakCaptured == nil, "\(ending): the closures outlived the stream", sourceLocation: sourceLocation)
         }

@@ -17,7 +17,9 @@ enum OperatorLaws {
         subscriptionReleasedAfterCompletion(input: input, sourceLocation: sourceLocation, make)
         // Failure is left out: an operator that re-subscribes on failure (`retry`, `catch`) is
         // still live after it. Each operator's own lifetime test covers failure, with closures.
-        LifetimeLaws.check(input: input, endings: [.cancel, .cancelInsideReceive, .finished], sourceLocation: sourceLocation) {
+        LifetimeLaws.check(
+            input: input, endings: [.cancel, .cancelInsideReceive, .finished], sourceLocation: sourceLocation
+        ) {
             upstream, _ in make(upstream)
         }
     }
@@ -51,8 +53,12 @@ enum OperatorLaws {
         for value in input { misbehaving.send(value) }
         misbehaving.sendKeepingSubscriber(completion: .finished)
         misbehaving.sendKeepingSubscriber(completion: .finished)
-        #expect(passed.completions.count == 2, "every completion passed on: \(passed.trace)", sourceLocation: sourceLocation)
-        LifetimeLaws.check(input: input, endings: [.cancel, .cancelInsideReceive, .finished], sourceLocation: sourceLocation) {
+        #expect(
+            passed.completions.count == 2, "every completion passed on: \(passed.trace)", sourceLocation: sourceLocation
+        )
+        LifetimeLaws.check(
+            input: input, endings: [.cancel, .cancelInsideReceive, .finished], sourceLocation: sourceLocation
+        ) {
             upstream, _ in make(upstream)
         }
     }
@@ -67,11 +73,15 @@ enum OperatorLaws {
         for value in input { upstream.send(value) }
         upstream.sendKeepingSubscriber(completion: .finished)
         let terminal = recorder.events.count
-        #expect(recorder.completions.count == 1, "exactly one completion: \(recorder.trace)", sourceLocation: sourceLocation)
+        #expect(
+            recorder.completions.count == 1, "exactly one completion: \(recorder.trace)", sourceLocation: sourceLocation
+        )
         upstream.send(99)
         upstream.sendKeepingSubscriber(completion: .failure(.oops))
         upstream.sendKeepingSubscriber(completion: .finished)
-        #expect(recorder.events.count == terminal, "events after completion: \(recorder.trace)", sourceLocation: sourceLocation)
+        #expect(
+            recorder.events.count == terminal, "events after completion: \(recorder.trace)",
+            sourceLocation: sourceLocation)
     }
 
     /// A cancel reaches upstream, and nothing is delivered after it.
@@ -82,15 +92,20 @@ enum OperatorLaws {
         let recorder = make(upstream).record()
         let subscription = recorder.subscription
         recorder.cancel()
-        #expect(upstream.events.contains(.cancel), "cancel should reach upstream: \(upstream.events)", sourceLocation: sourceLocation)
+        #expect(
+            upstream.events.contains(.cancel), "cancel should reach upstream: \(upstream.events)",
+            sourceLocation: sourceLocation)
         let before = recorder.events.count
         let traffic = upstream.events.count
         for value in input { upstream.sendKeepingSubscriber(value) }
         upstream.sendKeepingSubscriber(completion: .finished)
         subscription?.request(.max(1))
         subscription?.cancel()
-        #expect(recorder.events.count == before, "events after cancel: \(recorder.trace)", sourceLocation: sourceLocation)
-        #expect(upstream.events.count == traffic, "upstream traffic after cancel: \(upstream.events)", sourceLocation: sourceLocation)
+        #expect(
+            recorder.events.count == before, "events after cancel: \(recorder.trace)", sourceLocation: sourceLocation)
+        #expect(
+            upstream.events.count == traffic, "upstream traffic after cancel: \(upstream.events)",
+            sourceLocation: sourceLocation)
     }
 
     /// After the stream completes, neither the upstream nor the operator keeps the operator's
@@ -102,8 +117,11 @@ enum OperatorLaws {
         let recorder = make(upstream).record()
         for value in input { upstream.send(value) }
         upstream.send(completion: .finished)
-        #expect(recorder.completions.count == 1, "exactly one completion: \(recorder.trace)", sourceLocation: sourceLocation)
-        #expect(recorder.firstSubscription == nil, "the subscription outlived its stream", sourceLocation: sourceLocation)
+        #expect(
+            recorder.completions.count == 1, "exactly one completion: \(recorder.trace)", sourceLocation: sourceLocation
+        )
+        #expect(
+            recorder.firstSubscription == nil, "the subscription outlived its stream", sourceLocation: sourceLocation)
     }
 }
 

@@ -131,7 +131,9 @@ extension Publisher {
 
 extension Publisher {
     /// Subscribes a new recording subscriber that returns the same demand for every value.
-    func record(initialDemand: Subscribers.Demand?, demandPerValue: Subscribers.Demand) -> RecordingSubscriber<Output, Failure> {
+    func record(initialDemand: Subscribers.Demand?, demandPerValue: Subscribers.Demand) -> RecordingSubscriber<
+        Output, Failure
+    > {
         record(initialDemand: initialDemand, demandPerValue: { _ in demandPerValue })
     }
 }

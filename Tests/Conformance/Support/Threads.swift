@@ -1,4 +1,5 @@
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,10 +48,12 @@ private func startThread(_ body: @escaping @Sendable () -> Void) {
     #else
     var thread = pthread_t()
     #endif
-    let status = pthread_create(&thread, nil, { context in
-        Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-    }, job)
+    let status = pthread_create(
+        &thread, nil,
+        { context in
+            Unmanaged<Job>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, job)
     precondition(status == 0, "pthread_create failed")
     #if canImport(Darwin)
     pthread_detach(thread!)

@@ -168,7 +168,8 @@ final class RecordingScheduler: Scheduler, @unchecked Sendable {
         base.schedule(options: options, action)
     }
 
-    func schedule(after date: VirtualTime, tolerance: VirtualTime.Stride, options: Int?, _ action: @escaping () -> Void) {
+    func schedule(after date: VirtualTime, tolerance: VirtualTime.Stride, options: Int?, _ action: @escaping () -> Void)
+    {
         calls.append("after \(text(date)) tolerance:\(text(tolerance)) options:\(text(options))")
         base.schedule(after: date, tolerance: tolerance, options: options, action)
     }
@@ -178,7 +179,8 @@ final class RecordingScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping () -> Void
     ) -> any Cancellable {
         calls.append(
-            "every \(text(date)) interval:\(interval.nanoseconds / 1_000_000) tolerance:\(text(tolerance)) options:\(text(options))")
+            "every \(text(date)) interval:\(interval.nanoseconds / 1_000_000) tolerance:\(text(tolerance)) options:\(text(options))"
+        )
         let token = base.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
         if honoursCancel { return token }
         // Kept alive here so that it is never cancelled.

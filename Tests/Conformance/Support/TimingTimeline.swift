@@ -12,7 +12,10 @@ final class TimingTimeline<Input, Failure: Error>: Subscriber {
     /// Runs inside `receive(_:)`, for re-entrant requests and cancels.
     var onValue: ((Input) -> Void)?
 
-    init(scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+    init(
+        scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited,
+        demandPerValue: Subscribers.Demand = .none
+    ) {
         self.scheduler = scheduler
         self.initialDemand = initialDemand
         self.demandPerValue = demandPerValue
@@ -46,9 +49,11 @@ final class TimingTimeline<Input, Failure: Error>: Subscriber {
 extension Publisher {
     /// Subscribes a new timeline on `scheduler`'s clock and returns it.
     func timeline(
-        on scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited, demandPerValue: Subscribers.Demand = .none
+        on scheduler: VirtualTimeScheduler, initialDemand: Subscribers.Demand? = .unlimited,
+        demandPerValue: Subscribers.Demand = .none
     ) -> TimingTimeline<Output, Failure> {
-        let timeline = TimingTimeline<Output, Failure>(scheduler: scheduler, initialDemand: initialDemand, demandPerValue: demandPerValue)
+        let timeline = TimingTimeline<Output, Failure>(
+            scheduler: scheduler, initialDemand: initialDemand, demandPerValue: demandPerValue)
         subscribe(timeline)
         return timeline
     }
