@@ -13,6 +13,33 @@ extension ProgramRandom {
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
     mutating func pick<T: CaseIterable>(_: T.Type) -> T where T.AllCases == [T] { pick(T.allCases) }
+
+    /// One of `choices`, each as likely as its weight: one draw below the weights' sum picks it,
+    /// then its closure draws what it needs. The order of `choices` is part of what a seed means.
+    mutating func choose<T>(_ choices: [Choice<Self, T>]) -> T {
+        var draw = below(choices.reduce(0) { $0 + $1.weight })
+        for choice in choices {
+            if draw < choice.weight { return choice.make(&self) }
+            draw -= choice.weight
+        }
+        preconditionFailure("a draw below the weights' sum picks a choice")
+    }
+}
+
+/// One of the things `ProgramRandom.choose(_:)` picks from: how likely it is, and how it is made.
+struct Choice<R: ProgramRandom, T> {
+    let weight: Int
+    let make: (inout R) -> T
+
+    init(_ weight: Int, _ make: @escaping (inout R) -> T) {
+        self.weight = weight
+        self.make = make
+    }
+
+    /// A choice that draws nothing more.
+    init(_ weight: Int, _ value: T) {
+        self.init(weight) { _ in value }
+    }
 }
 
 /// SplitMix64: small, fast, and good enough to drive a generator.
@@ -136,25 +163,26 @@ public enum ProgramGenerator {
 
     /// The combining, multicasting and timing operators.
     static func makeCombiningOrTimingOp<R: ProgramRandom>(_ r: inout R) -> Op {
-        switch r.below(17) {
-        case 0: .merge(makeSide(&r))
-        case 1: .zip(makeSide(&r))
-        case 2: .combineLatest(makeSide(&r))
-        case 3: .flatMap(r.chance(40) ? .unlimited : .max(r.int(1...2)), r.pick(Inner.self))
-        case 4: .switchToLatest(r.pick(Inner.self))
-        case 5: .share
-        case 6: .multicastAutoconnect
-        case 7: .buffer(r.int(1...3), keepFull: r.chance(50), r.pick(BufferFull.self))
-        case 8: .delay(makeMillis(&r))
-        case 9: .debounce(makeMillis(&r))
-        case 10: .throttle(makeMillis(&r), latest: r.chance(50))
-        case 11: .timeout(makeMillis(&r), customError: r.chance(50))
-        case 12: .receiveOn
-        case 13: .subscribeOn
-        case 14: .measureInterval
-        case 15: .collectByTime(makeMillis(&r))
-        default: .collectByTimeOrCount(makeMillis(&r), r.int(1...3))
-        }
+        let choices: [Choice<R, Op>] = [
+            Choice(1) { .merge(makeSide(&$0)) },
+            Choice(1) { .zip(makeSide(&$0)) },
+            Choice(1) { .combineLatest(makeSide(&$0)) },
+            Choice(1) { .flatMap($0.chance(40) ? .unlimited : .max($0.int(1...2)), $0.pick(Inner.self)) },
+            Choice(1) { .switchToLatest($0.pick(Inner.self)) },
+            Choice(1, .share),
+            Choice(1, .multicastAutoconnect),
+            Choice(1) { .buffer($0.int(1...3), keepFull: $0.chance(50), $0.pick(BufferFull.self)) },
+            Choice(1) { .delay(makeMillis(&$0)) },
+            Choice(1) { .debounce(makeMillis(&$0)) },
+            Choice(1) { .throttle(makeMillis(&$0), latest: $0.chance(50)) },
+            Choice(1) { .timeout(makeMillis(&$0), customError: $0.chance(50)) },
+            Choice(1, .receiveOn),
+            Choice(1, .subscribeOn),
+            Choice(1, .measureInterval),
+            Choice(1) { .collectByTime(makeMillis(&$0)) },
+            Choice(1) { .collectByTimeOrCount(makeMillis(&$0), $0.int(1...3)) },
+        ]
+        return r.choose(choices)
     }
 
     static func makeRecovery<R: ProgramRandom>(_ r: inout R) -> Recovery {
@@ -174,43 +202,44 @@ public enum ProgramGenerator {
     static func makeOp<R: ProgramRandom>(_ r: inout R) -> Op {
         // About one operator in four is a combining, multicasting or timing operator.
         if r.chance(25) { return makeCombiningOrTimingOp(&r) }
-        return switch r.below(42) {
-        case 0, 1, 2: .map(r.pick(IntFunction.self))
-        case 3, 4, 5: .filter(r.pick(Predicate.self))
-        case 6, 7: .compactMap(r.pick(Predicate.self), r.pick(IntFunction.self))
-        case 8, 9: .tryMap(r.pick(Predicate.self), r.pick(IntFunction.self))
-        case 10: .scan(smallInt(&r), r.pick(Accumulator.self))
-        case 11: .tryScan(smallInt(&r), r.pick(Accumulator.self), r.pick(Predicate.self))
-        case 12: .removeDuplicates
-        case 13: .replaceNil(r.pick(Predicate.self), smallInt(&r))
-        case 14: .replaceError(smallInt(&r))
-        case 15: .replaceEmpty(smallInt(&r))
-        case 16: .mapError
-        case 17: .setFailureType
-        case 18: .collect
-        case 19: .collectCount(r.int(1...3))
-        case 20: .reduce(smallInt(&r), r.pick(Accumulator.self))
-        case 21: .count
-        case 22: .min
-        case 23: .max
-        case 24: .first
-        case 25: .last
-        case 26: .firstWhere(r.pick(Predicate.self))
-        case 27: .contains(smallInt(&r))
-        case 28: .containsWhere(r.pick(Predicate.self))
-        case 29: .allSatisfy(r.pick(Predicate.self))
-        case 30: .ignoreOutput
-        case 31: .dropFirst(r.int(0...3))
-        case 32: .dropWhile(r.pick(Predicate.self))
-        case 33: .prefix(r.int(0...4))
-        case 34: .prefixWhile(r.pick(Predicate.self))
-        case 35: .outputAt(r.int(0...3))
-        case 36: makeOutputIn(&r)
-        case 37: r.chance(50) ? .append(values(&r, max: 3)) : .prepend(values(&r, max: 3))
-        case 38: .catchWith(makeRecovery(&r))
-        case 39: .retry(r.int(0...2))
-        case 40: .handleEvents
-        default: .erase
-        }
+        let choices: [Choice<R, Op>] = [
+            Choice(3) { .map($0.pick(IntFunction.self)) },
+            Choice(3) { .filter($0.pick(Predicate.self)) },
+            Choice(2) { .compactMap($0.pick(Predicate.self), $0.pick(IntFunction.self)) },
+            Choice(2) { .tryMap($0.pick(Predicate.self), $0.pick(IntFunction.self)) },
+            Choice(1) { .scan(smallInt(&$0), $0.pick(Accumulator.self)) },
+            Choice(1) { .tryScan(smallInt(&$0), $0.pick(Accumulator.self), $0.pick(Predicate.self)) },
+            Choice(1, .removeDuplicates),
+            Choice(1) { .replaceNil($0.pick(Predicate.self), smallInt(&$0)) },
+            Choice(1) { .replaceError(smallInt(&$0)) },
+            Choice(1) { .replaceEmpty(smallInt(&$0)) },
+            Choice(1, .mapError),
+            Choice(1, .setFailureType),
+            Choice(1, .collect),
+            Choice(1) { .collectCount($0.int(1...3)) },
+            Choice(1) { .reduce(smallInt(&$0), $0.pick(Accumulator.self)) },
+            Choice(1, .count),
+            Choice(1, .min),
+            Choice(1, .max),
+            Choice(1, .first),
+            Choice(1, .last),
+            Choice(1) { .firstWhere($0.pick(Predicate.self)) },
+            Choice(1) { .contains(smallInt(&$0)) },
+            Choice(1) { .containsWhere($0.pick(Predicate.self)) },
+            Choice(1) { .allSatisfy($0.pick(Predicate.self)) },
+            Choice(1, .ignoreOutput),
+            Choice(1) { .dropFirst($0.int(0...3)) },
+            Choice(1) { .dropWhile($0.pick(Predicate.self)) },
+            Choice(1) { .prefix($0.int(0...4)) },
+            Choice(1) { .prefixWhile($0.pick(Predicate.self)) },
+            Choice(1) { .outputAt($0.int(0...3)) },
+            Choice(1) { makeOutputIn(&$0) },
+            Choice(1) { $0.chance(50) ? .append(values(&$0, max: 3)) : .prepend(values(&$0, max: 3)) },
+            Choice(1) { .catchWith(makeRecovery(&$0)) },
+            Choice(1) { .retry($0.int(0...2)) },
+            Choice(1, .handleEvents),
+            Choice(1, .erase),
+        ]
+        return r.choose(choices)
     }
 }
