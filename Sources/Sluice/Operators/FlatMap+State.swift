@@ -44,7 +44,7 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     @usableFromInline var unending = 0
     @usableFromInline var nextIndex = 0
     @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var queue = _FlatMapQueue<(index: Int, value: Value)>()
+    @usableFromInline var queue = RingBuffer<(index: Int, value: Value)>()
     @usableFromInline var delivering = false
     @usableFromInline var pendingFailure: Failure?
 
@@ -80,15 +80,11 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
         return index
     }
 
-    /// An inner `Empty`, not subscribed to.
+    /// A one-shot inner publisher that never ends (`Empty(completeImmediately: false)`), not
+    /// subscribed to: the stream cannot finish any more.
     @inlinable
-    mutating func emptyInner(completesAtOnce: Bool) -> Action {
-        guard phase == .running else { return .none }
-        guard completesAtOnce else {
-            unending += 1
-            return .none
-        }
-        return innerFinished(index: Self.unsubscribed)
+    mutating func unendingInner() {
+        if phase == .running { unending += 1 }
     }
 
     /// A one-shot inner publisher's value and completion, taken at once instead of subscribing:

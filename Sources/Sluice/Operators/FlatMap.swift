@@ -104,37 +104,6 @@ extension Publishers {
     }
 }
 
-/// A first-in first-out queue that keeps its storage: appending costs no allocation once it has
-/// grown to the largest backlog seen.
-@frozen @usableFromInline
-struct _FlatMapQueue<Element> {
-    @usableFromInline var storage: [Element] = []
-    @usableFromInline var head = 0
-
-    @inlinable init() {}
-
-    @inlinable var isEmpty: Bool { head == storage.count }
-
-    @inlinable mutating func append(_ element: Element) { storage.append(element) }
-
-    @inlinable
-    mutating func removeFirst() -> Element {
-        let element = storage[head]
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        return element
-    }
-
-    @inlinable
-    mutating func removeAll() {
-        storage = []
-        head = 0
-    }
-}
-
 /// The subscriber upstream talks to; it carries the subscription's identifier.
 @frozen @usableFromInline
 struct _FlatMapOuter<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
@@ -277,14 +246,16 @@ where
     func upstreamSent(_ input: Upstream.Output) -> Subscribers.Demand {
         guard !isDone.load(ordering: .relaxed) else { return .none }
         let publisher = transform.with { $0(input) }
-        if NewPublisher._isFusable && NewPublisher._Cursor._yieldsAtMostOneValue {
+        if NewPublisher._Cursor._yieldsAtMostOneValue {
+            // A one-shot inner publisher (`Just`, `Fail`, `Empty`, ... and stages over them) is
+            // taken from its cursor, not subscribed to.
             var cursor = publisher._makeCursor()
-            let (value, completion) = cursor._takeAtMostOne()
-            takeImmediate(value, completion)
-        } else if NewPublisher.self == Empty<Value, Downstream.Failure>.self {
-            let completesAtOnce = unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self)
-                .completeImmediately
-            perform(withState { $0.emptyInner(completesAtOnce: completesAtOnce) })
+            if cursor._isStarved {
+                withState { $0.unendingInner() }
+            } else {
+                let (value, completion) = cursor._takeAtMostOne()
+                takeImmediate(value, completion)
+            }
         } else if let index = withState({ $0.openInner() }) {
             publisher.subscribe(_FlatMapInner(parent: self, index: index))
         }

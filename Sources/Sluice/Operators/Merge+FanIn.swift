@@ -42,23 +42,9 @@ struct _MergeLane<Value> {
     /// False before the subscription arrives and after the upstream has ended.
     @usableFromInline var isLive = false
     @usableFromInline var hasEnded = false
-    @usableFromInline var queue: ContiguousArray<Value> = []
-    @usableFromInline var head = 0
+    @usableFromInline var queue = RingBuffer<Value>()
 
     @inlinable init() {}
-
-    @inlinable var isEmpty: Bool { head == queue.count }
-
-    @inlinable
-    mutating func pop() -> Value {
-        let value = queue[head]
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        return value
-    }
 }
 
 /// The merge's state, kept under its fan-in's lock. Each event changes it and returns what the
@@ -260,8 +246,8 @@ struct _MergeState<Value, Failure: Error> {
         }
         if waitingCount > 0 && owed > 0 {
             var index = 0
-            while lanes[index].isEmpty { index += 1 }
-            let value = lanes[index].pop()
+            while lanes[index].queue.isEmpty { index += 1 }
+            let value = lanes[index].queue.removeFirst()
             waitingCount -= 1
             if owed != .max { owed -= 1 }
             return .value(value, lane: index)

@@ -38,7 +38,8 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     @usableFromInline enum Arrival {
         /// A one-shot publisher's cursor, and whether it has ended already.
         case oneShot(P._Cursor, isExhausted: Bool)
-        case empty(completesAtOnce: Bool)
+        /// A one-shot publisher that never ends (`Empty(completeImmediately: false)`).
+        case unending
         case subscription
     }
 
@@ -76,7 +77,7 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     /// Requested by downstream and not yet delivered (queued values are already counted).
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var owed = Subscribers.Demand.none
-    @usableFromInline var queue = _FlatMapQueue<Value>()
+    @usableFromInline var queue = RingBuffer<Value>()
     @usableFromInline var delivering = false
     @usableFromInline var pendingFailure: Failure?
 
@@ -141,8 +142,8 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
             guard !delivering, demand != .none else { return (previous, .none) }
             delivering = true
             return (previous, .deliver)
-        case .empty(let completesAtOnce):
-            inner = completesAtOnce ? .none : .unending
+        case .unending:
+            inner = .unending
             return (previous, .none)
         case .subscription:
             inner = .awaiting

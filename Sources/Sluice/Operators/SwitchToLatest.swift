@@ -194,17 +194,18 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         guard !isDone.load(ordering: .relaxed) else { return .none }
         let arrival: State.Arrival
         var cursor: P._Cursor?
-        if P._isFusable && P._Cursor._yieldsAtMostOneValue {
-            // Making a cursor, or looking at its end, runs no user closure; the stages run when
-            // it is pulled.
+        if P._Cursor._yieldsAtMostOneValue {
+            // A one-shot publisher (`Just`, `Fail`, `Empty`, ... and stages over them) is taken
+            // from its cursor, not subscribed to. Making a cursor, or looking at its end, runs no
+            // user closure; the stages run when it is pulled.
             var made = publisher._makeCursor()
-            let isExhausted = made.isExhausted
-            arrival = .oneShot(made, isExhausted: isExhausted)
-            cursor = made
-        } else if P.self == Empty<Value, Downstream.Failure>.self {
-            arrival = .empty(
-                completesAtOnce: unsafeBitCast(publisher, to: Empty<Value, Downstream.Failure>.self).completeImmediately
-            )
+            if made._isStarved {
+                arrival = .unending
+            } else {
+                let isExhausted = made.isExhausted
+                arrival = .oneShot(made, isExhausted: isExhausted)
+                cursor = made
+            }
         } else {
             arrival = .subscription
         }

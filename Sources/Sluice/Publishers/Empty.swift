@@ -3,12 +3,15 @@
 /// Each subscriber gets `Subscriptions.empty`, then `.finished` at once whatever its demand, or, with
 /// `completeImmediately: false`, nothing more, ever.
 ///
-/// `Empty` is not fused: whether it ever completes is a stored value, while fusion is decided from
-/// static types, and a fused chain has no way to wait forever. Nothing is lost: it sends no value,
-/// so a chain over it runs no closure per element, and operators that care (`flatMap`,
-/// `switchToLatest`) recognise it by type.
+/// `Empty` is not fused into chains: whether it ever completes is a stored value, while fusion is
+/// decided from static types, and a fused chain has no way to wait forever. Nothing is lost: it
+/// sends no value, so a chain over it runs no closure per element. Its cursor (`_Runtime.EmptyCursor`)
+/// serves the consumers that take a one-shot publisher without subscribing to it (`flatMap`,
+/// `switchToLatest`): they ask it whether it is starved, that is, never completes.
 @frozen
 public struct Empty<Output, Failure: Error>: Publisher, Equatable {
+    public typealias _Cursor = _Runtime.EmptyCursor<Output, Failure>
+
     /// Whether the publisher finishes as soon as a subscriber attaches, or never completes.
     public let completeImmediately: Bool
 
@@ -30,5 +33,33 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
         // `receive(subscription:)` does not stop the completion.
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately { subscriber.receive(completion: .finished) }
+    }
+
+    /// False: see the type's documentation. The cursor is made only by one-shot consumers.
+    @inlinable public static var _isFusable: Bool { false }
+
+    @inlinable public func _makeCursor() -> _Cursor { _Runtime.EmptyCursor(completes: completeImmediately) }
+}
+
+extension _Runtime {
+    /// `Empty` as a one-shot cursor: no value, then `.finished`, or, starved, nothing ever.
+    @frozen
+    public struct EmptyCursor<Output, Failure: Error>: _Runtime.FusedCursor {
+        @usableFromInline let completes: Bool
+
+        @inlinable init(completes: Bool) { self.completes = completes }
+
+        @inlinable public mutating func next() -> _Runtime.FusedStep<Output, Failure> { .finished }
+
+        @inlinable public var isExhausted: Bool { true }
+
+        @inlinable public static var _yieldsAtMostOneValue: Bool { true }
+
+        /// `Empty(completeImmediately: false)`: the inner publisher never ends.
+        @inlinable public var _isStarved: Bool { !completes }
+
+        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Empty") }
+
+        @inlinable public var _name: StaticString { "Empty" }
     }
 }
