@@ -42,8 +42,8 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "AllSatisfy" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> {
-            _Runtime.AllSatisfyFold(predicate: predicate)
+        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
+            .allSatisfy(predicate)
         }
     }
 
@@ -70,29 +70,8 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryAllSatisfy" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.AllSatisfyFold<Upstream.Output> {
-            _Runtime.AllSatisfyFold(predicate: predicate)
+        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
+            .allSatisfy(predicate)
         }
-    }
-}
-
-extension _Runtime {
-    /// `allSatisfy` and `tryAllSatisfy`: `true` until an element fails the predicate, which settles it.
-    @frozen
-    public struct AllSatisfyFold<Input>: _Runtime.Fold {
-        @usableFromInline var allSatisfy = true
-        @usableFromInline let predicate: (Input) throws -> Bool
-
-        @inlinable
-        init(predicate: @escaping (Input) throws -> Bool) { self.predicate = predicate }
-
-        @inlinable @inline(__always)
-        public mutating func fold(_ input: Input) throws -> Bool {
-            if try predicate(input) { return true }
-            allSatisfy = false
-            return false
-        }
-
-        @inlinable public mutating func result() -> Bool? { allSatisfy }
     }
 }

@@ -49,9 +49,9 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "Contains" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ContainsFold<Upstream.Output> {
+        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
             let output = output
-            return _Runtime.ContainsFold { $0 == output }
+            return .contains { $0 == output }
         }
     }
 
@@ -77,7 +77,7 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "ContainsWhere" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ContainsFold<Upstream.Output> { _Runtime.ContainsFold(isMatch: predicate) }
+        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> { .contains(where: predicate) }
     }
 
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the throwing
@@ -104,29 +104,8 @@ extension Publishers {
         @inlinable public static var _name: StaticString { "TryContainsWhere" }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ContainsFold<Upstream.Output> { _Runtime.ContainsFold(isMatch: predicate) }
+        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> { .contains(where: predicate) }
     }
 }
 
 extension Publishers.Contains: Equatable where Upstream: Equatable {}
-
-extension _Runtime {
-    /// The `contains` operators: `false` until an element matches, which settles it.
-    @frozen
-    public struct ContainsFold<Input>: _Runtime.Fold {
-        @usableFromInline var contains = false
-        @usableFromInline let isMatch: (Input) throws -> Bool
-
-        @inlinable
-        init(isMatch: @escaping (Input) throws -> Bool) { self.isMatch = isMatch }
-
-        @inlinable @inline(__always)
-        public mutating func fold(_ input: Input) throws -> Bool {
-            guard try isMatch(input) else { return true }
-            contains = true
-            return false
-        }
-
-        @inlinable public mutating func result() -> Bool? { contains }
-    }
-}

@@ -43,7 +43,7 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "First" }
 
-        @inlinable public func _makeFold() -> _Runtime.FirstFold<Output> { _Runtime.FirstFold { _ in true } }
+        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first { _ in true } }
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a predicate
@@ -68,7 +68,7 @@ extension Publishers {
         /// Combine names this subscription "TryFirst".
         @inlinable public static var _name: StaticString { "TryFirst" }
 
-        @inlinable public func _makeFold() -> _Runtime.FirstFold<Output> { _Runtime.FirstFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first(where: predicate) }
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a throwing
@@ -93,29 +93,8 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "TryFirstWhere" }
 
-        @inlinable public func _makeFold() -> _Runtime.FirstFold<Output> { _Runtime.FirstFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first(where: predicate) }
     }
 }
 
 extension Publishers.First: Equatable where Upstream: Equatable {}
-
-extension _Runtime {
-    /// The `first` operators: the first match settles the answer.
-    @frozen
-    public struct FirstFold<Value>: _Runtime.Fold {
-        @usableFromInline var match: Value?
-        @usableFromInline let isMatch: (Value) throws -> Bool
-
-        @inlinable
-        init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
-
-        @inlinable @inline(__always)
-        public mutating func fold(_ input: Value) throws -> Bool {
-            guard try isMatch(input) else { return true }
-            match = input
-            return false
-        }
-
-        @inlinable public mutating func result() -> Value? { match }
-    }
-}

@@ -43,7 +43,7 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "Last" }
 
-        @inlinable public func _makeFold() -> _Runtime.LastFold<Output> { _Runtime.LastFold { _ in true } }
+        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last { _ in true } }
     }
 
     /// A publisher that waits until after the stream finishes and then publishes the last element
@@ -67,7 +67,7 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "LastWhere" }
 
-        @inlinable public func _makeFold() -> _Runtime.LastFold<Output> { _Runtime.LastFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last(where: predicate) }
     }
 
     /// A publisher that waits until after the stream finishes and then publishes the last element
@@ -92,28 +92,8 @@ extension Publishers {
 
         @inlinable public static var _name: StaticString { "TryLastWhere" }
 
-        @inlinable public func _makeFold() -> _Runtime.LastFold<Output> { _Runtime.LastFold(isMatch: predicate) }
+        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last(where: predicate) }
     }
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
-
-extension _Runtime {
-    /// The `last` operators: each match replaces the one before; the predicate sees every element.
-    @frozen
-    public struct LastFold<Value>: _Runtime.Fold {
-        @usableFromInline var match: Value?
-        @usableFromInline let isMatch: (Value) throws -> Bool
-
-        @inlinable
-        init(isMatch: @escaping (Value) throws -> Bool) { self.isMatch = isMatch }
-
-        @inlinable @inline(__always)
-        public mutating func fold(_ input: Value) throws -> Bool {
-            if try isMatch(input) { match = input }
-            return true
-        }
-
-        @inlinable public mutating func result() -> Value? { match }
-    }
-}

@@ -257,3 +257,60 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         downstream.release()
     }
 }
+
+extension _Runtime {
+    /// The folds that search: `first`, `last`, `contains` and `allSatisfy` (and their `where` and
+    /// `try` forms). An element that matches is kept; the search stops there unless it keeps
+    /// looking for a later match (`last`); `answer` turns the match found, if any, into the result.
+    @frozen
+    public struct SearchFold<Input, Output>: _Runtime.Fold {
+        @usableFromInline var match: Input?
+        @usableFromInline let isMatch: (Input) throws -> Bool
+        @usableFromInline let keepsLooking: Bool
+        @usableFromInline let answer: (Input?) -> Output?
+
+        @inlinable
+        init(isMatch: @escaping (Input) throws -> Bool, keepsLooking: Bool, answer: @escaping (Input?) -> Output?) {
+            self.isMatch = isMatch
+            self.keepsLooking = keepsLooking
+            self.answer = answer
+        }
+
+        @inlinable @inline(__always)
+        public mutating func fold(_ input: Input) throws -> Bool {
+            guard try isMatch(input) else { return true }
+            match = input
+            return keepsLooking
+        }
+
+        @inlinable public mutating func result() -> Output? { answer(match) }
+    }
+}
+
+extension _Runtime.SearchFold where Output == Input {
+    /// The first element that matches, if any.
+    @inlinable
+    static func first(where isMatch: @escaping (Input) throws -> Bool) -> Self {
+        Self(isMatch: isMatch, keepsLooking: false) { $0 }
+    }
+
+    /// The last element that matches, if any; every element is seen.
+    @inlinable
+    static func last(where isMatch: @escaping (Input) throws -> Bool) -> Self {
+        Self(isMatch: isMatch, keepsLooking: true) { $0 }
+    }
+}
+
+extension _Runtime.SearchFold where Output == Bool {
+    /// Whether an element matches: `false` until one does, which settles it.
+    @inlinable
+    static func contains(where isMatch: @escaping (Input) throws -> Bool) -> Self {
+        Self(isMatch: isMatch, keepsLooking: false) { $0 != nil }
+    }
+
+    /// Whether every element passes: `true` until one fails, which settles it.
+    @inlinable
+    static func allSatisfy(_ predicate: @escaping (Input) throws -> Bool) -> Self {
+        Self(isMatch: { try !predicate($0) }, keepsLooking: false) { $0 == nil }
+    }
+}
