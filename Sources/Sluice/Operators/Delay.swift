@@ -68,36 +68,24 @@ extension Publishers {
 /// of downstream. A delayed value or completion still scheduled holds this object until it runs,
 /// but no longer downstream.
 @usableFromInline
-final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription
+final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: UpstreamLink,
+    Subscriber, Subscription
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var active: UInt8 { 1 }
     /// Upstream completed; its completion is on its way. Values already scheduled still go out,
     /// and the demand they return still goes upstream, as in Combine.
-    @usableFromInline static var completing: UInt8 { 2 }
-    /// The completion went out, or downstream cancelled.
-    @usableFromInline static var done: UInt8 { 3 }
+    @inlinable static var completing: UInt8 { firstOwnState }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
-    @exclusivity(unchecked)
-    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    @usableFromInline let status = Atomic<UInt8>(0)
-    @usableFromInline let lock = Lock()
-    /// Set once under the lock, let go at the end.
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
@@ -107,23 +95,19 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         scheduler = publisher.scheduler
         options = publisher.options
         lifetime = Lifetime { unsafeDowncast($0, to: _DelaySubscription.self).downstream.release() }
+        super.init()
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.awaiting else {
-            let leftAlone = cancelledEarly
-            lock.unlock()
+        switch attach(subscription) {
+        case .attached:
+            // The subscription itself is not delayed.
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        case .late(let afterCancel):
             // As Combine's, a subscription that comes after a cancel is left alone.
-            if !leftAlone { subscription.cancel() }
-            return
+            if !afterCancel { subscription.cancel() }
         }
-        upstream = subscription
-        status.store(Self.active, ordering: .releasing)
-        lock.unlock()
-        // The subscription itself is not delayed.
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -184,14 +168,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func cancel() {
-        lock.lock()
-        if status.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
-        let previous = status.exchange(Self.done, ordering: .acquiringAndReleasing)
-        let upstream = upstream
-        self.upstream = nil
-        lock.unlock()
-        // A completed upstream has nothing to cancel.
-        if previous == Self.active { upstream?.cancel() }
+        // A completed upstream (`completing`) has nothing to cancel.
+        end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

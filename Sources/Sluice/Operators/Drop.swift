@@ -55,15 +55,9 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 @usableFromInline
-final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
+final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var active: UInt8 { 1 }
-    @usableFromInline static var done: UInt8 { 2 }
-    /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
-    @usableFromInline static var abandoned: UInt8 { 3 }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
@@ -73,11 +67,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     /// Values still to drop; only `receive(_:)` touches it.
     @exclusivity(unchecked)
     @usableFromInline var remaining: Int
-    /// `awaiting` → `active` → `done` (or `abandoned`); changed under `lock`, read without it per value.
-    @usableFromInline let status = Atomic<UInt8>(0)
-    @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
+    /// Downstream's requests before upstream's subscription came; guarded by `lock`.
     @exclusivity(unchecked)
     @usableFromInline var pending = Subscribers.Demand.none
 
@@ -87,12 +77,14 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
         remaining = count
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: DropSubscription.self).downstream.release() }
+        super.init()
     }
 
     @usableFromInline var description: String { "Drop" }
 
     @inlinable
     func receive(subscription: any Subscription) {
+        // `attach(_:)` and the demand that waited for it, under one lock.
         lock.lock()
         let current = status.load(ordering: .relaxed)
         guard current == Self.awaiting else {
@@ -123,16 +115,9 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
         // Downstream already has its subscription, so even a completion that comes before
         // upstream's subscription can be delivered.
-        guard status.load(ordering: .relaxed) < Self.done else {
-            lock.unlock()
-            return
-        }
-        status.store(Self.done, ordering: .releasing)
-        upstream = nil
-        lock.unlock()
+        guard end() != nil else { return }
         lifetime.call(self) {
             if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
         }
@@ -157,13 +142,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     func cancel() {
-        lock.lock()
-        let before = status.load(ordering: .relaxed)
-        status.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
-        let current = upstream
-        upstream = nil
-        lock.unlock()
-        current?.cancel()
+        end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

@@ -105,17 +105,11 @@ protocol _EventObserver<Input, Failure> {
 /// through `gate`; once the stream has ended, the last of those, or the cancel if none is running,
 /// lets go of them.
 @usableFromInline
-final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber, Subscription,
-    Introspected
+final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: UpstreamLink, Subscriber,
+    Subscription, Introspected
 where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure {
     @usableFromInline typealias Input = Observer.Input
     @usableFromInline typealias Failure = Observer.Failure
-
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var active: UInt8 { 1 }
-    @usableFromInline static var done: UInt8 { 2 }
-    /// Cancelled before upstream's subscription arrived.
-    @usableFromInline static var abandoned: UInt8 { 3 }
 
     /// Read (not reached through `with`): `cancel` and `request` tell it from downstream's
     /// thread while upstream's values go through, so its uses may overlap.
@@ -123,10 +117,6 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @usableFromInline var observer: Releasable<Observer>
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let status = Atomic<UInt8>(0)
-    @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
     @usableFromInline let lifetime: Lifetime
 
     @inlinable
@@ -134,6 +124,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         self.observer = Releasable(observer)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: _PassThroughSubscription.self).release() }
+        super.init()
     }
 
     @usableFromInline var description: String { Observer.name }
@@ -142,20 +133,15 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     /// that arrives after a cancel is left alone (HandleEventsTests, PrintTests).
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        let current = status.load(ordering: .relaxed)
-        guard current == Self.awaiting else {
-            lock.unlock()
+        switch attach(subscription) {
+        case .attached:
+            lifetime.call(self) {
+                observer.value?.receive(subscription: subscription)
+                downstream.with { $0.receive(subscription: self) }
+            }
+        case .late(let afterCancel):
             lifetime.call(self) { observer.value?.receive(subscription: subscription) }
-            if current != Self.abandoned { subscription.cancel() }
-            return
-        }
-        upstream = subscription
-        status.store(Self.active, ordering: .releasing)
-        lock.unlock()
-        lifetime.call(self) {
-            observer.value?.receive(subscription: subscription)
-            downstream.with { $0.receive(subscription: self) }
+            if !afterCancel { subscription.cancel() }
         }
     }
 
@@ -178,7 +164,8 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         lifetime.call(self) {
             let current = status.load(ordering: .acquiring)
             guard current == Self.active || current == Self.awaiting else { return }
-            _ = end()
+            // A subscription that comes after it is left alone, as after a cancel.
+            _ = end(abandoning: true)
             guard lifetime.end() else { return }
             observer.value?.receive(completion: completion)
             downstream.with { $0.receive(completion: completion) }
@@ -187,10 +174,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let state = status.load(ordering: .relaxed)
-        let current = state == Self.active ? upstream : nil
-        lock.unlock()
+        let (state, current) = activeUpstream()
         // The observer hears of a request before the subscription too, as Combine's does.
         guard current != nil || state == Self.awaiting else { return }
         lifetime.call(self) { observer.value?.request(demand, synchronous: false) }
@@ -199,22 +183,11 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
 
     @inlinable
     func cancel() {
-        let current = end()
+        let current = end(abandoning: true)?.upstream
         lifetime.call(self) {
             if lifetime.end(), current != nil { observer.value?.cancel() }
         }
         current?.cancel()
-    }
-
-    @inlinable
-    func end() -> (any Subscription)? {
-        lock.lock()
-        defer { lock.unlock() }
-        let before = status.load(ordering: .relaxed)
-        status.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
-        guard before == Self.active else { return nil }
-        defer { upstream = nil }
-        return upstream
     }
 
     /// Lets go of the observer and downstream: called once, when `lifetime` says so.

@@ -45,15 +45,15 @@ extension Publishers {
 
 /// The subscription of `receive(on:)`: a hop onto the scheduler for every value and the completion.
 ///
-/// Per value: one relaxed load of the phase, one scheduled closure (capturing this object and the
+/// Per value: one relaxed load of the status, one scheduled closure (capturing this object and the
 /// value, nothing else), and in that closure one acquiring load before downstream is called. No
 /// lock and no allocation beyond the closure: the lock guards only the upstream slot, which
 /// subscription, request, cancel and the end of the stream touch.
 ///
-/// Phases: `awaiting` the subscription, `live`, `completing` (upstream has completed and the
+/// States (`UpstreamLink`'s and one of its own): `awaiting` the subscription, `active`, `completing` (upstream has completed and the
 /// completion is scheduled: values scheduled before it still arrive and their demand still goes
 /// upstream; a cancel has nothing left to stop), `done` (delivered, or cancelled: scheduled values
-/// find it and are dropped).
+/// find it and are dropped), `abandoned` (cancelled before upstream's subscription came).
 ///
 /// Lifetimes: downstream is used only inside calls through `lifetime` (the subscription, each
 /// delivery, the completion); the completion's delivery or a cancel ends it, and the last call in
@@ -61,31 +61,20 @@ extension Publishers {
 /// object until it runs, but no longer downstream. A cancel while `completing` ends nothing: the
 /// completion on its way is still delivered (as in Combine), and its delivery ends the lifetime.
 @usableFromInline
-final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspected
+final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: UpstreamLink, Subscriber,
+    Subscription, Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var live: UInt8 { 1 }
-    @usableFromInline static var completing: UInt8 { 2 }
-    @usableFromInline static var done: UInt8 { 3 }
+    @inlinable static var completing: UInt8 { firstOwnState }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
-    @exclusivity(unchecked)
-    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
-    /// Written under `lock`, read without it on the value path.
-    @usableFromInline let phase = Atomic<UInt8>(0)
-    @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -93,6 +82,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         self.scheduler = scheduler
         self.options = options
         lifetime = Lifetime { unsafeDowncast($0, to: _ReceiveOnSubscription.self).downstream.release() }
+        super.init()
     }
 
     @usableFromInline var description: String { "ReceiveOn" }
@@ -101,24 +91,19 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.awaiting else {
-            let leftAlone = cancelledEarly
-            lock.unlock()
+        switch attach(subscription) {
+        case .attached:
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        case .late(let afterCancel):
             // As Combine's, a subscription that comes after a cancel is left alone.
-            if !leftAlone { subscription.cancel() }
-            return
+            if !afterCancel { subscription.cancel() }
         }
-        upstream = subscription
-        phase.store(Self.live, ordering: .releasing)
-        lock.unlock()
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         // Upstream sends serially; a cancel racing this load is caught again in `deliver`.
-        guard phase.load(ordering: .relaxed) == Self.live else { return .none }
+        guard status.load(ordering: .relaxed) == Self.active else { return .none }
         scheduler.schedule(options: options) { self.deliver(input) }
         return .none
     }
@@ -126,11 +111,11 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.live else {
+        guard status.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return
         }
-        phase.store(Self.completing, ordering: .releasing)
+        status.store(Self.completing, ordering: .releasing)
         lock.unlock()
         scheduler.schedule(options: options) { self.finish(completion) }
     }
@@ -141,7 +126,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     func deliver(_ input: Input) {
         let demand =
             lifetime.call(self) {
-                phase.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+                status.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
             } ?? .none
         if demand != .none { requestUpstream(demand) }
     }
@@ -149,11 +134,11 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.completing else {
+        guard status.load(ordering: .relaxed) == Self.completing else {
             lock.unlock()
             return
         }
-        phase.store(Self.done, ordering: .releasing)
+        status.store(Self.done, ordering: .releasing)
         // Let go of upstream: a fused upstream holds its subscriber, and this ends the cycle.
         let finished = upstream
         upstream = nil
@@ -185,14 +170,13 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     @inlinable
     func cancel() {
         lock.lock()
-        if phase.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
-        let current = phase.load(ordering: .relaxed)
-        guard current == Self.live || current == Self.awaiting else {
+        let current = status.load(ordering: .relaxed)
+        guard current == Self.active || current == Self.awaiting else {
             // Completing: the completion is on its way and upstream is finished; nothing to stop.
             lock.unlock()
             return
         }
-        phase.store(Self.done, ordering: .releasing)
+        status.store(current == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
         let cancelled = upstream
         upstream = nil
         lock.unlock()

@@ -49,56 +49,42 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 /// per value). `request`, `cancel` and the completion meet under the lock: a failure that finds no
 /// demand parks the stream in `replacing`, and the request that finds it there delivers.
 @usableFromInline
-final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    Introspected
+final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: UpstreamLink, Subscriber,
+    Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var active: UInt8 { 1 }
     /// Upstream failed while downstream had no demand: the replacement waits for a request.
-    @usableFromInline static var replacing: UInt8 { 2 }
-    @usableFromInline static var done: UInt8 { 3 }
+    @inlinable static var replacing: UInt8 { firstOwnState }
 
     @usableFromInline let output: Upstream.Output
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
-    @exclusivity(unchecked)
-    @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let status = Atomic<UInt8>(0)
     /// What downstream has asked for and not yet received.
     @usableFromInline let demand = DemandCounter()
-    @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
 
     @inlinable
     init(output: Upstream.Output, downstream: Downstream) {
         self.output = output
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: ReplaceErrorSubscription.self).downstream.release() }
+        super.init()
     }
 
     @usableFromInline var description: String { "ReplaceError" }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.awaiting else {
-            let leftAlone = cancelledEarly
-            lock.unlock()
+        switch attach(subscription) {
+        case .attached:
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        case .late(let afterCancel):
             // As Combine's, a subscription that comes after a cancel is left alone.
-            if !leftAlone { subscription.cancel() }
-            return
+            if !afterCancel { subscription.cancel() }
         }
-        upstream = subscription
-        status.store(Self.active, ordering: .releasing)
-        lock.unlock()
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -163,13 +149,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     @inlinable
     func cancel() {
-        lock.lock()
-        if status.load(ordering: .relaxed) == Self.awaiting { cancelledEarly = true }
-        let upstream = status.load(ordering: .relaxed) == Self.active ? upstream : nil
-        status.store(Self.done, ordering: .releasing)
-        self.upstream = nil
-        lock.unlock()
-        upstream?.cancel()
+        end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

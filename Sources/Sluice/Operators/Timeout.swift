@@ -82,20 +82,14 @@ extension Publishers {
 /// flight, or the cancel when none is, lets go of both. The timer is cancelled at the end; a timer
 /// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
-final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription,
-    Introspected
+final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: UpstreamLink,
+    Subscriber, Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var active: UInt8 { 1 }
     /// Upstream completed; the completion waits on the scheduler (a cancel still reaches upstream).
-    @usableFromInline static var completing: UInt8 { 2 }
-    @usableFromInline static var done: UInt8 { 3 }
-    /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
-    @usableFromInline static var abandoned: UInt8 { 4 }
+    @inlinable static var completing: UInt8 { firstOwnState }
 
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
@@ -108,9 +102,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
 
-    @usableFromInline let phase = Atomic<UInt8>(0)
-    @usableFromInline let lock = Lock()
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
     @exclusivity(unchecked) @usableFromInline var timer: (any Cancellable)?
     /// Tells a replaced timer's late action apart from the armed timer's.
     @exclusivity(unchecked) @usableFromInline var timerEpoch: UInt = 0
@@ -127,6 +118,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.customError = Releasable(customError)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: _TimeoutSubscription.self).release() }
+        super.init()
     }
 
     @usableFromInline var description: String { "Timeout" }
@@ -135,23 +127,19 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        let current = phase.load(ordering: .relaxed)
-        guard current == Self.awaiting else {
-            lock.unlock()
-            if current != Self.abandoned { subscription.cancel() }
-            return
+        switch attach(subscription) {
+        case .attached:
+            restartClock()
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        case .late(let afterCancel):
+            // As Combine's, a subscription that comes after a cancel is left alone.
+            if !afterCancel { subscription.cancel() }
         }
-        upstream = subscription
-        phase.store(Self.active, ordering: .releasing)
-        lock.unlock()
-        restartClock()
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard phase.load(ordering: .acquiring) == Self.active else { return .none }
+        guard status.load(ordering: .acquiring) == Self.active else { return .none }
         restartClock()
         scheduler.schedule(options: options) { self.deliver(input) }
         return .none
@@ -160,11 +148,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.active else {
+        guard status.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return
         }
-        phase.store(Self.completing, ordering: .releasing)
+        status.store(Self.completing, ordering: .releasing)
         let stale = disarm()
         lock.unlock()
         stale?.cancel()
@@ -176,7 +164,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.active, let live = upstream else {
+        guard status.load(ordering: .relaxed) == Self.active, let live = upstream else {
             lock.unlock()
             return
         }
@@ -193,8 +181,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.lock()
         let live = upstream
         upstream = nil
-        let before = phase.load(ordering: .relaxed)
-        phase.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
+        let before = status.load(ordering: .relaxed)
+        status.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
         let stale = disarm()
         lock.unlock()
         stale?.cancel()
@@ -208,13 +196,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func deliver(_ input: Input) {
         let more =
             lifetime.call(self) { () -> Subscribers.Demand in
-                let now = phase.load(ordering: .acquiring)
+                let now = status.load(ordering: .acquiring)
                 guard now == Self.active || now == Self.completing else { return .none }
                 return downstream.with { $0.receive(input) }
             } ?? .none
         guard more != .none else { return }
         lock.lock()
-        let live = phase.load(ordering: .relaxed) == Self.active ? upstream : nil
+        let live = status.load(ordering: .relaxed) == Self.active ? upstream : nil
         lock.unlock()
         live?.request(more)
     }
@@ -222,11 +210,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.completing else {
+        guard status.load(ordering: .relaxed) == Self.completing else {
             lock.unlock()
             return
         }
-        phase.store(Self.done, ordering: .releasing)
+        status.store(Self.done, ordering: .releasing)
         upstream = nil
         lock.unlock()
         lifetime.call(self) {
@@ -239,13 +227,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func expire(epoch: UInt) {
         lock.lock()
-        guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active else {
+        guard epoch == timerEpoch, status.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return
         }
         let live = upstream
         upstream = nil
-        phase.store(Self.done, ordering: .releasing)
+        status.store(Self.done, ordering: .releasing)
         let stale = disarm()
         lock.unlock()
         stale?.cancel()
@@ -263,7 +251,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func restartClock() {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.active else {
+        guard status.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return
         }
@@ -277,7 +265,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         ) { self.expire(epoch: epoch) }
         lock.lock()
         // A newer restart, a cancel or a completion may have come while scheduling.
-        guard epoch == timerEpoch, phase.load(ordering: .relaxed) == Self.active else {
+        guard epoch == timerEpoch, status.load(ordering: .relaxed) == Self.active else {
             lock.unlock()
             return token.cancel()
         }

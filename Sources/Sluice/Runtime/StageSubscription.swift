@@ -10,26 +10,17 @@ import Synchronization
 /// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
 /// cancel if none is running, lets go of them.
 @usableFromInline
-final class StageSubscription<Stage: _Runtime.Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
+final class StageSubscription<Stage: _Runtime.Stage, Downstream: Subscriber>: UpstreamLink, Subscriber, Subscription,
+    Introspected
 where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure
-
-    @usableFromInline static var awaiting: UInt8 { 0 }
-    @usableFromInline static var active: UInt8 { 1 }
-    @usableFromInline static var done: UInt8 { 2 }
-    /// Ended (a cancel) before upstream's subscription arrived.
-    @usableFromInline static var abandoned: UInt8 { 3 }
 
     /// Used only inside calls through `lifetime` (from upstream, serially).
     @exclusivity(unchecked)
     @usableFromInline var stage: Releasable<Stage>
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let status = Atomic<UInt8>(0)
-    @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
     @usableFromInline let lifetime: Lifetime
 
     @inlinable
@@ -37,6 +28,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         self.stage = Releasable(stage)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
+        super.init()
     }
 
     @usableFromInline var description: String { "\(Stage._name)" }
@@ -53,17 +45,12 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        let current = status.load(ordering: .relaxed)
-        guard current == Self.awaiting else {
-            lock.unlock()
-            if current != Self.abandoned || Stage._edges.cancelsLateSubscription { subscription.cancel() }
-            return
+        switch attach(subscription) {
+        case .attached:
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        case .late(let afterCancel):
+            if !afterCancel || Stage._edges.cancelsLateSubscription { subscription.cancel() }
         }
-        upstream = subscription
-        status.store(Self.active, ordering: .releasing)
-        lock.unlock()
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
@@ -125,10 +112,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
-        lock.lock()
-        let state = status.load(ordering: .relaxed)
-        let current = state == Self.active ? upstream : nil
-        lock.unlock()
+        let (state, current) = activeUpstream()
         if state == Self.awaiting && Stage._edges.trapsBeforeSubscription {
             preconditionFailure("\(Stage._name): requested demand before its subscription")
         }
@@ -148,31 +132,6 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         guard let ending = end() else { return }
         ending.upstream?.cancel()
         if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
-    }
-
-    /// How the stream ended, for the one caller that ended it: the upstream subscription, if any.
-    @usableFromInline
-    struct Ending {
-        @usableFromInline let upstream: (any Subscription)?
-    }
-
-    /// Ends the stream, once: moves to `done` (or to `abandoned`, for a cancel before upstream's
-    /// subscription) and hands the upstream subscription to the one caller that did it.
-    @usableFromInline
-    func end(abandoning: Bool = false) -> Ending? {
-        lock.lock()
-        defer { lock.unlock() }
-        switch status.load(ordering: .relaxed) {
-        case Self.active:
-            status.store(Self.done, ordering: .releasing)
-            defer { upstream = nil }
-            return Ending(upstream: upstream)
-        case Self.awaiting:
-            status.store(abandoning ? Self.abandoned : Self.done, ordering: .releasing)
-            return Ending(upstream: nil)
-        default:
-            return nil
-        }
     }
 
     /// Lets go of the stage and downstream: called once, when `lifetime` says so.
