@@ -172,7 +172,7 @@ where
     }
 }
 
-/// The fan-in of `flatMap`: its `_FlatMapState` under one `Lock`, never held while calling out.
+/// The subscription of `flatMap`: its `_FlatMapState` under one `Lock`, never held while calling out.
 /// `isDone` lets an upstream value be dropped after the end without taking the lock.
 @usableFromInline
 final class _FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:

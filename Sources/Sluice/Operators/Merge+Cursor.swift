@@ -1,4 +1,4 @@
-// The fused merge (see Merge+FanIn.swift for the unfused one).
+// The fused merge (see Merge+Subscription.swift for the unfused one).
 
 // A merge of synchronous upstreams, for a consumer whose demand is unlimited from the start, is
 // each upstream run to its end in turn: the merge subscribes them in order, and each one, asked

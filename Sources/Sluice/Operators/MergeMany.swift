@@ -1,11 +1,11 @@
-// MergeMany: the merge of any number of upstreams of one type, on the same fan-in (Merge+FanIn.swift) as
+// MergeMany: the merge of any number of upstreams of one type, on the same subscription (Merge+Subscription.swift) as
 // Merge … Merge8 (Merge.swift).
 
 extension Publishers {
     /// A publisher created by applying the merge function to an arbitrary number of upstream
     /// publishers.
     ///
-    /// Every merge (`Merge` … `Merge8` too) runs on the same fan-in. Downstream receives the
+    /// Every merge (`Merge` … `Merge8` too) runs on the same subscription. Downstream receives the
     /// subscription first, then the upstreams are subscribed in order. While downstream's demand is
     /// unlimited each upstream is asked for `.unlimited`; otherwise each is asked for one value at a
     /// time, and again (`.max(1)`) once its value has been delivered. A value that arrives while
@@ -36,15 +36,15 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let fanIn = _MergeFanIn<S>(downstream: subscriber, upstreamCount: publishers.count)
-            subscriber.receive(subscription: fanIn)
+            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: publishers.count)
+            subscriber.receive(subscription: merger)
             var index = 0
             for publisher in publishers {
-                publisher.subscribe(_MergeInlet(fanIn: fanIn, index: index))
+                publisher.subscribe(_MergeSide(parent: merger, index: index))
                 index += 1
             }
             // No upstream at all: all of them (none) have finished.
-            if publishers.isEmpty { fanIn.finishEmpty() }
+            if publishers.isEmpty { merger.finishEmpty() }
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).

@@ -1,6 +1,6 @@
 // The machine behind `zip` and `combineLatest` of every arity.
 //
-// One class (`_FanInCore`) per subscription, generic over its slots: a struct of 2, 3 or 4 typed slots
+// One class (`_FanInSubscription`) per subscription, generic over its slots: a struct of 2, 3 or 4 typed slots
 // (`_Slots2`...`_Slots4`), each a `_ZipSlot` (a ring buffer of unpaired values) or a `_LatestSlot` (the
 // latest value). Zip makes a tuple when it delivers one; combineLatest makes one when a value arrives
 // (from the latest values at that moment) and queues it in a ring until delivered, so that with

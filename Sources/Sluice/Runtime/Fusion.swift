@@ -55,7 +55,7 @@ extension _Runtime {
         /// completion it delivered (nil after a cancel). Defaults to none.
         static func _endedChildren(completion: Any?) -> [Mirror.Child]
 
-        /// True for a chain with a fan-in operator in it (`flatMap`, `switchToLatest`, `merge`): its
+        /// True for a chain with an operator in it that joins streams (`flatMap`, `switchToLatest`, `merge`): its
         /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
         /// observed (the inline `sink`, the folds). Under finite demand those operators run upstream's
         /// closures ahead of demand, which a cursor, pulled one element at a time, would not.

@@ -55,7 +55,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryCompactMap", downstream: subscriber, family: .trapping,
                     reflect: { downstream, _ in [("downstream", downstream)] },
                     tryStep: { .emitOrSkip(try transform($0)) }))
@@ -63,7 +63,7 @@ extension Publishers {
     }
 }
 
-extension TransformStep {
+extension StageStep {
     /// `compactMap`'s decision: a value goes on, a `nil` asks upstream for one more.
     fileprivate static func emitOrSkip(_ output: Output?) -> Self {
         output.map { .emit($0) } ?? .skip

@@ -36,7 +36,7 @@ extension Publishers {
             let predicate = predicate
             let gate = DropWhileGate()
             upstream.subscribe(
-                TransformSubscription("DropWhile", downstream: subscriber) { value in
+                StageSubscription("DropWhile", downstream: subscriber) { value in
                     gate.drops { predicate(value) } ? .skip : .emit(value)
                 })
         }
@@ -63,7 +63,7 @@ extension Publishers {
             let predicate = predicate
             let gate = DropWhileGate()
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryDropWhile", downstream: subscriber,
                     tryStep: { value in
                         try gate.drops { try predicate(value) } ? .skip : .emit(value)

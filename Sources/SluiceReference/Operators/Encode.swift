@@ -32,7 +32,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "Encode", downstream: subscriber, family: .passingValuesAndCompletions,
                     reflect: { downstream, status in
                         [
@@ -60,7 +60,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "Decode", downstream: subscriber, family: .passingValuesAndCompletions,
                     reflect: { downstream, status in
                         [

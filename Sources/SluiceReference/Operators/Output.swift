@@ -56,7 +56,7 @@ extension Publishers {
             let range = range
             var index = 0
             upstream.subscribe(
-                TransformSubscription("Output", downstream: subscriber) { input in
+                StageSubscription("Output", downstream: subscriber) { input in
                     let current = index
                     index += 1
                     if current < range.lowerBound { return .skip }

@@ -35,7 +35,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "PrefixWhile", downstream: subscriber, family: .trapping,
                     reflect: { downstream, _ in [("downstream", downstream)] }
                 ) { predicate($0) ? .emit($0) : .finish })
@@ -62,7 +62,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryPrefixWhile", downstream: subscriber, family: .trapping,
                     reflect: { downstream, _ in [("downstream", downstream)] },
                     tryStep: { try predicate($0) ? .emit($0) : .finish }))

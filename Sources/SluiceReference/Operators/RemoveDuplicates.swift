@@ -45,7 +45,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "RemoveDuplicates", downstream: subscriber, family: .trapping,
                     reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] }
                 ) { previous.step($0, predicate) })
@@ -71,7 +71,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (previous, predicate) = (PreviousElement<Output>(), predicate)
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryRemoveDuplicates", downstream: subscriber, family: .trapping,
                     reflect: { downstream, _ in [("downstream", downstream), ("last", previous.last as Any)] },
                     tryStep: { try previous.step($0, predicate) }))
@@ -88,7 +88,7 @@ extension Publishers {
 private final class PreviousElement<Value> {
     private(set) var last: Value?
 
-    func step<Failure>(_ element: Value, _ isDuplicate: (Value, Value) throws -> Bool) rethrows -> TransformStep<
+    func step<Failure>(_ element: Value, _ isDuplicate: (Value, Value) throws -> Bool) rethrows -> StageStep<
         Value, Failure
     > {
         if let last, try isDuplicate(last, element) {

@@ -73,7 +73,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryScan", downstream: subscriber, family: .passingValues,
                     reflect: { downstream, status in
                         [("downstream", downstream), ("status", status), ("result", accumulator.result)]

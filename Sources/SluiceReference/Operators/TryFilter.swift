@@ -28,7 +28,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryFilter", downstream: subscriber, family: .trapping,
                     reflect: { downstream, _ in [("downstream", downstream)] },
                     tryStep: { try isIncluded($0) ? .emit($0) : .skip }))

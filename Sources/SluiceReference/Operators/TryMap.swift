@@ -26,7 +26,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                TransformSubscription(
+                StageSubscription(
                     "TryMap", downstream: subscriber, family: .passingValues, tryStep: { .emit(try transform($0)) }))
         }
     }

@@ -1,5 +1,5 @@
 /// What a one-to-one operator decides for one upstream value.
-enum TransformStep<Output, Failure: Error> {
+enum StageStep<Output, Failure: Error> {
     /// Forward the value downstream; downstream's answer is the new demand upstream.
     case emit(Output)
     /// Drop the value and ask upstream for one more in its place (`filter`, `compactMap`, ...).
@@ -23,12 +23,12 @@ enum TransformStep<Output, Failure: Error> {
 /// `.subscribed` state, and only there. Whoever ends the stream (a cancel, a completion, a step
 /// that ends it) takes them out under the lock, so they are dropped when that call returns,
 /// outside the lock. A value in flight on another thread holds its own copies until it returns.
-final class TransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
     Subscriber, Subscription, Introspectable
 {
     typealias Failure = UpstreamFailure
     typealias Output = Downstream.Input
-    typealias Step = (Input) -> TransformStep<Output, Downstream.Failure>
+    typealias Step = (Input) -> StageStep<Output, Downstream.Failure>
     typealias MapCompletion = (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
 
     /// What a live stream holds.
@@ -190,21 +190,21 @@ enum TransformFamily {
     case passingValuesAndCompletions
 }
 
-extension TransformSubscription where UpstreamFailure == Downstream.Failure {
+extension StageSubscription where UpstreamFailure == Downstream.Failure {
     /// An operator that does not touch the completion.
     convenience init(
         _ name: String, downstream: Downstream, family: TransformFamily = .dropping, reflect: ReflectChildren? = nil,
-        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>
+        step: @escaping (Input) -> StageStep<Output, Downstream.Failure>
     ) {
         self.init(name, downstream: downstream, family: family, reflect: reflect, step: step, mapCompletion: { $0 })
     }
 }
 
-extension TransformSubscription where Downstream.Failure == any Error {
+extension StageSubscription where Downstream.Failure == any Error {
     /// A `try` operator: an upstream failure is passed on as `any Error`.
     convenience init(
         _ name: String, downstream: Downstream, family: TransformFamily = .dropping, reflect: ReflectChildren? = nil,
-        tryStep: @escaping (Input) throws -> TransformStep<Output, any Error>
+        tryStep: @escaping (Input) throws -> StageStep<Output, any Error>
     ) {
         self.init(
             name, downstream: downstream, family: family, reflect: reflect,
@@ -233,7 +233,7 @@ final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subs
 
     private let downstream: Downstream
     /// Only `.emit` and `.skip`: these operators never end a stream by themselves.
-    private let step: (Input) -> TransformStep<Output, Downstream.Failure>
+    private let step: (Input) -> StageStep<Output, Downstream.Failure>
     private let mapCompletion: (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     private let observeSubscription: (any Subscription) -> Void
     private let reflect: ReflectChildren?
@@ -243,7 +243,7 @@ final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subs
         _ name: String, downstream: Downstream,
         observeSubscription: @escaping (any Subscription) -> Void = { _ in },
         reflect: ReflectChildren? = nil,
-        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>,
+        step: @escaping (Input) -> StageStep<Output, Downstream.Failure>,
         mapCompletion: @escaping (Subscribers.Completion<UpstreamFailure>) -> Subscribers.Completion<Downstream.Failure>
     ) {
         description = name
@@ -256,7 +256,7 @@ final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subs
 
     convenience init(
         _ name: String, downstream: Downstream, reflect: ReflectChildren? = nil,
-        step: @escaping (Input) -> TransformStep<Output, Downstream.Failure>
+        step: @escaping (Input) -> StageStep<Output, Downstream.Failure>
     ) where UpstreamFailure == Downstream.Failure {
         self.init(name, downstream: downstream, reflect: reflect, step: step, mapCompletion: { $0 })
     }

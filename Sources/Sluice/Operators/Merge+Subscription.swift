@@ -1,39 +1,39 @@
-// The merge family's machinery: the fan-in every arity of `Merge` (and `MergeMany`) subscribes
-// through, its inlets and its lanes. The public types are in Merge.swift.
+// The merge family's machinery: the subscription every arity of `Merge` (and `MergeMany`) runs
+// on, its sides and its lanes. The public types are in Merge.swift.
 
-/// The subscriber a merge hands to one upstream: the fan-in and the upstream's position. It
-/// carries the fan-in's identifier, as Combine's inner subscribers do.
+/// The subscriber a merge hands to one upstream: the merge subscription and the upstream's position. It
+/// carries the subscription's identifier, as Combine's inner subscribers do.
 @frozen @usableFromInline
-struct _MergeInlet<Downstream: Subscriber>: Subscriber {
+struct _MergeSide<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let fanIn: _MergeFanIn<Downstream>
+    @usableFromInline let parent: _MergeSubscription<Downstream>
     @usableFromInline let index: Int
 
     @inlinable
-    init(fanIn: _MergeFanIn<Downstream>, index: Int) {
-        self.fanIn = fanIn
+    init(parent: _MergeSubscription<Downstream>, index: Int) {
+        self.parent = parent
         self.index = index
     }
 
-    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(fanIn) }
+    @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
     @inlinable
-    func receive(subscription: any Subscription) { fanIn.attach(subscription, at: index) }
+    func receive(subscription: any Subscription) { parent.attach(subscription, at: index) }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        fanIn.lifetime.call(fanIn) { fanIn.offer(input, from: index) } ?? .none
+        parent.lifetime.call(parent) { parent.offer(input, from: index) } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        fanIn.lifetime.call(fanIn) { fanIn.end(completion, from: index) }
+        parent.lifetime.call(parent) { parent.end(completion, from: index) }
     }
 }
 
-/// One upstream's place in the fan-in: its subscription while live, and the values of it that wait
+/// One upstream's place in the merge: its subscription while live, and the values of it that wait
 /// for demand or for another thread's delivery to end. The queue keeps its storage when it empties,
 /// so a steady stream of waiting values allocates nothing.
 @frozen @usableFromInline
@@ -47,8 +47,8 @@ struct _MergeLane<Value> {
     @inlinable init() {}
 }
 
-/// The merge's state, kept under its fan-in's lock. Each event changes it and returns what the
-/// fan-in does once it has unlocked; nothing here calls out.
+/// The merge's state, kept under its subscription's lock. Each event changes it and returns what the
+/// subscription does once it has unlocked; nothing here calls out.
 ///
 /// Delivery is serial without blocking anyone: the call that finds nobody delivering takes the
 /// `delivering` turn, calls downstream, and before giving the turn back delivers whatever arrived
@@ -273,17 +273,17 @@ struct _MergeState<Value, Failure: Error> {
     }
 }
 
-/// The fan-in behind every merge: any number of upstreams, one downstream, its `_MergeState`
+/// The subscription behind every merge: any number of upstreams, one downstream, its `_MergeState`
 /// under one inline `Lock` that is never held while calling out. A value costs two uncontended
 /// lock round trips and no allocation, and a synchronous upstream's drain loop runs straight
 /// through.
 @usableFromInline
-final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
+final class _MergeSubscription<Downstream: Subscriber>: Subscription, Introspected {
     @usableFromInline typealias Value = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline typealias State = _MergeState<Value, Failure>
 
-    /// Used only inside calls through `lifetime`: the inlets' signals and the drains.
+    /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
@@ -295,7 +295,7 @@ final class _MergeFanIn<Downstream: Subscriber>: Subscription, Introspected {
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _MergeFanIn.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _MergeSubscription.self).downstream.release() }
         state = State(upstreamCount: upstreamCount)
     }
 

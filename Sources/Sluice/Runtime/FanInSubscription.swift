@@ -1,4 +1,4 @@
-// `_FanInCore`, the subscription of a `zip` or `combineLatest`, and `_FanInSide`, its subscriber to
+// `_FanInSubscription`, the subscription of a `zip` or `combineLatest`, and `_FanInSide`, its subscriber to
 // each upstream. Their slots, lanes and steps, and how they fit together: FanIn.swift.
 
 /// The subscription of a `zip` or `combineLatest`, over the slots of its arity and kind.
@@ -8,7 +8,7 @@
 /// tuple for the next request). While one upstream's value is being delivered, further demand for
 /// that upstream is handed back from its `receive` instead of requested, as Combine does.
 @usableFromInline
-final class _FanInCore<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, Introspected
+final class _FanInSubscription<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Slots.Output {
     @usableFromInline enum Phase {
         case idle
@@ -50,7 +50,7 @@ where Downstream.Input == Slots.Output {
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _FanInCore.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: _FanInSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { Slots.pairs ? "Zip" : "CombineLatest" }
@@ -345,11 +345,11 @@ struct _FanInSide<Lane: _FanInLane, Downstream: Subscriber>: Subscriber where Do
     @usableFromInline typealias Input = Lane.Value
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let core: _FanInCore<Lane.Slots, Downstream>
+    @usableFromInline let core: _FanInSubscription<Lane.Slots, Downstream>
     @usableFromInline let combineIdentifier: CombineIdentifier
 
     @inlinable
-    init(_ core: _FanInCore<Lane.Slots, Downstream>) {
+    init(_ core: _FanInSubscription<Lane.Slots, Downstream>) {
         self.core = core
         combineIdentifier = CombineIdentifier()
     }
