@@ -35,12 +35,12 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let verdict = AllSatisfyVerdict()
+            let search = Search<Upstream.Output>()
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
                     "AllSatisfy", downstream: subscriber,
-                    fold: { verdict.fold($0, predicate) }, result: { verdict.allSatisfy }))
+                    fold: { search.fold($0) { !predicate($0) } }, result: { search.match == nil }))
         }
     }
 
@@ -61,24 +61,12 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let verdict = AllSatisfyVerdict()
+            let search = Search<Upstream.Output>()
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
                     "TryAllSatisfy", downstream: subscriber,
-                    tryFold: { try verdict.fold($0, predicate) }, result: { verdict.allSatisfy }))
+                    tryFold: { try search.fold($0) { try !predicate($0) } }, result: { search.match == nil }))
         }
-    }
-}
-
-/// The answer of one `allSatisfy` or `tryAllSatisfy` subscription: `true` until an element fails
-/// the predicate, which settles it.
-private final class AllSatisfyVerdict {
-    private(set) var allSatisfy = true
-
-    func fold<Input, Failure>(_ input: Input, _ predicate: (Input) throws -> Bool) rethrows -> FoldStep<Failure> {
-        if try predicate(input) { return .continue }
-        allSatisfy = false
-        return .finishEarly
     }
 }

@@ -41,12 +41,12 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let verdict = ContainsVerdict()
+            let search = Search<Upstream.Output>()
             let output = output
             upstream.subscribe(
                 FoldSubscription(
                     "Contains", downstream: subscriber,
-                    fold: { verdict.fold($0) { $0 == output } }, result: { verdict.contains }))
+                    fold: { search.fold($0) { $0 == output } }, result: { search.match != nil }))
         }
     }
 
@@ -67,12 +67,12 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let verdict = ContainsVerdict()
+            let search = Search<Upstream.Output>()
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
                     "ContainsWhere", downstream: subscriber,
-                    fold: { verdict.fold($0, predicate) }, result: { verdict.contains }))
+                    fold: { search.fold($0, predicate) }, result: { search.match != nil }))
         }
     }
 
@@ -94,25 +94,14 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let verdict = ContainsVerdict()
+            let search = Search<Upstream.Output>()
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
                     "TryContainsWhere", downstream: subscriber,
-                    tryFold: { try verdict.fold($0, predicate) }, result: { verdict.contains }))
+                    tryFold: { try search.fold($0, predicate) }, result: { search.match != nil }))
         }
     }
 }
 
 extension Publishers.Contains: Equatable where Upstream: Equatable {}
-
-/// The answer of one `contains` subscription: `false` until an element matches, which settles it.
-private final class ContainsVerdict {
-    private(set) var contains = false
-
-    func fold<Input, Failure>(_ input: Input, _ isMatch: (Input) throws -> Bool) rethrows -> FoldStep<Failure> {
-        guard try isMatch(input) else { return .continue }
-        contains = true
-        return .finishEarly
-    }
-}

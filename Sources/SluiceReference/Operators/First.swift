@@ -36,7 +36,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let first = FirstMatch<Output>()
+            let first = Search<Output>()
             upstream.subscribe(
                 FoldSubscription(
                     "First", downstream: subscriber,
@@ -61,7 +61,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let first = FirstMatch<Output>()
+            let first = Search<Output>()
             let predicate = predicate
             // Combine names this subscription "TryFirst"; the name is what `description` shows.
             upstream.subscribe(
@@ -88,7 +88,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let first = FirstMatch<Output>()
+            let first = Search<Output>()
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
@@ -99,14 +99,3 @@ extension Publishers {
 }
 
 extension Publishers.First: Equatable where Upstream: Equatable {}
-
-/// The element found by one `first` subscription: the first match settles the answer.
-private final class FirstMatch<Value> {
-    private(set) var match: Value?
-
-    func fold<Failure>(_ input: Value, _ isMatch: (Value) throws -> Bool) rethrows -> FoldStep<Failure> {
-        guard try isMatch(input) else { return .continue }
-        match = input
-        return .finishEarly
-    }
-}

@@ -36,7 +36,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let last = LastMatch<Output>()
+            let last = Search<Output>(keepsLooking: true)
             upstream.subscribe(
                 FoldSubscription(
                     "Last", downstream: subscriber,
@@ -61,7 +61,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let last = LastMatch<Output>()
+            let last = Search<Output>(keepsLooking: true)
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
@@ -87,7 +87,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let last = LastMatch<Output>()
+            let last = Search<Output>(keepsLooking: true)
             let predicate = predicate
             upstream.subscribe(
                 FoldSubscription(
@@ -98,13 +98,3 @@ extension Publishers {
 }
 
 extension Publishers.Last: Equatable where Upstream: Equatable {}
-
-/// The element kept by one `last` subscription: each match replaces the one before.
-private final class LastMatch<Value> {
-    private(set) var match: Value?
-
-    func fold<Failure>(_ input: Value, _ isMatch: (Value) throws -> Bool) rethrows -> FoldStep<Failure> {
-        if try isMatch(input) { match = input }
-        return .continue
-    }
-}

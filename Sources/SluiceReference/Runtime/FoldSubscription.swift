@@ -9,6 +9,22 @@ enum FoldStep<Failure: Error> {
     case fail(Failure)
 }
 
+/// What one `first`, `last`, `contains` or `allSatisfy` subscription has found: the element that
+/// matched, if any (`allSatisfy` looks for one that fails its predicate). The search ends at the
+/// first match, unless it keeps looking for a later one (`last`).
+final class Search<Value> {
+    private(set) var match: Value?
+    private let keepsLooking: Bool
+
+    init(keepsLooking: Bool = false) { self.keepsLooking = keepsLooking }
+
+    func fold<Failure>(_ input: Value, _ isMatch: (Value) throws -> Bool) rethrows -> FoldStep<Failure> {
+        guard try isMatch(input) else { return .continue }
+        match = input
+        return keepsLooking ? .continue : .finishEarly
+    }
+}
+
 /// The subscription shared by the operators that fold the whole upstream into at most one value
 /// (`collect()`, `reduce`, `count`, `min`/`max`, `first`/`last`, `contains`, `allSatisfy`).
 ///
