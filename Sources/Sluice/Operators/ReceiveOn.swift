@@ -91,13 +91,8 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch attach(subscription) {
-        case .attached:
-            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        case .late(let afterCancel):
-            // As Combine's, a subscription that comes after a cancel is left alone.
-            if !afterCancel { subscription.cancel() }
-        }
+        guard attachOrCancelLate(subscription) else { return }
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable

@@ -127,14 +127,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch attach(subscription) {
-        case .attached:
-            restartClock()
-            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        case .late(let afterCancel):
-            // As Combine's, a subscription that comes after a cancel is left alone.
-            if !afterCancel { subscription.cancel() }
-        }
+        guard attachOrCancelLate(subscription) else { return }
+        restartClock()
+        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable

@@ -50,6 +50,19 @@ class UpstreamLink {
         return .attached
     }
 
+    /// `attach(_:)` with Combine's answer to a late subscription: it is cancelled, unless a cancel
+    /// came before the first one (then it is left alone). True when it was attached.
+    @inlinable
+    final func attachOrCancelLate(_ subscription: any Subscription) -> Bool {
+        switch attach(subscription) {
+        case .attached:
+            return true
+        case .late(let afterCancel):
+            if !afterCancel { subscription.cancel() }
+            return false
+        }
+    }
+
     /// Upstream's subscription while the stream is `active` (where a request goes), and the status
     /// it found.
     @inlinable
