@@ -84,19 +84,13 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
 
     @inlinable
     func receive(subscription: any Subscription) {
-        // `attach(_:)` and the demand that waited for it, under one lock.
-        lock.lock()
-        let current = status.load(ordering: .relaxed)
-        guard current == Self.awaiting else {
-            lock.unlock()
-            if current != Self.abandoned { subscription.cancel() }
-            return
+        // Upstream's first request is the demand that waited for it, plus the values to drop.
+        var first = Subscribers.Demand.none
+        let attached = attachOrCancelLate(subscription) {
+            first = pending + count
+            pending = .none
         }
-        upstream = subscription
-        let first = pending + count
-        pending = .none
-        status.store(Self.active, ordering: .releasing)
-        lock.unlock()
+        guard attached else { return }
         if first > 0 { subscription.request(first) }
     }
 

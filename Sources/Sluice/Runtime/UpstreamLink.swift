@@ -35,9 +35,11 @@ class UpstreamLink {
         case late(afterCancel: Bool)
     }
 
-    /// Takes upstream's subscription if it is awaited.
+    /// Takes upstream's subscription if it is awaited. `whileLocked` runs under the same lock as
+    /// the stream becomes `active`: a subclass takes there what waited for the subscription (the
+    /// demand `dropFirst` holds back).
     @inlinable
-    final func attach(_ subscription: any Subscription) -> Attachment {
+    final func attach(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> Attachment {
         lock.lock()
         let current = status.load(ordering: .relaxed)
         guard current == Self.awaiting else {
@@ -45,16 +47,17 @@ class UpstreamLink {
             return .late(afterCancel: current == Self.abandoned)
         }
         upstream = subscription
+        whileLocked()
         status.store(Self.active, ordering: .releasing)
         lock.unlock()
         return .attached
     }
 
-    /// `attach(_:)` with Combine's answer to a late subscription: it is cancelled, unless a cancel
-    /// came before the first one (then it is left alone). True when it was attached.
+    /// `attach(_:whileLocked:)` with Combine's answer to a late subscription: it is cancelled,
+    /// unless a cancel came before the first one (then it is left alone). True when it was attached.
     @inlinable
-    final func attachOrCancelLate(_ subscription: any Subscription) -> Bool {
-        switch attach(subscription) {
+    final func attachOrCancelLate(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> Bool {
+        switch attach(subscription, whileLocked: whileLocked) {
         case .attached:
             return true
         case .late(let afterCancel):
