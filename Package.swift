@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SluiceShim", targets: ["SluiceShim"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceReferenceTesting", targets: ["SluiceReferenceTesting"]),
+        .library(name: "SluiceExt", targets: ["SluiceExt"]),
+        .library(name: "SluiceReferenceExt", targets: ["SluiceReferenceExt"]),
     ],
     dependencies: [
         // Test-only: the HTTP server on 127.0.0.1 that URLSession's tests talk to.
@@ -42,6 +44,16 @@ let package = Package(
         // The test kit (virtual-time TestScheduler, ...), written once in Sources/SluiceTesting and
         // compiled against each implementation (SluiceReferenceTesting links that folder, a symlink).
         .target(name: "SluiceTesting", dependencies: ["Sluice"]),
+        // Beyond Combine: what Combine users reach for (ReplaySubject, share(replay:), ...), a separate
+        // product so that `Sluice` stays exactly Combine. Each implementation has its own primitives
+        // (Subjects/, ...); what is composed of Combine's own operators is written once, in
+        // Sources/SluiceExt/Composed, which SluiceReferenceExt links (a symlink).
+        .target(name: "SluiceExt", dependencies: ["Sluice"]),
+        .target(
+            name: "SluiceReferenceExt",
+            dependencies: ["SluiceReference"],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
         // The seeds' patterns as small apps' code (search as you type, form validation, a network
         // call, a view model), tested in SluiceConformanceTests/ExamplesTests.swift.
         .target(name: "SluiceExamples", dependencies: ["Sluice", "SluiceFoundation"], path: "Examples"),
@@ -74,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "SluiceReferenceConformanceTests",
             dependencies: [
-                "SluiceReference", "SluiceReferenceTesting", "SluiceReferenceFoundation",
+                "SluiceReference", "SluiceReferenceTesting", "SluiceReferenceFoundation", "SluiceReferenceExt",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: [.define("SLUICE_REFERENCE")]
@@ -82,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "SluiceConformanceTests",
             dependencies: [
-                "Sluice", "SluiceTesting", "SluiceFoundation", "SluiceShim", "SluiceExamples",
+                "Sluice", "SluiceTesting", "SluiceFoundation", "SluiceExt", "SluiceShim", "SluiceExamples",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),

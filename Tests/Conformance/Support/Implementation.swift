@@ -4,10 +4,12 @@
 @_exported import SluiceReference
 @_exported import SluiceReferenceFoundation
 @_exported import SluiceReferenceTesting
+@_exported import SluiceReferenceExt
 #else
 @_exported import Sluice
 @_exported import SluiceFoundation
 @_exported import SluiceTesting
+@_exported import SluiceExt
 #endif
 
 /// The name of the implementation under test, for messages.

@@ -1,0 +1,18 @@
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+extension Publisher {
+    /// Shares one subscription to this publisher among all subscribers, replaying the last `count`
+    /// values, and the completion, to each new one.
+    ///
+    /// `share()` with memory: the first subscriber subscribes upstream; later ones join the same
+    /// stream and first receive what a `ReplaySubject(bufferSize: count)` holds. As with
+    /// `share()`, the upstream subscription is cancelled when the last subscriber cancels, and the
+    /// next subscriber subscribes again, to the same subject (which, once completed, replays).
+    public func share(replay count: Int) -> Publishers.Autoconnect<Publishers.Multicast<Self, ReplaySubject<Output, Failure>>> {
+        multicast { ReplaySubject(bufferSize: count) }.autoconnect()
+    }
+}
