@@ -1,0 +1,44 @@
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+extension Publisher {
+    /// Combines each value of this publisher with the latest values of two others, once both have
+    /// published; see `withLatestFrom(_:resultSelector:)`.
+    public func withLatestFrom<Other1: Publisher, Other2: Publisher, Result>(
+        _ other1: Other1, _ other2: Other2,
+        resultSelector: @escaping (Output, (Other1.Output, Other2.Output)) -> Result
+    ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest<Other1, Other2>, Result>
+    where Other1.Failure == Failure, Other2.Failure == Failure {
+        withLatestFrom(other1.combineLatest(other2), resultSelector: resultSelector)
+    }
+
+    /// Publishes the latest values of two other publishers each time this publisher publishes.
+    public func withLatestFrom<Other1: Publisher, Other2: Publisher>(
+        _ other1: Other1, _ other2: Other2
+    ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest<Other1, Other2>, (Other1.Output, Other2.Output)>
+    where Other1.Failure == Failure, Other2.Failure == Failure {
+        withLatestFrom(other1.combineLatest(other2))
+    }
+
+    /// Combines each value of this publisher with the latest values of three others, once all
+    /// have published; see `withLatestFrom(_:resultSelector:)`.
+    public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher, Result>(
+        _ other1: Other1, _ other2: Other2, _ other3: Other3,
+        resultSelector: @escaping (Output, (Other1.Output, Other2.Output, Other3.Output)) -> Result
+    ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest3<Other1, Other2, Other3>, Result>
+    where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure {
+        withLatestFrom(other1.combineLatest(other2, other3), resultSelector: resultSelector)
+    }
+
+    /// Publishes the latest values of three other publishers each time this publisher publishes.
+    public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher>(
+        _ other1: Other1, _ other2: Other2, _ other3: Other3
+    ) -> Publishers.WithLatestFrom<
+        Self, Publishers.CombineLatest3<Other1, Other2, Other3>, (Other1.Output, Other2.Output, Other3.Output)
+    > where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure {
+        withLatestFrom(other1.combineLatest(other2, other3))
+    }
+}

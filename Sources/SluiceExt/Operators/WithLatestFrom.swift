@@ -1,0 +1,251 @@
+import Sluice
+
+extension Publisher {
+    /// Combines each value of this publisher with the latest value of `other`, through
+    /// `resultSelector`.
+    ///
+    /// - A value that comes before `other` has published anything is dropped, and one more value
+    ///   is asked of this publisher in its place, so downstream's demand is met exactly.
+    /// - `other` is asked for everything as soon as it is subscribed, before this publisher;
+    ///   downstream's demand goes to this publisher.
+    /// - The stream ends when this publisher completes or either publisher fails; the other one is
+    ///   then cancelled. When `other` finishes, its last value stays the latest.
+    public func withLatestFrom<Other: Publisher, Result>(
+        _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
+    ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
+        Publishers.WithLatestFrom(upstream: self, other: other, resultSelector: resultSelector)
+    }
+
+    /// Publishes the latest value of `other` each time this publisher publishes; see
+    /// `withLatestFrom(_:resultSelector:)`.
+    public func withLatestFrom<Other: Publisher>(
+        _ other: Other
+    ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
+        withLatestFrom(other) { $1 }
+    }
+}
+
+extension Publishers {
+    /// A publisher that combines each value of its upstream with the latest value of another
+    /// publisher.
+    public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
+    where Upstream.Failure == Other.Failure {
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are combined.
+        public let upstream: Upstream
+        /// The publisher whose latest value each upstream value is combined with.
+        public let other: Other
+        /// Makes the published value from an upstream value and `other`'s latest.
+        public let resultSelector: (Upstream.Output, Other.Output) -> Output
+
+        /// Creates a publisher that combines each value of `upstream` with the latest of `other`.
+        public init(
+            upstream: Upstream, other: Other, resultSelector: @escaping (Upstream.Output, Other.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.other = other
+            self.resultSelector = resultSelector
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = WithLatestFromSubscription<Upstream, Other, S>(
+                downstream: subscriber, resultSelector: resultSelector)
+            // Downstream first, so that whichever publisher ends the stream can deliver its
+            // completion; requests made before upstream's subscription wait for it.
+            subscriber.receive(subscription: subscription)
+            other.subscribe(WithLatestFromOtherSide(parent: subscription))
+            upstream.subscribe(subscription)
+        }
+    }
+}
+
+/// The subscription of `withLatestFrom`: upstream's subscriber, and downstream's subscription.
+///
+/// Its state machine says, for each event, what to call outside the lock. One thread at a time
+/// delivers to downstream: a completion that comes while a value is being delivered (`other`
+/// failing on another thread, or upstream completing from inside downstream's `receive`) waits
+/// for the delivery to return.
+private final class WithLatestFromSubscription<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>:
+    Subscriber, Subscription, CustomStringConvertible
+where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    struct State {
+        typealias Live = (downstream: Downstream, resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input)
+        /// Downstream and the result selector, until the stream ends.
+        var live: Live?
+        var upstream: (any Subscription)?
+        var other: (any Subscription)?
+        var latest: Other.Output?
+        /// Downstream's requests before upstream's subscription came.
+        var pendingDemand = Subscribers.Demand.none
+        var isDelivering = false
+        /// A completion that came while a value was being delivered.
+        var pendingCompletion: Subscribers.Completion<Failure>?
+
+        /// Neither ended nor ending.
+        var isLive: Bool { live != nil && pendingCompletion == nil }
+
+        enum Arrival {
+            case ended
+            /// `other` has published nothing yet.
+            case dropped
+            case deliver(Downstream, (Upstream.Output, Other.Output) -> Downstream.Input, Other.Output)
+        }
+
+        /// What to do with a value from upstream.
+        mutating func arrival() -> Arrival {
+            guard isLive, let live else { return .ended }
+            guard let latest else { return .dropped }
+            isDelivering = true
+            return .deliver(live.downstream, live.resultSelector, latest)
+        }
+
+        /// A delivery returned: the completion that came meanwhile, if one did, which ends the
+        /// stream (with what it lets go of, released outside the lock).
+        mutating func delivered() -> (Subscribers.Completion<Failure>, Live)? {
+            isDelivering = false
+            guard let completion = pendingCompletion.take(), let ended = live.take() else { return nil }
+            return (completion, ended)
+        }
+
+        /// What ending the stream lets go of: downstream, to complete, and the subscriptions to cancel.
+        struct Ending {
+            /// Downstream and the result selector, when the stream ends now.
+            var ended: Live?
+            var cancels: [any Subscription]
+        }
+
+        /// Ends the stream now, or, while a value is being delivered, when the delivery returns.
+        /// `completion` is nil for a cancel.
+        mutating func end(with completion: Subscribers.Completion<Failure>?) -> Ending {
+            guard isLive else { return Ending(ended: nil, cancels: []) }
+            let cancels = [upstream, other].compactMap { $0 }
+            upstream = nil
+            other = nil
+            latest = nil
+            if isDelivering, let completion {
+                pendingCompletion = completion
+                return Ending(ended: nil, cancels: cancels)
+            }
+            return Ending(ended: live.take(), cancels: cancels)
+        }
+    }
+
+    private let lock = Lock()
+    private var state: State
+
+    init(downstream: Downstream, resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input) {
+        state = State(live: (downstream, resultSelector))
+    }
+
+    var description: String { "WithLatestFrom" }
+
+    // MARK: From upstream
+
+    func receive(subscription: any Subscription) {
+        let (attached, demand) = lock.withLock { () -> (Bool, Subscribers.Demand) in
+            guard state.isLive, state.upstream == nil else { return (false, .none) }
+            state.upstream = subscription
+            defer { state.pendingDemand = .none }
+            return (true, state.pendingDemand)
+        }
+        guard attached else {
+            subscription.cancel()
+            return
+        }
+        if demand > 0 { subscription.request(demand) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        switch lock.withLock({ state.arrival() }) {
+        case .ended:
+            return .none
+        case .dropped:
+            // Asked for once more in its place, so downstream's demand is met exactly.
+            return .max(1)
+        case .deliver(let downstream, let resultSelector, let latest):
+            let demand = downstream.receive(resultSelector(input, latest))
+            guard let (completion, ended) = lock.withLock({ state.delivered() }) else { return demand }
+            ended.downstream.receive(completion: completion)
+            return .none
+        }
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        finish(with: completion, completed: \.upstream)
+    }
+
+    // MARK: From other
+
+    func receiveOther(subscription: any Subscription) {
+        let attached = lock.withLock { () -> Bool in
+            guard state.isLive, state.other == nil else { return false }
+            state.other = subscription
+            return true
+        }
+        if attached { subscription.request(.unlimited) } else { subscription.cancel() }
+    }
+
+    func receiveOther(_ value: Other.Output) {
+        lock.withLock { if state.isLive { state.latest = value } }
+    }
+
+    func receiveOther(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: lock.withLock { state.other = nil }
+        case .failure: finish(with: completion, completed: \.other)
+        }
+    }
+
+    // MARK: From downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(
+            demand > 0,
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+        let target = lock.withLock { () -> (any Subscription)? in
+            guard state.isLive else { return nil }
+            if state.upstream == nil { state.pendingDemand += demand }
+            return state.upstream
+        }
+        target?.request(demand)
+    }
+
+    func cancel() {
+        let ending = lock.withLock { state.end(with: nil) }
+        for subscription in ending.cancels { subscription.cancel() }
+    }
+
+    /// Ends the stream with a completion from the publisher whose subscription `completed` names
+    /// (which is not cancelled).
+    private func finish(
+        with completion: Subscribers.Completion<Failure>, completed: WritableKeyPath<State, (any Subscription)?>
+    ) {
+        let ending = lock.withLock {
+            state[keyPath: completed] = nil
+            return state.end(with: completion)
+        }
+        for subscription in ending.cancels { subscription.cancel() }
+        ending.ended?.downstream.receive(completion: completion)
+    }
+}
+
+/// `other`'s subscriber: hands everything to the subscription.
+private struct WithLatestFromOtherSide<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>: Subscriber
+where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure {
+    typealias Input = Other.Output
+    typealias Failure = Other.Failure
+
+    let parent: WithLatestFromSubscription<Upstream, Other, Downstream>
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { parent.receiveOther(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        parent.receiveOther(input)
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOther(completion: completion) }
+}
