@@ -36,9 +36,11 @@ extension Publisher {
     /// Publishes the latest values of three other publishers each time this publisher publishes.
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher>(
         _ other1: Other1, _ other2: Other2, _ other3: Other3
-    ) -> Publishers.WithLatestFrom<
-        Self, Publishers.CombineLatest3<Other1, Other2, Other3>, (Other1.Output, Other2.Output, Other3.Output)
-    > where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure {
+    )
+        -> Publishers.WithLatestFrom<
+            Self, Publishers.CombineLatest3<Other1, Other2, Other3>, (Other1.Output, Other2.Output, Other3.Output)
+        > where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure
+    {
         withLatestFrom(other1.combineLatest(other2, other3))
     }
 }

@@ -205,7 +205,8 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         let target = lock.withLock { () -> (any Subscription)? in
             guard state.isLive else { return nil }
             if state.upstream == nil { state.pendingDemand += demand }

@@ -184,7 +184,8 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         let upstream = lock.withLock { () -> (any Subscription)? in
             guard case .live(var live) = state else { return nil }
             if live.upstream == nil {

@@ -1,0 +1,75 @@
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+/// A publisher that relays the values it accepts, and, unlike a subject, never completes or fails.
+///
+/// A relay fits state that lives as long as its owner (a view model's events, say): no code path can
+/// end it by sending a completion, and a publisher subscribed into it relays its values but not its
+/// completion. Subscribers are served in the order they subscribed, as the subjects of both
+/// implementations serve theirs.
+public protocol Relay<Output>: Publisher where Failure == Never {
+    /// Relays `value` to every subscriber.
+    func accept(_ value: Output)
+
+    /// Relays `publisher`'s values (not its completion) until the returned cancellable is
+    /// cancelled or released.
+    func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never
+}
+
+extension Publisher where Failure == Never {
+    /// Relays this publisher's values (not its completion) into `relay`, until the returned
+    /// cancellable is cancelled or released.
+    public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
+        relay.subscribe(self)
+    }
+}
+
+/// A relay that passes on each value it accepts to the subscribers it has then: a
+/// `PassthroughSubject` that cannot complete.
+public final class PassthroughRelay<Output>: Relay {
+    public typealias Failure = Never
+
+    private let subject = PassthroughSubject<Output, Never>()
+
+    /// Creates a relay with no subscribers.
+    public init() {}
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        subject.receive(subscriber: subscriber)
+    }
+
+    public func accept(_ value: Output) { subject.send(value) }
+
+    public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
+        publisher.sink { [subject] in subject.send($0) }
+    }
+}
+
+/// A relay that holds a current value, publishes it to each new subscriber and each new value to
+/// all: a `CurrentValueSubject` that cannot complete.
+public final class CurrentValueRelay<Output>: Relay {
+    public typealias Failure = Never
+
+    private let subject: CurrentValueSubject<Output, Never>
+
+    /// The value the relay holds: the last one it accepted.
+    public var value: Output { subject.value }
+
+    /// Creates a relay that holds `value`.
+    public init(_ value: Output) {
+        subject = CurrentValueSubject(value)
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        subject.receive(subscriber: subscriber)
+    }
+
+    public func accept(_ value: Output) { subject.send(value) }
+
+    public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
+        publisher.sink { [subject] in subject.send($0) }
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+
+@Suite struct RelayTests {
+    @Test func aPassthroughRelayPassesOnValuesToItsSubscribersInSubscriptionOrder() {
+        let relay = PassthroughRelay<Int>()
+        var log: [String] = []
+        let cancellables = (0..<4).map { index in relay.sink { log.append("\(index):\($0)") } }
+        relay.accept(1)
+        relay.accept(2)
+        #expect(log == ["0:1", "1:1", "2:1", "3:1", "0:2", "1:2", "2:2", "3:2"])
+        withExtendedLifetime(cancellables) {}
+    }
+
+    @Test func aPassthroughRelayRespectsDemandLikeAPassthroughSubject() {
+        let relay = PassthroughRelay<Int>()
+        let recorder = relay.record(initialDemand: .max(1))
+        relay.accept(1)
+        relay.accept(2)
+        recorder.request(.max(1))
+        relay.accept(3)
+        #expect(recorder.values == [1, 3])
+    }
+
+    @Test func aCurrentValueRelayGivesEachSubscriberItsValueThenEveryNewOne() {
+        let relay = CurrentValueRelay("a")
+        let early = relay.record()
+        relay.accept("b")
+        let late = relay.record()
+        relay.accept("c")
+        #expect(relay.value == "c")
+        #expect(early.values == ["a", "b", "c"])
+        #expect(late.values == ["b", "c"])
+    }
+
+    @Test func aSubscribedPublishersCompletionIsNotRelayed() {
+        let relay = CurrentValueRelay(0)
+        let recorder = relay.record()
+        let relaying = [1, 2, 3].publisher.subscribe(relay)
+        let another = Just(4).subscribe(relay)
+        relay.accept(5)
+        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(2), .value(3), .value(4), .value(5)])
+        withExtendedLifetime((relaying, another)) {}
+    }
+
+    @Test func cancellingASubscribedPublisherStopsItsValues() {
+        let relay = PassthroughRelay<Int>()
+        let upstream = PassthroughSubject<Int, Never>()
+        let recorder = relay.record()
+        let relaying = relay.subscribe(upstream)
+        upstream.send(1)
+        relaying.cancel()
+        upstream.send(2)
+        relay.accept(3)
+        #expect(recorder.values == [1, 3])
+    }
+}
