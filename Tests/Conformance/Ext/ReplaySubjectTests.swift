@@ -209,11 +209,11 @@ import Testing
             }
             start.store(true, ordering: .releasing)
             for _ in 0..<(round % 50) { _ = Atomic<Int>(0).load(ordering: .relaxed) }
-            let recorder = SynchronizedValues()
+            let recorder = LockedRecorder<Int, TestError>()
             subject.subscribe(recorder)
             sender.wait()
             let values = recorder.values
-            #expect(recorder.isFinished, "round \(round)")
+            #expect(recorder.completions.count == 1, "round \(round)")
             #expect(values.last == count - 1, "round \(round)")
             #expect(values == Array((values.first ?? 0)..<count), "round \(round): \(values)")
         }
@@ -222,7 +222,7 @@ import Testing
     @Test func cancelsRacingSendsEndEachSubscriberCleanly() {
         nonisolated(unsafe) let subject = IntSubject(bufferSize: 2)
         let count = 2_000
-        let subscribers = (0..<8).map { _ in SynchronizedValues() }
+        let subscribers = (0..<8).map { _ in LockedRecorder<Int, TestError>() }
         for subscriber in subscribers { subject.subscribe(subscriber) }
         let sender = onAnotherThread {
             for value in 0..<count { subject.send(value) }
@@ -234,38 +234,6 @@ import Testing
             let values = subscriber.values
             #expect(values == Array(0..<values.count), "a prefix, in order: \(values.prefix(10))…")
         }
-    }
-}
-
-/// A subscriber for thread tests: asks for everything and keeps what it receives under a lock.
-private final class SynchronizedValues: Subscriber, @unchecked Sendable {
-    typealias Input = Int
-    typealias Failure = TestError
-    private let state = TestLock<(values: [Int], finished: Bool, subscription: (any Subscription)?)>(([], false, nil))
-
-    var values: [Input] { state.withLock { $0.values } }
-    var isFinished: Bool { state.withLock { $0.finished } }
-
-    func receive(subscription: any Subscription) {
-        state.withLock { $0.subscription = subscription }
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        state.withLock { $0.values.append(input) }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<TestError>) {
-        state.withLock {
-            $0.finished = true
-            $0.subscription = nil
-        }
-    }
-
-    func cancel() {
-        let subscription = state.withLock { $0.subscription.take() }
-        subscription?.cancel()
     }
 }
 

@@ -1,0 +1,62 @@
+import Sluice
+
+extension AnyPublisher {
+    /// A publisher over a callback-based source: for each subscriber, `factory` starts the source,
+    /// hands it a `Publishers.Create.Subscriber` to send values and a completion into, and returns
+    /// what stops the source.
+    ///
+    /// What the source sends is kept until the subscriber asks for it, in order, so a source that
+    /// knows nothing of demand loses nothing; the completion follows the values. The cancellable
+    /// `factory` returns is cancelled, once, when the stream ends: at the completion's delivery or
+    /// at the subscriber's cancel.
+    public init(_ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable) {
+        self = Publishers.Create(factory: factory).eraseToAnyPublisher()
+    }
+
+    /// A publisher over a callback-based source; see `init(_:)`.
+    public static func create(
+        _ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
+    ) -> AnyPublisher<Output, Failure> {
+        AnyPublisher(factory)
+    }
+}
+
+extension Publishers {
+    /// A publisher that starts a callback-based source for each subscriber; see
+    /// `AnyPublisher.create(_:)`.
+    public struct Create<Output, Failure: Error>: Publisher {
+        /// Starts the source for one subscriber, and returns what stops it.
+        public let factory: (Subscriber) -> any Cancellable
+
+        /// Creates a publisher that runs `factory` for each subscriber.
+        public init(factory: @escaping (Subscriber) -> any Cancellable) {
+            self.factory = factory
+        }
+
+        public func receive<S: Sluice.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let subscription = BufferedSubscriptionOf("Create", downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            subscription.handedOver()
+            let source = factory(Subscriber(subscription: subscription))
+            subscription.whenEnded { _ in source.cancel() }
+        }
+
+        /// What a source sends into: each call reaches the subscriber as its demand allows.
+        /// Anything sent after the completion, or after the subscriber cancelled, is ignored.
+        public struct Subscriber {
+            let subscription: BufferedSubscription<Output, Failure>
+
+            /// Sends a value.
+            public func send(_ input: Output) {
+                subscription.enqueue(input)
+                subscription.deliver()
+            }
+
+            /// Sends the completion, which ends the stream once the values before it are delivered.
+            public func send(completion: Subscribers.Completion<Failure>) {
+                subscription.enqueue(completion)
+                subscription.deliver()
+            }
+        }
+    }
+}
