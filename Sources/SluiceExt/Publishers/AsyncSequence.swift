@@ -56,7 +56,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         lock.withLock {
             guard state.downstream != nil else { return }
             state.demand += demand

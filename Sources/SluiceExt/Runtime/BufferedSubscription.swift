@@ -124,7 +124,8 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
     override func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         lock.withLock { state.demand += demand }
         deliver()
     }

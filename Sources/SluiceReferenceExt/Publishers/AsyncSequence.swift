@@ -24,7 +24,8 @@ extension Publishers {
         public init(_ base: Base) { self.base = base }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subscriber.receive(subscription: AsyncSequenceSubscription(base: base, downstream: AnySubscriber(subscriber)))
+            subscriber.receive(
+                subscription: AsyncSequenceSubscription(base: base, downstream: AnySubscriber(subscriber)))
         }
     }
 }
@@ -51,7 +52,8 @@ private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: S
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value")
+            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+        )
         lock.withLock {
             guard downstream != nil else { return }
             self.demand += demand
@@ -61,7 +63,8 @@ private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: S
     }
 
     func cancel() {
-        let (released, cancelled) = lock.withLock { () -> (AnySubscriber<Base.Element, Base.Failure>?, Task<Void, Never>?) in
+        let (released, cancelled) = lock.withLock {
+            () -> (AnySubscriber<Base.Element, Base.Failure>?, Task<Void, Never>?) in
             waitingForDemand.take()?.resume()
             return (downstream.take(), task.take())
         }

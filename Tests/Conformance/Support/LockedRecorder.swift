@@ -2,7 +2,9 @@
 /// `initialDemand` when subscribed and keeps what it receives under a lock, so the test can read it
 /// from its own thread at any time.
 final class LockedRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-    private let state = TestLock<(values: [Input], completions: [Subscribers.Completion<Failure>], subscription: (any Subscription)?)>(([], [], nil))
+    private let state = TestLock<
+        (values: [Input], completions: [Subscribers.Completion<Failure>], subscription: (any Subscription)?)
+    >(([], [], nil))
     private let initialDemand: Subscribers.Demand?
 
     init(initialDemand: Subscribers.Demand? = .unlimited) {

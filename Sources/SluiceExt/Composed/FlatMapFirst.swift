@@ -1,0 +1,41 @@
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+extension Publisher {
+    /// Transforms a value into a publisher and republishes its values, ignoring the values that
+    /// come while that publisher is still running: the first one wins until it completes.
+    ///
+    /// Each subscription has its own "running" flag: a value starts an inner publisher only when
+    /// none is running, and the inner publisher's completion or cancel clears the flag.
+    public func flatMapFirst<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Deferred<Publishers.FlatMap<Publishers.HandleEvents<P>, Publishers.Filter<Self>>> where P.Failure == Failure {
+        Deferred {
+            let running = RunningFlag()
+            return self.filter { _ in running.start() }
+                .flatMap { value in
+                    transform(value).handleEvents(
+                        receiveCompletion: { _ in running.stop() }, receiveCancel: { running.stop() })
+                }
+        }
+    }
+}
+
+/// Whether `flatMapFirst`'s inner publisher is running; set and cleared from any thread.
+private final class RunningFlag {
+    private let lock = Lock()
+    private var isRunning = false
+
+    /// Sets the flag; false if it was set already.
+    func start() -> Bool {
+        lock.withLock {
+            defer { isRunning = true }
+            return !isRunning
+        }
+    }
+
+    func stop() { lock.withLock { isRunning = false } }
+}

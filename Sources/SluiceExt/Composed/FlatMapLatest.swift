@@ -1,0 +1,17 @@
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+extension Publisher {
+    /// Transforms each value into a publisher and republishes only the most recent one's values:
+    /// a new value cancels the publisher made for the value before it.
+    ///
+    /// `map(transform).switchToLatest()`, in one name.
+    public func flatMapLatest<P: Publisher>(
+        _ transform: @escaping (Output) -> P
+    ) -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Failure {
+        map(transform).switchToLatest()
+    }
+}
