@@ -69,10 +69,12 @@ let package = Package(
         // Interpreter is a symlink to Sources/DifferentialInterpreter), a seeded test suite and a
         // libFuzzer target (scripts/fuzz).
         .target(name: "DifferentialProgram"),
-        .target(name: "DifferentialSluice", dependencies: ["Sluice", "SluiceTesting", "DifferentialProgram"]),
+        .target(
+            name: "DifferentialSluice", dependencies: ["Sluice", "SluiceTesting", "SluiceExt", "DifferentialProgram"]
+        ),
         .target(
             name: "DifferentialReference",
-            dependencies: ["SluiceReference", "SluiceReferenceTesting", "DifferentialProgram"],
+            dependencies: ["SluiceReference", "SluiceReferenceTesting", "SluiceReferenceExt", "DifferentialProgram"],
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         .executableTarget(

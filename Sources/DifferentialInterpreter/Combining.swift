@@ -5,9 +5,11 @@ import DifferentialProgram
 #if SLUICE_REFERENCE
 import SluiceReference
 import SluiceReferenceTesting
+import SluiceReferenceExt
 #else
 import Sluice
 import SluiceTesting
+import SluiceExt
 #endif
 
 /// The second publisher of merge/zip/combineLatest with the stage's failure type (erased: it is
@@ -39,6 +41,7 @@ where P.Output == Int, S.Output == Int, S.Failure == P.Failure {
     case .merge: next.go(p.merge(with: side))
     case .zip: next.go(p.zip(side).map { $0.0 &* 100 &+ $0.1 })
     case .combineLatest: next.go(p.combineLatest(side).map { $0.0 &* 100 &+ $0.1 })
+    case .withLatestFrom: next.go(p.withLatestFrom(side) { $0 &* 100 &+ $1 })
     default: fatalError("not a combining operator: \(op)")
     }
 }

@@ -16,9 +16,11 @@ import DifferentialProgram
 #if SLUICE_REFERENCE
 import SluiceReference
 import SluiceReferenceTesting
+import SluiceReferenceExt
 #else
 import Sluice
 import SluiceTesting
+import SluiceExt
 #endif
 
 /// Runs the program and returns its trace.
@@ -202,6 +204,20 @@ func buildSource<K: PublisherContinuation>(_ source: Source, _ context: Context,
         context.finish = { upstream.complete(.finished) }
         context.fail = { upstream.complete(.failure($0)) }
         k.go(upstream)
+    case .replay(let n):
+        let subject = ReplaySubject<Int, any Error>(bufferSize: n)
+        context.sendValue = { subject.send($0) }
+        context.finish = { subject.send(completion: .finished) }
+        context.fail = { subject.send(completion: .failure($0)) }
+        k.go(subject)
+    case .relay:
+        let relay = PassthroughRelay<Int>()
+        context.sendValue = { relay.accept($0) }
+        k.go(relay)
+    case .currentValueRelay(let v):
+        let relay = CurrentValueRelay(v)
+        context.sendValue = { relay.accept($0) }
+        k.go(relay)
     }
 }
 
@@ -307,7 +323,7 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
                 receiveRequest: { context.log("\(h): request(\(describe($0)))") }
             ))
     case .erase: next.go(p.eraseToAnyPublisher())
-    case .merge(let s), .zip(let s), .combineLatest(let s):
+    case .merge(let s), .zip(let s), .combineLatest(let s), .withLatestFrom(let s):
         if s == .other {
             combine(op, p, side(s, context, failing: P.Failure.self), next)
         } else if let never = p as? any Publisher<Int, Never> {
@@ -319,6 +335,7 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
         withInner(inner, p, context, FlatMapInner(upstream: p, demand: demand(d), next: next))
     case .switchToLatest(let inner): withInner(inner, p, context, SwitchInner(upstream: p, next: next))
     case .share: next.go(p.share())
+    case .shareReplay(let n): next.go(p.share(replay: n))
     case .multicastAutoconnect: next.go(p.multicast { PassthroughSubject<Int, P.Failure>() }.autoconnect())
     case .buffer(let n, let keepFull, let full):
         let whenFull: Publishers.BufferingStrategy<P.Failure> =

@@ -118,13 +118,15 @@ public enum ProgramGenerator {
     }
 
     static func makeSource<R: ProgramRandom>(_ r: inout R) -> Source {
-        switch r.below(10) {
+        switch r.below(12) {
         case 0, 1, 2: makeStatelessSource(&r)
         case 3: .sequence(values(&r), .never)
         case 4: .passthrough
         case 5: .currentValue(smallInt(&r))
         case 6: .future(r.chance(50) ? smallInt(&r) : nil)
         case 7: .deferred(makeStatelessSource(&r))
+        case 8: .replay(r.int(0...3))
+        case 9: r.chance(50) ? .relay : .currentValueRelay(smallInt(&r))
         default: .upstream
         }
     }
@@ -170,6 +172,8 @@ public enum ProgramGenerator {
             Choice(1) { .flatMap($0.chance(40) ? .unlimited : .max($0.int(1...2)), $0.pick(Inner.self)) },
             Choice(1) { .switchToLatest($0.pick(Inner.self)) },
             Choice(1, .share),
+            Choice(1) { .shareReplay($0.int(0...2)) },
+            Choice(1) { .withLatestFrom(makeSide(&$0)) },
             Choice(1, .multicastAutoconnect),
             Choice(1) { .buffer($0.int(1...3), keepFull: $0.chance(50), $0.pick(BufferFull.self)) },
             Choice(1) { .delay(makeMillis(&$0)) },

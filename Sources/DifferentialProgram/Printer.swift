@@ -30,6 +30,12 @@ extension Source {
             return ([], "Deferred { \(inner.swiftSetup.head) }")
         case .upstream:
             return (["let upstream = TestPublisher<Int, any Error>()"], "upstream")
+        case .replay(let n):
+            return (["let subject = ReplaySubject<Int, any Error>(bufferSize: \(n))"], "subject")
+        case .relay:
+            return (["let relay = PassthroughRelay<Int>()"], "relay")
+        case .currentValueRelay(let v):
+            return (["let relay = CurrentValueRelay(\(v))"], "relay")
         }
     }
 }
@@ -117,6 +123,8 @@ extension Op {
         case .flatMap(let d, let inner): return ".flatMap(maxPublishers: \(d)) { v in \(inner.swift(failure)) }"
         case .switchToLatest(let inner): return ".map { v in \(inner.swift(failure)) }.switchToLatest()"
         case .share: return ".share()"
+        case .shareReplay(let n): return ".share(replay: \(n))"
+        case .withLatestFrom(let side): return ".withLatestFrom(\(side.swift(failure))) { $0 &* 100 &+ $1 }"
         case .multicastAutoconnect: return ".multicast { PassthroughSubject<Int, \(failure.swift)>() }.autoconnect()"
         case .buffer(let n, let keepFull, let full):
             let whenFull =
@@ -169,7 +177,8 @@ extension Program {
         lines.append("    .subscribe(recorder)")
         let target: String? =
             switch source {
-            case .passthrough, .currentValue: "subject"
+            case .passthrough, .currentValue, .replay: "subject"
+            case .relay, .currentValueRelay: "relay"
             case .upstream: "upstream"
             case .future(nil): "promise"
             default: nil
@@ -187,14 +196,15 @@ extension Program {
                 switch target {
                 case "promise": lines.append("promise?(.success(\(v)))")
                 case "upstream": lines.append("upstream.send(\(v))  // only while it has outstanding demand")
+                case "relay": lines.append("relay.accept(\(v))")
                 default: lines.append("\(target).send(\(v))")
                 }
             case .finish:
                 guard let target else { continue }
-                if target == "promise" { continue }
+                if target == "promise" || target == "relay" { continue }
                 lines.append("\(target).send(completion: .finished)")
             case .fail(let e):
-                guard let target else { continue }
+                guard let target, target != "relay" else { continue }
                 if target == "promise" {
                     lines.append("promise?(.failure(TestError.\(e)))")
                 } else {

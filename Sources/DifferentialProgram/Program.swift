@@ -42,6 +42,13 @@ public indirect enum Source: Hashable, Sendable {
     case deferred(Source)
     /// A hand-driven upstream that records each `request` and `cancel` into the trace.
     case upstream
+    /// SluiceExt's `ReplaySubject(bufferSize:)`, driven by the steps.
+    case replay(Int)
+    /// SluiceExt's `PassthroughRelay`, fed by the `send` steps (a relay cannot complete: `finish`
+    /// and `fail` do nothing).
+    case relay
+    /// SluiceExt's `CurrentValueRelay`, fed like `relay`.
+    case currentValueRelay(Int)
 
     public var failure: FailureKind {
         switch self {
@@ -49,7 +56,8 @@ public indirect enum Source: Hashable, Sendable {
         case .empty(let f): f
         case .fail: .error
         case .sequence(_, let f): f
-        case .passthrough, .currentValue, .future, .upstream: .error
+        case .passthrough, .currentValue, .future, .upstream, .replay: .error
+        case .relay, .currentValueRelay: .never
         case .deferred(let inner): inner.failure
         }
     }
@@ -57,7 +65,7 @@ public indirect enum Source: Hashable, Sendable {
     /// True when the steps can feed it.
     public var isDriven: Bool {
         switch self {
-        case .passthrough, .currentValue, .upstream: true
+        case .passthrough, .currentValue, .upstream, .replay, .relay, .currentValueRelay: true
         case .future(let v): v == nil
         default: false
         }
@@ -120,6 +128,10 @@ public enum Op: Hashable, Sendable {
     /// `.map { v in inner(v) }.switchToLatest()`
     case switchToLatest(Inner)
     case share
+    /// SluiceExt's `.share(replay:)`
+    case shareReplay(Int)
+    /// SluiceExt's `.withLatestFrom(side) { $0 &* 100 &+ $1 }`
+    case withLatestFrom(Side)
     /// `.multicast { PassthroughSubject() }.autoconnect()`
     case multicastAutoconnect
     /// `.buffer(size:prefetch:whenFull:)`; `keepFull` picks `.keepFull` over `.byRequest`.
@@ -173,7 +185,9 @@ public enum Op: Hashable, Sendable {
     /// True for the operators that can subscribe to the program's second subject.
     public var usesOther: Bool {
         switch self {
-        case .merge(.other), .zip(.other), .combineLatest(.other), .flatMap(_, .other), .switchToLatest(.other): true
+        case .merge(.other), .zip(.other), .combineLatest(.other), .withLatestFrom(.other), .flatMap(_, .other),
+            .switchToLatest(.other):
+            true
         default: false
         }
     }

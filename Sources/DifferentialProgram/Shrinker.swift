@@ -111,7 +111,8 @@ extension Source {
             return out
         case .just(let v): return v == 0 ? [] : [.just(0)]
         case .deferred(let inner): return [inner] + inner.simpler.map { .deferred($0) }
-        case .currentValue: return [.passthrough]
+        case .currentValue, .replay: return [.passthrough]
+        case .currentValueRelay: return [.relay]
         default: return []
         }
     }
@@ -131,6 +132,8 @@ extension Op {
         case .merge(let side) where side != .just(0): [.merge(.just(0))]
         case .zip(let side) where side != .just(0): [.zip(.just(0))]
         case .combineLatest(let side) where side != .just(0): [.combineLatest(.just(0))]
+        case .withLatestFrom(let side) where side != .just(0): [.withLatestFrom(.just(0))]
+        case .shareReplay: [.share]
         case .flatMap(let d, let inner) where inner != .just: [.flatMap(d, .just)]
         case .switchToLatest(let inner) where inner != .just: [.switchToLatest(.just)]
         case .timeout(let ms, true): [.timeout(ms, customError: false)]

@@ -31,10 +31,14 @@ extension Event {
 extension Publisher {
     /// Publishes every event of this publisher as a value that cannot fail: each value as
     /// `.value`, then the completion as `.finished` or `.failure`, after which the stream finishes.
-    public func materialize() -> Publishers.Catch<
-        Publishers.Concatenate<Publishers.Map<Self, Event<Output, Failure>>, Publishers.Sequence<[Event<Output, Failure>], Failure>>,
-        Just<Event<Output, Failure>>
-    > {
+    public func materialize()
+        -> Publishers.Catch<
+            Publishers.Concatenate<
+                Publishers.Map<Self, Event<Output, Failure>>, Publishers.Sequence<[Event<Output, Failure>], Failure>
+            >,
+            Just<Event<Output, Failure>>
+        >
+    {
         map { Event.value($0) }
             .append(.finished)
             .catch { Just(.failure($0)) }
@@ -44,10 +48,12 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Turns the events `materialize()` makes back into a stream: `.value` becomes a value,
     /// `.failure` the stream's failure, `.finished` its end.
-    public func dematerialize<Value, EventFailure: Error>() -> Publishers.FlatMap<
-        Result<Value, EventFailure>.Publisher,
-        Publishers.SetFailureType<Publishers.PrefixWhile<Self>, EventFailure>
-    > where Output == Event<Value, EventFailure> {
+    public func dematerialize<Value, EventFailure: Error>()
+        -> Publishers.FlatMap<
+            Result<Value, EventFailure>.Publisher,
+            Publishers.SetFailureType<Publishers.PrefixWhile<Self>, EventFailure>
+        > where Output == Event<Value, EventFailure>
+    {
         prefix { event in
             if case .finished = event { false } else { true }
         }

@@ -135,7 +135,9 @@ import Testing
         var attempt = 0
         let recorder = Deferred {
             attempt += 1
-            return attempt < 2 ? Fail(error: TestError.oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+            return attempt < 2
+                ? Fail(error: TestError.oops).eraseToAnyPublisher()
+                : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
         .retry(5, delay: .seconds(1), scheduler: scheduler)
         .record()
