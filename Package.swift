@@ -104,10 +104,10 @@ let package = Package(
         // compiled against each implementation (each target links that folder, a symlink), run by
         // the SluiceStress executable (scripts/stress) and, small, by StressTests in `swift test`.
         .target(name: "StressKit"),
-        .target(name: "SluiceStressScenarios", dependencies: ["Sluice", "StressKit"]),
+        .target(name: "SluiceStressScenarios", dependencies: ["Sluice", "SluiceExt", "StressKit"]),
         .target(
             name: "SluiceReferenceStressScenarios",
-            dependencies: ["SluiceReference", "StressKit"],
+            dependencies: ["SluiceReference", "SluiceReferenceExt", "StressKit"],
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         .executableTarget(

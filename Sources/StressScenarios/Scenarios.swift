@@ -83,6 +83,29 @@ public let allScenarios: [StressScenario] = [
             "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
         run: switchToLatestRacingSwitches
     ),
+    StressScenario(
+        name: "replaySubject.subscribeRacingSend",
+        summary:
+            "4 threads send into a ReplaySubject(bufferSize: 3) while 2 threads attach and cancel subscribers; late ones see unbroken runs, a limited one loses nothing",
+        run: replaySubjectSubscribeRacingSend
+    ),
+    StressScenario(
+        name: "shareReplay.subscribeRacingSend",
+        summary: "4 threads send into share(replay: 2) while 2 threads join and leave the shared stream",
+        run: shareReplaySubscribeRacingSend
+    ),
+    StressScenario(
+        name: "withLatestFrom.racingOther",
+        summary:
+            "rounds: 2 threads send upstream, 1 into the other publisher, and 1 fails the other publisher mid-stream; one failure, nothing after it",
+        run: withLatestFromRacingOther
+    ),
+    StressScenario(
+        name: "relays.acceptRacingSubscribers",
+        summary:
+            "4 threads accept into a PassthroughRelay and a CurrentValueRelay while 2 threads attach and cancel subscribers; nothing ever completes",
+        run: relaysAcceptRacingSubscribers
+    ),
 ]
 
 // MARK: - Scenarios
