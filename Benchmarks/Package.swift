@@ -18,13 +18,18 @@ let package = Package(
     targets: [
         .target(
             name: "ScenariosSluice",
-            dependencies: [.product(name: "Sluice", package: "Sluice")],
+            dependencies: [
+                .product(name: "Sluice", package: "Sluice"), .product(name: "SluiceExt", package: "Sluice"),
+            ],
             path: "ScenariosSluice",
             swiftSettings: [.define("SLUICE")]
         ),
         .target(
             name: "ScenariosReference",
-            dependencies: [.product(name: "SluiceReference", package: "Sluice")],
+            dependencies: [
+                .product(name: "SluiceReference", package: "Sluice"),
+                .product(name: "SluiceReferenceExt", package: "Sluice"),
+            ],
             path: "ScenariosReference",
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),

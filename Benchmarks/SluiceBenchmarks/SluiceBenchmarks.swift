@@ -262,4 +262,32 @@ let benchmarks: @Sendable () -> Void = {
             "OpenCombine": { AsyncBaselines.blocking { await ScenariosOpenCombine.valuesSum(awaited) } },
             "AsyncSequence": { AsyncBaselines.streamOf(awaited) },
         ])
+
+    // SluiceExt (OpenCombine has none of these).
+    for subscribers in [1, 10] {
+        scenario(
+            "16 share(replay: 1) send to \(subscribers) sink(s)", units: sends,
+            expected: HandWritten.subjectSend(sends, subscribers: subscribers),
+            [
+                "loop": { HandWritten.subjectSend(sends, subscribers: subscribers) },
+                "Sluice": { ScenariosSluice.ShareReplayFixture(subscribers: subscribers).send(sends) },
+                "SluiceReference": { ScenariosReference.ShareReplayFixture(subscribers: subscribers).send(sends) },
+            ])
+    }
+    scenario(
+        "17 withLatestFrom per element", units: combined, expected: HandWritten.sum(combinedInput) &+ combined,
+        [
+            "loop": { HandWritten.sum(combinedInput) &+ combined },
+            "Sluice": { ScenariosSluice.withLatestFromSum(combinedInput) },
+            "SluiceReference": { ScenariosReference.withLatestFromSum(combinedInput) },
+        ])
+    // "AsyncSequence" here is `for await` over the same AsyncStream.
+    scenario(
+        "18 AsyncSequence.publisher per element", units: oneByOneElements, expected: HandWritten.sum(awaited),
+        [
+            "loop": { HandWritten.sum(awaited) },
+            "Sluice": { ScenariosSluice.asyncSequencePublisherSum(awaited) },
+            "SluiceReference": { ScenariosReference.asyncSequencePublisherSum(awaited) },
+            "AsyncSequence": { AsyncBaselines.streamOf(awaited) },
+        ])
 }

@@ -80,7 +80,9 @@ public enum Marbles {
             case "|":
                 events.append((frame, .finished))
             case "#":
-                guard let failure else { preconditionFailure("Marbles: \"\(diagram)\" fails (#), but no failure was given") }
+                guard let failure else {
+                    preconditionFailure("Marbles: \"\(diagram)\" fails (#), but no failure was given")
+                }
                 events.append((frame, .failure(failure)))
             default:
                 guard let value = values[character] else {
@@ -131,6 +133,8 @@ extension Marbles {
         _ diagram: String, failure: Failure? = nil
     ) -> [(frame: Int, event: TimelineEvent<Character, Failure>)] {
         let characters = diagram.filter { !"-|#() ".contains($0) }
-        return parse(diagram, values: Dictionary(characters.map { ($0, $0) }, uniquingKeysWith: { first, _ in first }), failure: failure)
+        return parse(
+            diagram, values: Dictionary(characters.map { ($0, $0) }, uniquingKeysWith: { first, _ in first }),
+            failure: failure)
     }
 }

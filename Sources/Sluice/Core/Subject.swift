@@ -21,6 +21,7 @@ public protocol ConnectablePublisher<Output, Failure>: Publisher {
 
 extension Publisher {
     /// Attaches the subject to this publisher; the subject republishes everything it receives.
+    @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let relay = SubjectSubscriber(subject)
         subscribe(relay)
@@ -29,26 +30,31 @@ extension Publisher {
 }
 
 /// Stands between an upstream and a subject: hands the subject a subscription through which it
-/// asks upstream for values, and forwards what arrives until cancelled.
+/// asks upstream for values, and forwards what arrives until cancelled. Inlined where a publisher
+/// is subscribed to a subject, so that each value reaches the subject's `send` specialised.
+@usableFromInline
 final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Introspected {
-    typealias Input = Target.Output
-    typealias Failure = Target.Failure
+    @usableFromInline typealias Input = Target.Output
+    @usableFromInline typealias Failure = Target.Failure
 
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// As Combine's, it does not keep the subject: upstream holds this relay, and a subject nobody
     /// else holds is freed (its deinit cancels the relay), connected or not
     /// (MulticastTests.testDeallocateConnectedMulticastBeforeCancelling).
     @exclusivity(unchecked)
-    private weak var subject: Target?
+    @usableFromInline weak var subject: Target?
     @exclusivity(unchecked)
-    private var upstream: (any Subscription)?
+    @usableFromInline var upstream: (any Subscription)?
 
-    init(_ subject: Target) { self.subject = subject }
+    @inlinable init(_ subject: Target) { self.subject = subject }
 
-    var description: String { "Subject" }
+    @usableFromInline var description: String { "Subject" }
 
-    var customMirror: Mirror { Mirror(self, children: [("subject", lock.withLock { subject } as Any)]) }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: [("subject", lock.withLock { subject } as Any)])
+    }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
         guard upstream == nil, let subject else {
@@ -63,11 +69,13 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
 
     /// Signals before upstream's subscription are ignored, as Combine's are
     /// (ShareTests.testShareCompletionBeforeSubscription).
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.withLock { upstream == nil ? nil : subject }?.send(input)
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let target = lock.withLock { () -> Target? in
             guard upstream != nil else { return nil }
@@ -77,11 +85,13 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
         target?.send(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero()
         lock.withLock { upstream }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
         // The subject leaves the lock with us: dropping the last reference to it runs its deinit,
         // which cancels this relay again, and that must not find the lock taken.

@@ -50,7 +50,7 @@ extension Publishers {
         /// Connects for the first subscriber. A subscriber attached re-entrantly during the
         /// subscribe also found no connection and connected; the later connection wins the count,
         /// as in Combine.
-        @usableFromInline
+        @inlinable
         func connectFirst() {
             let made = upstream.connect()
             lock.lock()

@@ -74,6 +74,7 @@ extension Publishers {
             sharedSubject.subscribe(_MulticastInner(downstream: subscriber))
         }
 
+        @inlinable
         public func connect() -> any Cancellable {
             upstream.subscribe(sharedSubject)
         }

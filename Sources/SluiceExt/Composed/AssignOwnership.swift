@@ -19,6 +19,7 @@ extension Publisher where Failure == Never {
     ///
     /// `.weak` breaks the cycle that `assign(to:on:)` makes when the object keeps the returned
     /// cancellable.
+    @inlinable
     public func assign<Root: AnyObject>(
         to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root, ownership: ObjectOwnership = .strong
     ) -> AnyCancellable {

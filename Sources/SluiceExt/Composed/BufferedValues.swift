@@ -11,6 +11,7 @@ extension Publisher where Failure == Never, Output: Sendable {
     /// `values` asks for one value at a time, so a subject's value sent while the loop body runs is
     /// not delivered; this asks for every value at once and keeps them in an `AsyncStream`.
     /// Ending the iteration (a `break`, or the task's cancellation) cancels the subscription.
+    @inlinable
     public func values(bufferingPolicy: AsyncStream<Output>.Continuation.BufferingPolicy) -> AsyncStream<Output> {
         AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
             let subscription = UncheckedCancellable(
@@ -24,6 +25,7 @@ extension Publisher where Output: Sendable {
     /// This publisher's values as an async sequence that keeps what arrives while the consumer is
     /// busy, as `bufferingPolicy` says, and ends with the publisher's failure; see
     /// `values(bufferingPolicy:)` for publishers that cannot fail.
+    @inlinable
     public func values(
         bufferingPolicy: AsyncThrowingStream<Output, any Error>.Continuation.BufferingPolicy
     ) -> AsyncThrowingStream<Output, any Error> {
@@ -43,8 +45,9 @@ extension Publisher where Output: Sendable {
 
 /// A subscription's cancellable, handed to a stream's termination handler, which may run on any
 /// thread: cancelling is thread-safe.
-private struct UncheckedCancellable: @unchecked Sendable {
-    let cancellable: AnyCancellable
-    init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
-    func cancel() { cancellable.cancel() }
+@usableFromInline
+struct UncheckedCancellable: @unchecked Sendable {
+    @usableFromInline let cancellable: AnyCancellable
+    @inlinable init(_ cancellable: AnyCancellable) { self.cancellable = cancellable }
+    @inlinable func cancel() { cancellable.cancel() }
 }

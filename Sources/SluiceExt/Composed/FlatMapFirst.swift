@@ -10,6 +10,7 @@ extension Publisher {
     ///
     /// Each subscription has its own "running" flag: a value starts an inner publisher only when
     /// none is running, and the inner publisher's completion or cancel clears the flag.
+    @inlinable
     public func flatMapFirst<P: Publisher>(
         _ transform: @escaping (Output) -> P
     ) -> Deferred<Publishers.FlatMap<Publishers.HandleEvents<P>, Publishers.Filter<Self>>> where P.Failure == Failure {
@@ -25,11 +26,15 @@ extension Publisher {
 }
 
 /// Whether `flatMapFirst`'s inner publisher is running; set and cleared from any thread.
-private final class RunningFlag {
-    private let lock = Lock()
-    private var isRunning = false
+@usableFromInline
+final class RunningFlag {
+    @usableFromInline let lock = Lock()
+    @usableFromInline var isRunning = false
+
+    @inlinable init() {}
 
     /// Sets the flag; false if it was set already.
+    @inlinable
     func start() -> Bool {
         lock.withLock {
             defer { isRunning = true }
@@ -37,5 +42,6 @@ private final class RunningFlag {
         }
     }
 
+    @inlinable
     func stop() { lock.withLock { isRunning = false } }
 }

@@ -9,6 +9,7 @@ extension Publisher {
     /// a new value cancels the publisher made for the value before it.
     ///
     /// `map(transform).switchToLatest()`, in one name.
+    @inlinable
     public func flatMapLatest<P: Publisher>(
         _ transform: @escaping (Output) -> P
     ) -> Publishers.SwitchToLatest<P, Publishers.Map<Self, P>> where P.Failure == Failure {

@@ -7,6 +7,7 @@ import Sluice
 extension Publisher {
     /// Ends the stream normally where this publisher would fail: the values before the failure are
     /// published, then the stream finishes.
+    @inlinable
     public func ignoreFailure() -> Publishers.Catch<Self, Empty<Output, Never>> {
         self.catch { _ in Empty() }
     }

@@ -19,6 +19,7 @@ extension Event: Equatable where Output: Equatable, Failure: Equatable {}
 extension Event {
     /// A value or a failure as a one-event publisher, for `dematerialize()`, which ends the
     /// stream at `.finished` before it gets here.
+    @inlinable
     var valueOrFailure: Result<Output, Failure>.Publisher {
         switch self {
         case .value(let value): Result.success(value).publisher
@@ -31,6 +32,7 @@ extension Event {
 extension Publisher {
     /// Publishes every event of this publisher as a value that cannot fail: each value as
     /// `.value`, then the completion as `.finished` or `.failure`, after which the stream finishes.
+    @inlinable
     public func materialize()
         -> Publishers.Catch<
             Publishers.Concatenate<
@@ -48,6 +50,7 @@ extension Publisher {
 extension Publisher where Failure == Never {
     /// Turns the events `materialize()` makes back into a stream: `.value` becomes a value,
     /// `.failure` the stream's failure, `.finished` its end.
+    @inlinable
     public func dematerialize<Value, EventFailure: Error>()
         -> Publishers.FlatMap<
             Result<Value, EventFailure>.Publisher,

@@ -8,6 +8,7 @@ extension Publisher {
     /// Publishes each value with the one before it, as a pair, from the second value on.
     ///
     /// The first value makes no pair; it is asked for again, so downstream's demand counts pairs.
+    @inlinable
     public func pairwise() -> Publishers.CompactMap<Publishers.Scan<Self, (Output?, Output?)>, (Output, Output)> {
         scan((nil, nil)) { pair, value in (pair.1, value) }
             .compactMap { previous, current in

@@ -22,6 +22,7 @@ public protocol Relay<Output>: Publisher where Failure == Never {
 extension Publisher where Failure == Never {
     /// Relays this publisher's values (not its completion) into `relay`, until the returned
     /// cancellable is cancelled or released.
+    @inlinable
     public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
         relay.subscribe(self)
     }
@@ -32,17 +33,21 @@ extension Publisher where Failure == Never {
 public final class PassthroughRelay<Output>: Relay {
     public typealias Failure = Never
 
-    private let subject = PassthroughSubject<Output, Never>()
+    @usableFromInline let subject = PassthroughSubject<Output, Never>()
 
     /// Creates a relay with no subscribers.
+    @inlinable
     public init() {}
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }
 
+    @inlinable
     public func accept(_ value: Output) { subject.send(value) }
 
+    @inlinable
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
         publisher.sink { [subject] in subject.send($0) }
     }
@@ -53,22 +58,27 @@ public final class PassthroughRelay<Output>: Relay {
 public final class CurrentValueRelay<Output>: Relay {
     public typealias Failure = Never
 
-    private let subject: CurrentValueSubject<Output, Never>
+    @usableFromInline let subject: CurrentValueSubject<Output, Never>
 
     /// The value the relay holds: the last one it accepted.
+    @inlinable
     public var value: Output { subject.value }
 
     /// Creates a relay that holds `value`.
+    @inlinable
     public init(_ value: Output) {
         subject = CurrentValueSubject(value)
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }
 
+    @inlinable
     public func accept(_ value: Output) { subject.send(value) }
 
+    @inlinable
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
         publisher.sink { [subject] in subject.send($0) }
     }

@@ -11,6 +11,7 @@ extension Publisher {
     /// A failure is held back for `interval` before `retry` sees it (the last one too, before it
     /// reaches downstream), so on a `TestScheduler` the attempts are at virtual times `interval`
     /// apart.
+    @inlinable
     public func retry<S: Scheduler>(
         _ retries: Int, delay interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
     ) -> Publishers.Retry<Publishers.Catch<Self, Publishers.Delay<Fail<Output, Failure>, S>>> {

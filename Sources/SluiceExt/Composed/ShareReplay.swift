@@ -12,6 +12,7 @@ extension Publisher {
     /// stream and first receive what a `ReplaySubject(bufferSize: count)` holds. As with
     /// `share()`, the upstream subscription is cancelled when the last subscriber cancels, and the
     /// next subscriber subscribes again, to the same subject (which, once completed, replays).
+    @inlinable
     public func share(replay count: Int)
         -> Publishers.Autoconnect<Publishers.Multicast<Self, ReplaySubject<Output, Failure>>>
     {

@@ -7,6 +7,7 @@ import Sluice
 extension Publisher {
     /// Combines each value of this publisher with the latest values of two others, once both have
     /// published; see `withLatestFrom(_:resultSelector:)`.
+    @inlinable
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Result>(
         _ other1: Other1, _ other2: Other2,
         resultSelector: @escaping (Output, (Other1.Output, Other2.Output)) -> Result
@@ -16,6 +17,7 @@ extension Publisher {
     }
 
     /// Publishes the latest values of two other publishers each time this publisher publishes.
+    @inlinable
     public func withLatestFrom<Other1: Publisher, Other2: Publisher>(
         _ other1: Other1, _ other2: Other2
     ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest<Other1, Other2>, (Other1.Output, Other2.Output)>
@@ -25,6 +27,7 @@ extension Publisher {
 
     /// Combines each value of this publisher with the latest values of three others, once all
     /// have published; see `withLatestFrom(_:resultSelector:)`.
+    @inlinable
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher, Result>(
         _ other1: Other1, _ other2: Other2, _ other3: Other3,
         resultSelector: @escaping (Output, (Other1.Output, Other2.Output, Other3.Output)) -> Result
@@ -34,6 +37,7 @@ extension Publisher {
     }
 
     /// Publishes the latest values of three other publishers each time this publisher publishes.
+    @inlinable
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher>(
         _ other1: Other1, _ other2: Other2, _ other3: Other3
     )

@@ -10,6 +10,7 @@ extension Publisher {
     ///   downstream's demand goes to this publisher.
     /// - The stream ends when this publisher completes or either publisher fails; the other one is
     ///   then cancelled. When `other` finishes, its last value stays the latest.
+    @inlinable
     public func withLatestFrom<Other: Publisher, Result>(
         _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
     ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
@@ -18,6 +19,7 @@ extension Publisher {
 
     /// Publishes the latest value of `other` each time this publisher publishes; see
     /// `withLatestFrom(_:resultSelector:)`.
+    @inlinable
     public func withLatestFrom<Other: Publisher>(
         _ other: Other
     ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> where Other.Failure == Failure {
@@ -40,6 +42,7 @@ extension Publishers {
         public let resultSelector: (Upstream.Output, Other.Output) -> Output
 
         /// Creates a publisher that combines each value of `upstream` with the latest of `other`.
+        @inlinable
         public init(
             upstream: Upstream, other: Other, resultSelector: @escaping (Upstream.Output, Other.Output) -> Output
         ) {
@@ -48,6 +51,7 @@ extension Publishers {
             self.resultSelector = resultSelector
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = WithLatestFromSubscription<Upstream, Other, S>(
                 downstream: subscriber, resultSelector: resultSelector)
@@ -66,28 +70,35 @@ extension Publishers {
 /// delivers to downstream: a completion that comes while a value is being delivered (`other`
 /// failing on another thread, or upstream completing from inside downstream's `receive`) waits
 /// for the delivery to return.
-private final class WithLatestFromSubscription<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>:
+@usableFromInline
+final class WithLatestFromSubscription<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+    @usableFromInline typealias Input = Upstream.Output
+    @usableFromInline typealias Failure = Upstream.Failure
 
+    @usableFromInline
     struct State {
-        typealias Live = (downstream: Downstream, resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input)
+        @usableFromInline typealias Live = (
+            downstream: Downstream, resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input
+        )
         /// Downstream and the result selector, until the stream ends.
-        var live: Live?
-        var upstream: (any Subscription)?
-        var other: (any Subscription)?
-        var latest: Other.Output?
+        @usableFromInline var live: Live?
+        @usableFromInline var upstream: (any Subscription)?
+        @usableFromInline var other: (any Subscription)?
+        @usableFromInline var latest: Other.Output?
         /// Downstream's requests before upstream's subscription came.
-        var pendingDemand = Subscribers.Demand.none
-        var isDelivering = false
+        @usableFromInline var pendingDemand = Subscribers.Demand.none
+        @usableFromInline var isDelivering = false
         /// A completion that came while a value was being delivered.
-        var pendingCompletion: Subscribers.Completion<Failure>?
+        @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
         /// Neither ended nor ending.
-        var isLive: Bool { live != nil && pendingCompletion == nil }
+        @inlinable init(live: Live) { self.live = live }
 
+        @inlinable var isLive: Bool { live != nil && pendingCompletion == nil }
+
+        @usableFromInline
         enum Arrival {
             case ended
             /// `other` has published nothing yet.
@@ -96,6 +107,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         }
 
         /// What to do with a value from upstream.
+        @inlinable
         mutating func arrival() -> Arrival {
             guard isLive, let live else { return .ended }
             guard let latest else { return .dropped }
@@ -105,6 +117,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
         /// A delivery returned: the completion that came meanwhile, if one did, which ends the
         /// stream (with what it lets go of, released outside the lock).
+        @inlinable
         mutating func delivered() -> (Subscribers.Completion<Failure>, Live)? {
             isDelivering = false
             guard let completion = pendingCompletion.take(), let ended = live.take() else { return nil }
@@ -112,14 +125,21 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         }
 
         /// What ending the stream lets go of: downstream, to complete, and the subscriptions to cancel.
+        @usableFromInline
         struct Ending {
             /// Downstream and the result selector, when the stream ends now.
-            var ended: Live?
-            var cancels: [any Subscription]
+            @usableFromInline var ended: Live?
+            @usableFromInline var cancels: [any Subscription]
+
+            @inlinable init(ended: Live?, cancels: [any Subscription]) {
+                self.ended = ended
+                self.cancels = cancels
+            }
         }
 
         /// Ends the stream now, or, while a value is being delivered, when the delivery returns.
         /// `completion` is nil for a cancel.
+        @inlinable
         mutating func end(with completion: Subscribers.Completion<Failure>?) -> Ending {
             guard isLive else { return Ending(ended: nil, cancels: []) }
             let cancels = [upstream, other].compactMap { $0 }
@@ -134,17 +154,20 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         }
     }
 
-    private let lock = Lock()
-    private var state: State
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var state: State
 
+    @inlinable
     init(downstream: Downstream, resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input) {
         state = State(live: (downstream, resultSelector))
     }
 
-    var description: String { "WithLatestFrom" }
+    @usableFromInline var description: String { "WithLatestFrom" }
 
     // MARK: From upstream
 
+    @inlinable
     func receive(subscription: any Subscription) {
         let (attached, demand) = lock.withLock { () -> (Bool, Subscribers.Demand) in
             guard state.isLive, state.upstream == nil else { return (false, .none) }
@@ -159,6 +182,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         if demand > 0 { subscription.request(demand) }
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         switch lock.withLock({ state.arrival() }) {
         case .ended:
@@ -174,12 +198,14 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         }
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         finish(with: completion, completed: \.upstream)
     }
 
     // MARK: From other
 
+    @inlinable
     func receiveOther(subscription: any Subscription) {
         let attached = lock.withLock { () -> Bool in
             guard state.isLive, state.other == nil else { return false }
@@ -189,10 +215,12 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         if attached { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
+    @inlinable
     func receiveOther(_ value: Other.Output) {
         lock.withLock { if state.isLive { state.latest = value } }
     }
 
+    @inlinable
     func receiveOther(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished: lock.withLock { state.other = nil }
@@ -202,6 +230,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     // MARK: From downstream
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
@@ -215,6 +244,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         target?.request(demand)
     }
 
+    @inlinable
     func cancel() {
         let ending = lock.withLock { state.end(with: nil) }
         for subscription in ending.cancels { subscription.cancel() }
@@ -222,7 +252,8 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     /// Ends the stream with a completion from the publisher whose subscription `completed` names
     /// (which is not cancelled).
-    private func finish(
+    @inlinable
+    func finish(
         with completion: Subscribers.Completion<Failure>, completed: WritableKeyPath<State, (any Subscription)?>
     ) {
         let ending = lock.withLock {
@@ -235,18 +266,24 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 }
 
 /// `other`'s subscriber: hands everything to the subscription.
-private struct WithLatestFromOtherSide<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>: Subscriber
+@usableFromInline
+struct WithLatestFromOtherSide<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>: Subscriber
 where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure {
-    typealias Input = Other.Output
-    typealias Failure = Other.Failure
+    @usableFromInline typealias Input = Other.Output
+    @usableFromInline typealias Failure = Other.Failure
 
-    let parent: WithLatestFromSubscription<Upstream, Other, Downstream>
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let parent: WithLatestFromSubscription<Upstream, Other, Downstream>
+    @usableFromInline let combineIdentifier = CombineIdentifier()
 
+    @inlinable init(parent: WithLatestFromSubscription<Upstream, Other, Downstream>) { self.parent = parent }
+
+    @inlinable
     func receive(subscription: any Subscription) { parent.receiveOther(subscription: subscription) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         parent.receiveOther(input)
         return .none
     }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { parent.receiveOther(completion: completion) }
 }

@@ -3,6 +3,7 @@ import Sluice
 extension AsyncSequence where Self: Sendable {
     /// A publisher of this sequence's elements: it pulls the next element only when its subscriber
     /// has demand, and a cancel cancels the task that iterates.
+    @inlinable
     public var publisher: Publishers.AsyncSequence<Self> { Publishers.AsyncSequence(self) }
 }
 
@@ -21,8 +22,10 @@ extension Publishers {
         public let base: Base
 
         /// Creates a publisher of `base`'s elements.
+        @inlinable
         public init(_ base: Base) { self.base = base }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subscriber.receive(subscription: AsyncSequenceSubscription(base: base, downstream: subscriber))
         }
@@ -31,28 +34,55 @@ extension Publishers {
 
 /// The subscription of an async sequence's publisher: the demand, and the iterating task, which
 /// waits on a continuation while there is none.
-private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, AsyncIteration, @unchecked Sendable
-where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
+///
+/// The subscriber is held as two closures made where it subscribes (`init` is inlined there), so
+/// that the task runs code specialised for it.
+@usableFromInline
+final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    @usableFromInline
+    struct Downstream {
+        @usableFromInline let receive: (Base.Element) -> Subscribers.Demand
+        @usableFromInline let complete: (Subscribers.Completion<Base.Failure>) -> Void
+
+        @inlinable
+        init(
+            receive: @escaping (Base.Element) -> Subscribers.Demand,
+            complete: @escaping (Subscribers.Completion<Base.Failure>) -> Void
+        ) {
+            self.receive = receive
+            self.complete = complete
+        }
+    }
+
+    @usableFromInline
     struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var task: Task<Void, Never>?
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var demand = Subscribers.Demand.none
+        @usableFromInline var task: Task<Void, Never>?
         /// The task, waiting for demand.
-        var waiting: UnsafeContinuation<Bool, Never>?
+        @usableFromInline var waiting: UnsafeContinuation<Bool, Never>?
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
     }
 
-    private let base: Base
-    private let lock = Lock()
-    private var state: State
+    @usableFromInline let base: Base
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var state: State
 
-    init(base: Base, downstream: Downstream) {
+    @inlinable
+    init<S: Subscriber>(base: Base, downstream: S) where S.Input == Base.Element, S.Failure == Base.Failure {
         self.base = base
-        state = State(downstream: downstream)
+        state = State(
+            downstream: Downstream(
+                receive: { downstream.receive($0) }, complete: { downstream.receive(completion: $0) }))
     }
 
-    var description: String { "AsyncSequence" }
+    @usableFromInline var description: String { "AsyncSequence" }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
@@ -62,14 +92,13 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
             guard state.downstream != nil else { return }
             state.demand += demand
             if state.task == nil {
-                // Through an existential: the task's closure may not capture the generic types.
-                let iteration: any AsyncIteration = self
-                state.task = Task { await iteration.iterate() }
+                state.task = Task { await self.iterate() }
             }
             state.waiting.take()?.resume(returning: true)
         }
     }
 
+    @inlinable
     func cancel() {
         let (released, task) = lock.withLock { () -> (Downstream?, Task<Void, Never>?) in
             state.waiting.take()?.resume(returning: false)
@@ -79,6 +108,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
         withExtendedLifetime(released) {}
     }
 
+    @inlinable
     func iterate() async {
         var iterator = base.makeAsyncIterator()
         while await demanded() {
@@ -97,7 +127,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     }
 
     /// Takes one from the demand, waiting for a request if there is none; false once cancelled.
-    private func demanded() async -> Bool {
+    @inlinable
+    func demanded() async -> Bool {
         while true {
             let taken = lock.withLock { () -> Bool? in
                 guard state.downstream != nil else { return false }
@@ -119,16 +150,12 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
         }
     }
 
-    private func finish(_ completion: Subscribers.Completion<Base.Failure>) {
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<Base.Failure>) {
         let downstream = lock.withLock { () -> Downstream? in
             state.task = nil
             return state.downstream.take()
         }
-        downstream?.receive(completion: completion)
+        downstream?.complete(completion)
     }
-}
-
-/// What the iterating task runs.
-private protocol AsyncIteration: Sendable {
-    func iterate() async
 }

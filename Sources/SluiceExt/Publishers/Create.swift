@@ -9,11 +9,13 @@ extension AnyPublisher {
     /// knows nothing of demand loses nothing; the completion follows the values. The cancellable
     /// `factory` returns is cancelled, once, when the stream ends: at the completion's delivery or
     /// at the subscriber's cancel.
+    @inlinable
     public init(_ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable) {
         self = Publishers.Create(factory: factory).eraseToAnyPublisher()
     }
 
     /// A publisher over a callback-based source; see `init(_:)`.
+    @inlinable
     public static func create(
         _ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
     ) -> AnyPublisher<Output, Failure> {
@@ -29,12 +31,14 @@ extension Publishers {
         public let factory: (Subscriber) -> any Cancellable
 
         /// Creates a publisher that runs `factory` for each subscriber.
+        @inlinable
         public init(factory: @escaping (Subscriber) -> any Cancellable) {
             self.factory = factory
         }
 
+        @inlinable
         public func receive<S: Sluice.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = BufferedSubscriptionOf("Create", downstream: subscriber)
+            let subscription = BufferedSubscription("Create", downstream: subscriber)
             subscriber.receive(subscription: subscription)
             subscription.handedOver()
             let source = factory(Subscriber(subscription: subscription))
@@ -44,15 +48,19 @@ extension Publishers {
         /// What a source sends into: each call reaches the subscriber as its demand allows.
         /// Anything sent after the completion, or after the subscriber cancelled, is ignored.
         public struct Subscriber {
-            let subscription: BufferedSubscription<Output, Failure>
+            @usableFromInline let subscription: BufferedSubscription<Output, Failure>
+
+            @inlinable init(subscription: BufferedSubscription<Output, Failure>) { self.subscription = subscription }
 
             /// Sends a value.
+            @inlinable
             public func send(_ input: Output) {
                 subscription.enqueue(input)
                 subscription.deliver()
             }
 
             /// Sends the completion, which ends the stream once the values before it are delivered.
+            @inlinable
             public func send(completion: Subscribers.Completion<Failure>) {
                 subscription.enqueue(completion)
                 subscription.deliver()

@@ -3,27 +3,30 @@
 ///
 /// Storage is a ring of optionals that grows by doubling, so a queue that is filled and emptied in
 /// turn, as a subscriber with demand does, allocates nothing after its first growth.
+@usableFromInline
 struct Backlog<Element> {
-    private var slots: ContiguousArray<Element?> = []
-    private var head = 0
-    private(set) var count = 0
+    @usableFromInline var slots: ContiguousArray<Element?> = []
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    @inlinable init() {}
 
-    mutating func append(_ element: Element) {
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    @inlinable mutating func append(_ element: Element) {
         if count == slots.count { grow() }
         slots[(head + count) % slots.count] = element
         count += 1
     }
 
     /// Appends `element`, then drops the oldest elements until at most `limit` are left.
-    mutating func append(_ element: Element, keepingAtMost limit: Int) {
+    @inlinable mutating func append(_ element: Element, keepingAtMost limit: Int) {
         guard limit > 0 else { return }
         append(element)
         while count > limit { _ = popFirst() }
     }
 
-    mutating func popFirst() -> Element? {
+    @inlinable mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         defer {
             head = (head + 1) % slots.count
@@ -33,13 +36,13 @@ struct Backlog<Element> {
     }
 
     /// The elements, oldest first.
-    var elements: [Element] {
+    @inlinable var elements: [Element] {
         (0..<count).map { slots[(head + $0) % slots.count]! }
     }
 
-    mutating func removeAll() { self = Backlog() }
+    @inlinable mutating func removeAll() { self = Backlog() }
 
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         var grown = ContiguousArray<Element?>(repeating: nil, count: max(4, slots.count * 2))
         for index in 0..<count { grown[index] = slots[(head + index) % slots.count].take() }
         slots = grown
@@ -48,7 +51,7 @@ struct Backlog<Element> {
 }
 
 extension Backlog {
-    init(_ elements: some Sequence<Element>) {
+    @inlinable init(_ elements: some Sequence<Element>) {
         for element in elements { append(element) }
     }
 }

@@ -11,43 +11,49 @@ import Sluice
 /// - The stream ends when the completion is delivered or the subscriber cancels: the subscriber and
 ///   the backlog are let go of, and the `whenEnded` action runs, once.
 ///
-/// The base class erases the subscriber's type, so that a subject can keep a list of them.
-class BufferedSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible {
-    let description: String
+/// The subscriber is held as two closures made where it subscribes (`init` is inlined there), so
+/// that a delivery runs code specialised for it, and a subject can keep a list of these whatever
+/// its subscribers' types.
+@usableFromInline
+final class BufferedSubscription<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    /// The subscriber, as the two calls a delivery makes.
+    @usableFromInline
+    struct Downstream {
+        @usableFromInline let receive: (Output) -> Subscribers.Demand
+        @usableFromInline let complete: (Subscribers.Completion<Failure>) -> Void
 
-    init(_ description: String) { self.description = description }
-
-    /// Adds `value` to the backlog (it is delivered by `deliver()`).
-    func enqueue(_ value: Output) {}
-    /// Sets the completion that follows the backlog (it is delivered by `deliver()`).
-    func enqueue(_ completion: Subscribers.Completion<Failure>) {}
-    /// Delivers what can be delivered, unless another thread is delivering.
-    func deliver() {}
-    /// The subscriber has its subscription: a completion may now be delivered.
-    func handedOver() {}
-    /// Runs `action` when the stream ends, or now if it has ended.
-    func whenEnded(_ action: @escaping (BufferedSubscription) -> Void) {}
-    func request(_ demand: Subscribers.Demand) {}
-    func cancel() {}
-}
-
-final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription<Downstream.Input, Downstream.Failure> {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+        @inlinable
+        init(
+            receive: @escaping (Output) -> Subscribers.Demand,
+            complete: @escaping (Subscribers.Completion<Failure>) -> Void
+        ) {
+            self.receive = receive
+            self.complete = complete
+        }
+    }
 
     /// The state machine: each step says what to deliver, and the delivering thread calls the
     /// subscriber outside the lock.
+    @usableFromInline
     struct State {
-        var downstream: Downstream?
-        var backlog: Backlog<Output>
-        var completion: Subscribers.Completion<Failure>?
-        var demand = Subscribers.Demand.none
+        @usableFromInline var downstream: Downstream?
+        @usableFromInline var backlog: Backlog<Output>
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var demand = Subscribers.Demand.none
         /// The subscriber has its subscription: before that, a completion waits.
-        var isHandedOver = false
+        @usableFromInline var isHandedOver = false
         /// A thread is delivering: others only add to the backlog or the demand.
-        var isDelivering = false
-        var whenEnded: ((BufferedSubscription<Output, Failure>) -> Void)?
+        @usableFromInline var isDelivering = false
+        @usableFromInline var whenEnded: ((BufferedSubscription) -> Void)?
 
+        @inlinable
+        init(downstream: Downstream, backlog: Backlog<Output>, completion: Subscribers.Completion<Failure>?) {
+            self.downstream = downstream
+            self.backlog = backlog
+            self.completion = completion
+        }
+
+        @usableFromInline
         enum Step {
             case value(Output, Downstream)
             case completion(Subscribers.Completion<Failure>, Downstream)
@@ -55,6 +61,7 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
         }
 
         /// Becomes the delivering thread, unless one already is.
+        @inlinable
         mutating func startDelivering() -> Bool {
             guard !isDelivering, downstream != nil else { return false }
             isDelivering = true
@@ -62,6 +69,7 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
         }
 
         /// The next thing to deliver, or `idle`, which ends the turn.
+        @inlinable
         mutating func next() -> Step {
             if let downstream {
                 if demand > 0, let value = backlog.popFirst() {
@@ -78,41 +86,57 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
         }
 
         /// Ends the stream (a cancel): what it lets go of, to release outside the lock.
-        mutating func end() -> (Downstream?, ((BufferedSubscription<Output, Failure>) -> Void)?) {
+        @inlinable
+        mutating func end() -> (Downstream?, ((BufferedSubscription) -> Void)?) {
             backlog.removeAll()
             return (downstream.take(), whenEnded.take())
         }
     }
 
-    private let lock = Lock()
-    private var state: State
+    @usableFromInline let description: String
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var state: State
 
-    init(
-        _ description: String, downstream: Downstream, backlog: Backlog<Output> = Backlog(),
+    @inlinable
+    init<S: Subscriber>(
+        _ description: String, downstream: S, backlog: Backlog<Output> = Backlog(),
         completion: Subscribers.Completion<Failure>? = nil
-    ) {
-        state = State(downstream: downstream, backlog: backlog, completion: completion)
-        super.init(description)
+    ) where S.Input == Output, S.Failure == Failure {
+        self.description = description
+        state = State(
+            downstream: Downstream(
+                receive: { downstream.receive($0) }, complete: { downstream.receive(completion: $0) }),
+            backlog: backlog, completion: completion)
     }
 
-    override func enqueue(_ value: Output) {
+    /// Adds `value` to the backlog (it is delivered by `deliver()`), unless the stream has ended or
+    /// its completion has come.
+    @inlinable
+    func enqueue(_ value: Output) {
         lock.withLock {
             if state.downstream != nil, state.completion == nil { state.backlog.append(value) }
         }
     }
 
-    override func enqueue(_ completion: Subscribers.Completion<Failure>) {
+    /// Sets the completion that follows the backlog (it is delivered by `deliver()`).
+    @inlinable
+    func enqueue(_ completion: Subscribers.Completion<Failure>) {
         lock.withLock {
             if state.completion == nil { state.completion = completion }
         }
     }
 
-    override func handedOver() {
+    /// The subscriber has its subscription: a completion may now be delivered.
+    @inlinable
+    func handedOver() {
         lock.withLock { state.isHandedOver = true }
         deliver()
     }
 
-    override func whenEnded(_ action: @escaping (BufferedSubscription<Output, Failure>) -> Void) {
+    /// Runs `action` when the stream ends, or now if it has ended.
+    @inlinable
+    func whenEnded(_ action: @escaping (BufferedSubscription) -> Void) {
         let hasEnded = lock.withLock { () -> Bool in
             guard state.downstream != nil else { return true }
             state.whenEnded = action
@@ -121,7 +145,8 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
         if hasEnded { action(self) }
     }
 
-    override func request(_ demand: Subscribers.Demand) {
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
         precondition(
             demand > 0,
             "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
@@ -130,7 +155,9 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
         deliver()
     }
 
-    override func deliver() {
+    /// Delivers what the backlog holds, as demand allows, unless another thread already is.
+    @inlinable
+    func deliver() {
         guard lock.withLock({ state.startDelivering() }) else { return }
         while true {
             switch lock.withLock({ state.next() }) {
@@ -138,7 +165,7 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
                 let more = downstream.receive(value)
                 if more > 0 { lock.withLock { state.demand += more } }
             case .completion(let completion, let downstream):
-                downstream.receive(completion: completion)
+                downstream.complete(completion)
                 lock.withLock { state.whenEnded.take() }?(self)
             case .idle:
                 return
@@ -146,7 +173,8 @@ final class BufferedSubscriptionOf<Downstream: Subscriber>: BufferedSubscription
         }
     }
 
-    override func cancel() {
+    @inlinable
+    func cancel() {
         let (released, whenEnded) = lock.withLock { state.end() }
         withExtendedLifetime(released) {}
         whenEnded?(self)

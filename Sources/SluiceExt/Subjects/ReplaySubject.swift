@@ -17,20 +17,25 @@ import Sluice
 /// - An upstream subscription handed over by `send(subscription:)` is asked for `.unlimited` at
 ///   once; it is let go of at the completion, and cancelled when the subject goes away.
 public final class ReplaySubject<Output, Failure: Error>: Subject {
-    private struct State {
-        var replay = Backlog<Output>()
-        var completion: Subscribers.Completion<Failure>?
-        var conduits: [BufferedSubscription<Output, Failure>] = []
-        var upstreams: [any Subscription] = []
+    @usableFromInline
+    struct State {
+        @usableFromInline var replay = Backlog<Output>()
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var conduits: [BufferedSubscription<Output, Failure>] = []
+        @usableFromInline var upstreams: [any Subscription] = []
+
+        @inlinable init() {}
     }
 
-    private let bufferSize: Int
-    private let lock = Lock()
-    private var state = State()
+    @usableFromInline let bufferSize: Int
+    @usableFromInline let lock = Lock()
+    @exclusivity(unchecked)
+    @usableFromInline var state = State()
 
     /// Creates a subject that replays its last `bufferSize` values to each new subscriber.
     ///
     /// `bufferSize` must not be negative.
+    @inlinable
     public init(bufferSize: Int) {
         precondition(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
         self.bufferSize = bufferSize
@@ -40,9 +45,10 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         for upstream in lock.withLock({ state.upstreams }) { upstream.cancel() }
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = lock.withLock {
-            let conduit = BufferedSubscriptionOf(
+            let conduit = BufferedSubscription(
                 "ReplaySubject", downstream: subscriber, backlog: Backlog(state.replay.elements),
                 completion: state.completion)
             if state.completion == nil { state.conduits.append(conduit) }
@@ -53,6 +59,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         conduit.handedOver()
     }
 
+    @inlinable
     public func send(_ value: Output) {
         // Into every backlog under the subject's lock, so that concurrent sends reach every
         // subscriber in one order; delivered outside it.
@@ -65,6 +72,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         for conduit in receivers { conduit.deliver() }
     }
 
+    @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         let (receivers, released) = lock.withLock {
             () -> ([BufferedSubscription<Output, Failure>], [any Subscription]) in
@@ -81,6 +89,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         withExtendedLifetime(released) {}
     }
 
+    @inlinable
     public func send(subscription: any Subscription) {
         let ask = lock.withLock {
             guard state.completion == nil else { return false }
@@ -91,7 +100,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     }
 
     /// Forgets a subscriber whose stream has ended.
-    private func remove(_ conduit: BufferedSubscription<Output, Failure>) {
+    @usableFromInline
+    func remove(_ conduit: BufferedSubscription<Output, Failure>) {
         lock.withLock { state.conduits.removeAll { $0 === conduit } }
     }
 }

@@ -77,7 +77,10 @@ import Testing
     @Test func theDifferenceNamesEachEventThatDiffers() {
         let scheduler = VirtualTimeScheduler()
         let recorder = Just(1).recordTimeline(on: scheduler)
-        #expect(recorder.difference(from: [TimedEvent(.zero, .subscription), TimedEvent(.zero, .value(1)), TimedEvent(.zero, .finished)]) == nil)
+        #expect(
+            recorder.difference(from: [
+                TimedEvent(.zero, .subscription), TimedEvent(.zero, .value(1)), TimedEvent(.zero, .finished),
+            ]) == nil)
         let difference = recorder.difference(from: [TimedEvent(.zero, .subscription), TimedEvent(.zero, .value(2))])
         #expect(
             difference == """
@@ -86,6 +89,18 @@ import Testing
                 + t=0ms value(1)
                 + t=0ms finished
                 """)
+    }
+}
+
+extension MarbleKitTests {
+    /// The README's example, as it is written there.
+    @Test func theReadmeExample() {
+        let scheduler = VirtualTimeScheduler()
+        let typed = TestablePublisher<Character, Never>(.cold, "-ab---c---|", on: scheduler)
+        let recorder = typed.debounce(for: .milliseconds(2), scheduler: scheduler).recordTimeline(on: scheduler)
+        scheduler.run()
+        #expect(recorder.diagram() == "----b---c-|")
+        #expect(typed.ledgers.map { $0.map(\.description) } == [["t=0ms subscribed", "t=0ms request(unlimited)"]])
     }
 }
 

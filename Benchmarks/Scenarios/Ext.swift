@@ -1,0 +1,70 @@
+// SluiceExt's scenarios (16–18): share(replay:), withLatestFrom and an async sequence as a
+// publisher. Compiled against Sluice and SluiceReference only: OpenCombine has none of them.
+#if SLUICE
+import Sluice
+import SluiceExt
+#elseif SLUICE_REFERENCE
+import SluiceReference
+import SluiceReferenceExt
+#endif
+
+import Dispatch
+
+// MARK: 16. share(replay: 1) send to 1 and 10 sinks
+
+/// A subject shared by `share(replay: 1)` into `subscribers` sinks that sum what they receive.
+public final class ShareReplayFixture {
+    let upstream = PassthroughSubject<Int, Never>()
+    var tokens: [AnyCancellable] = []
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+
+    public init(subscribers: Int) {
+        let shared = upstream.share(replay: 1)
+        for _ in 0..<subscribers {
+            let total = self.total
+            tokens.append(shared.sink { total.sum &+= $0 })
+        }
+    }
+
+    /// Sends `values` values into the shared subject; returns the running checksum.
+    @inline(never)
+    public func send(_ values: Int) -> Int {
+        for i in 0..<values { upstream.send(i) }
+        return total.sum
+    }
+}
+
+// MARK: 17. withLatestFrom per element
+
+/// Sums `value &+ latest` for each element of `input`, the latest being a subject's current value.
+@inline(never)
+public func withLatestFromSum(_ input: [Int]) -> Int {
+    let other = CurrentValueSubject<Int, Never>(1)
+    var sum = 0
+    let token = input.publisher.withLatestFrom(other) { $0 &+ $1 }.sink { sum &+= $0 }
+    token.cancel()
+    return sum
+}
+
+// MARK: 18. an async sequence as a publisher
+
+/// Sums `input` taken from an `AsyncStream` (filled up front) through `.publisher` into a sink,
+/// waiting for the completion.
+@inline(never)
+public func asyncSequencePublisherSum(_ input: [Int]) -> Int {
+    let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
+    for value in input { continuation.yield(value) }
+    continuation.finish()
+    final class Total: @unchecked Sendable {
+        var sum = 0
+    }
+    let total = Total()
+    let done = DispatchSemaphore(value: 0)
+    let token = stream.publisher.sink(receiveCompletion: { _ in done.signal() }, receiveValue: { total.sum &+= $0 })
+    done.wait()
+    token.cancel()
+    return total.sum
+}
