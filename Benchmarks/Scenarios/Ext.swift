@@ -1,5 +1,7 @@
 // SluiceExt's scenarios (16–18): share(replay:), withLatestFrom and an async sequence as a
 // publisher. Compiled against Sluice and SluiceReference only: OpenCombine has none of them.
+import Dispatch
+
 #if SLUICE
 import Sluice
 import SluiceExt
@@ -7,8 +9,6 @@ import SluiceExt
 import SluiceReference
 import SluiceReferenceExt
 #endif
-
-import Dispatch
 
 // MARK: 16. share(replay: 1) send to 1 and 10 sinks
 
