@@ -35,11 +35,6 @@ struct Backlog<Element> {
         return slots[head].take()
     }
 
-    /// The elements, oldest first.
-    @inlinable var elements: [Element] {
-        (0..<count).map { slots[(head + $0) % slots.count]! }
-    }
-
     @inlinable mutating func removeAll() { self = Backlog() }
 
     @inlinable mutating func grow() {
@@ -47,11 +42,5 @@ struct Backlog<Element> {
         for index in 0..<count { grown[index] = slots[(head + index) % slots.count].take() }
         slots = grown
         head = 0
-    }
-}
-
-extension Backlog {
-    @inlinable init(_ elements: some Sequence<Element>) {
-        for element in elements { append(element) }
     }
 }

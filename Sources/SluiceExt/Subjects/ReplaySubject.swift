@@ -49,7 +49,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = lock.withLock {
             let conduit = BufferedSubscription(
-                "ReplaySubject", downstream: subscriber, backlog: Backlog(state.replay.elements),
+                "ReplaySubject", downstream: subscriber, backlog: state.replay,
                 completion: state.completion)
             if state.completion == nil { state.conduits.append(conduit) }
             return conduit
