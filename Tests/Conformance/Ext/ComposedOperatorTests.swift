@@ -147,6 +147,124 @@ import Testing
     }
 }
 
+@Suite struct RetryWhenTests {
+    /// Attempt `n` (from 1) publishes `n`, then fails, or finishes from attempt `succeedingAt` on.
+    final class Attempts {
+        var count = 0
+        let succeedingAt: Int
+        init(succeedingAt: Int = .max) { self.succeedingAt = succeedingAt }
+        var publisher: AnyPublisher<Int, TestError> {
+            Deferred { [self] in
+                count += 1
+                return count >= succeedingAt
+                    ? Just(count).setFailureType(to: TestError.self).eraseToAnyPublisher()
+                    : Just(count).setFailureType(to: TestError.self).append(Fail(error: .oops)).eraseToAnyPublisher()
+            }.eraseToAnyPublisher()
+        }
+    }
+
+    @Test func eachValueOfTheTriggerSubscribesAgainAndItsEndEndsTheStream() {
+        let attempts = Attempts()
+        let recorder = attempts.publisher.retry { failures in failures.prefix(2) }.record()
+        #expect(attempts.count == 3)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+    }
+
+    @Test func theTriggerSeesEachFailureOnce() {
+        let attempts = Attempts(succeedingAt: 3)
+        var seen: [TestError] = []
+        let recorder = attempts.publisher.retry { failures in failures.handleEvents(receiveOutput: { seen.append($0) })
+        }
+        .record()
+        #expect(seen == [.oops, .oops])
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+    }
+
+    @Test func theTriggersFailureEndsTheStream() {
+        let attempts = Attempts()
+        let recorder = attempts.publisher.retry { failures in
+            failures.flatMap { _ in Fail<Void, TestError>(error: .other) }
+        }.record()
+        #expect(attempts.count == 1)
+        #expect(recorder.events == [.subscription, .value(1), .failure(.other)])
+    }
+
+    @Test func upstreamsEndCancelsTheTrigger() {
+        let attempts = Attempts(succeedingAt: 2)
+        var triggerCancelled = false
+        let recorder = attempts.publisher.retry { failures in
+            failures.handleEvents(receiveCancel: { triggerCancelled = true })
+        }.record()
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+        #expect(triggerCancelled)
+    }
+
+    @Test func aCancelCancelsTheAttemptAndTheTrigger() {
+        let upstream = TestPublisher<Int, TestError>()
+        var triggerCancelled = false
+        let recorder = upstream.retry { failures in failures.handleEvents(receiveCancel: { triggerCancelled = true }) }
+            .record()
+        recorder.cancel()
+        #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel])
+        #expect(triggerCancelled)
+    }
+
+    @Test func theTriggerIsLetGoAtTheEndAndAtACancel() {
+        final class Token {}
+        weak var token: Token?
+        func retrying(_ upstream: some Publisher<Int, TestError>) -> RecordingSubscriber<Int, TestError> {
+            upstream.retry { failures in
+                let held = Token()
+                token = held
+                return failures.map { _ in withExtendedLifetime(held) {} }
+            }.record()
+        }
+        let cancelled = retrying(PassthroughSubject<Int, TestError>())
+        #expect(token != nil, "the trigger's subscription holds it")
+        cancelled.cancel()
+        #expect(token == nil, "a cancel lets the trigger go")
+        let finished = retrying(Just(1).setFailureType(to: TestError.self))
+        #expect(finished.events == [.subscription, .value(1), .finished])
+        #expect(token == nil, "upstream's end lets the trigger go")
+    }
+
+    @Test func demandCarriesOverFromOneAttemptToTheNext() {
+        let attempts = Attempts(succeedingAt: 3)
+        let recorder = attempts.publisher.retry { $0 }.record(initialDemand: .max(2))
+        #expect(recorder.values == [1, 2])
+        #expect(attempts.count == 3, "a failure needs no demand: the third attempt is waiting for it")
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+    }
+
+    @Test func aDelayedTriggerSpacesTheAttemptsOnVirtualTime() {
+        let scheduler = VirtualTimeScheduler()
+        var times: [Int] = []
+        let recorder = Deferred {
+            times.append(scheduler.now.nanoseconds)
+            return Fail<Int, TestError>(error: .oops)
+        }
+        .retry { failures in failures.prefix(2).delay(for: .seconds(1), scheduler: scheduler) }
+        .record()
+        scheduler.run()
+        #expect(times == [0, 1_000_000_000, 2_000_000_000])
+        #expect(recorder.events == [.subscription, .finished], "the trigger ended, so the last failure ends nothing")
+    }
+
+    @Test func eachSubscriptionHasItsOwnTrigger() {
+        var handlerCalls = 0
+        let publisher = Fail<Int, TestError>(error: .oops).retry { failures in
+            handlerCalls += 1
+            return failures.prefix(1)
+        }
+        let first = publisher.record()
+        let second = publisher.record()
+        #expect(handlerCalls == 2)
+        #expect(first.events == [.subscription, .finished])
+        #expect(second.events == [.subscription, .finished])
+    }
+}
+
 @Suite struct AssignOwnershipTests {
     final class Model {
         var value = 0
