@@ -16,17 +16,20 @@ final class Recorder<Failure: Error>: Subscriber {
     typealias Input = Int
     private let context: Context
     private let script: SubscriberScript
+    /// What its lines in the trace start with: `sub` for the first subscriber, `sub2` for the second.
+    private let label: String
     private var subscription: (any Subscription)?
     private var hadSubscription = false
     private var values = 0
 
-    init(context: Context) {
+    init(context: Context, script: SubscriberScript, label: String) {
         self.context = context
-        script = context.script
+        self.script = script
+        self.label = label
     }
 
     func receive(subscription: any Subscription) {
-        context.log("sub: subscription")
+        context.log("\(label): subscription")
         if self.subscription == nil && !hadSubscription {
             self.subscription = subscription
             hadSubscription = true
@@ -35,7 +38,7 @@ final class Recorder<Failure: Error>: Subscriber {
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
-        context.log("sub: value(\(input))")
+        context.log("\(label): value(\(input))")
         values += 1
         if let r = script.reentrantRequest, r.afterValues == values { request(demand(r.demand)) }
         if let n = script.cancelAfterValues, n == values {
@@ -46,7 +49,7 @@ final class Recorder<Failure: Error>: Subscriber {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        context.log("sub: \(describe(completion))")
+        context.log("\(label): \(describe(completion))")
         subscription = nil
     }
 

@@ -85,12 +85,14 @@ private func run(_ program: Program, exposing expose: (Context) -> Void) -> [Str
 final class Context {
     let ops: [Op]
     let script: SubscriberScript
+    let secondScript: SubscriberScript?
     private(set) var trace: [String] = []
     var sendValue: ((Int) -> Void)?
     var finish: (() -> Void)?
     var fail: ((TestError) -> Void)?
     var request: ((Subscribers.Demand) -> Void)?
     var cancel: (() -> Void)?
+    var cancelSecond: (() -> Void)?
     var keepAlive: [AnyObject] = []
     /// The virtual clock of the timing operators; instants prefix the trace when it is used.
     let scheduler = VirtualTimeScheduler()
@@ -101,6 +103,7 @@ final class Context {
     init(program: Program) {
         ops = program.ops
         script = program.subscriber
+        secondScript = program.secondSubscriber
         timed = program.usesScheduler
     }
 
@@ -109,6 +112,7 @@ final class Context {
     /// Breaks the reference cycles a run leaves (subject -> subscription -> recorder -> closures).
     func tearDown() {
         cancel?()
+        cancelSecond?()
         // Ends the subjects: a subscription to a subject holds it (as in Combine), so one that
         // nobody cancels would keep the subject, its subscribers and this context alive. (flatMap
         // leaves upstream running after an inner failure, as Combine does.)
@@ -122,6 +126,7 @@ final class Context {
         fail = nil
         request = nil
         cancel = nil
+        cancelSecond = nil
         keepAlive = []
     }
 }
@@ -264,10 +269,15 @@ func recovery(_ r: Recovery) -> AnyPublisher<Int, any Error> {
 @_semantics("optimize.sil.specialize.generic.never")
 func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output == Int {
     guard index < context.ops.count else {
-        let recorder = Recorder<P.Failure>(context: context)
+        let recorder = Recorder<P.Failure>(context: context, script: context.script, label: "sub")
         context.request = { recorder.request($0) }
         context.cancel = { recorder.cancel() }
         p.subscribe(recorder)
+        if let script = context.secondScript {
+            let second = Recorder<P.Failure>(context: context, script: script, label: "sub2")
+            context.cancelSecond = { second.cancel() }
+            p.subscribe(second)
+        }
         return
     }
     let op = context.ops[index]

@@ -75,13 +75,7 @@ public enum ProgramGenerator {
         var ops: [Op] = []
         let count = r.int(0...maxOps)
         for _ in 0..<count { ops.append(makeOp(&r)) }
-        let subscriber = SubscriberScript(
-            initial: r.chance(15) ? .none : makeDemand(&r),
-            perValue: r.chance(50) ? .none : makeDemand(&r),
-            cancelAfterValues: r.chance(20) ? r.int(1...4) : nil,
-            reentrantRequest: r.chance(20)
-                ? .init(afterValues: r.int(1...3), demand: makeDemand(&r)) : nil
-        )
+        let subscriber = makeSubscriber(&r)
         var steps: [Step] = []
         let stepCount = r.int(0...7)
         let usesOther = ops.contains { $0.usesOther }
@@ -95,7 +89,20 @@ public enum ProgramGenerator {
                 steps.append(makeStep(&r, driven: source.isDriven))
             }
         }
-        return Program(source: source, ops: ops, subscriber: subscriber, steps: steps).normalized()
+        // A second subscriber, mostly where the two share a subject (or `share`'s).
+        let second = r.chance(source.isDriven && source != .upstream ? 40 : 10) ? makeSubscriber(&r) : nil
+        return Program(source: source, ops: ops, subscriber: subscriber, secondSubscriber: second, steps: steps)
+            .normalized()
+    }
+
+    static func makeSubscriber<R: ProgramRandom>(_ r: inout R) -> SubscriberScript {
+        SubscriberScript(
+            initial: r.chance(15) ? .none : makeDemand(&r),
+            perValue: r.chance(50) ? .none : makeDemand(&r),
+            cancelAfterValues: r.chance(20) ? r.int(1...4) : nil,
+            reentrantRequest: r.chance(20)
+                ? .init(afterValues: r.int(1...3), demand: makeDemand(&r)) : nil
+        )
     }
 
     static func smallInt<R: ProgramRandom>(_ r: inout R) -> Int { r.int(-3...9) }

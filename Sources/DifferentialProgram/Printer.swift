@@ -159,22 +159,18 @@ extension Program {
         let (setup, head) = source.swiftSetup
         lines += setup
         let failure = failures.last ?? .never
-        let s = subscriber
-        let initial = s.initial == .none ? "nil" : s.initial.description
-        var args = "initialDemand: \(initial), demandPerValue: { _ in \(s.perValue) }"
-        if let n = s.cancelAfterValues { args += ", cancelAfterValues: \(n)" }
-        lines.append("let recorder = RecordingSubscriber<Int, \(failure.swift)>(\(args))")
-        if let r = s.reentrantRequest {
-            lines.append(
-                "recorder.onValue = { _ in if recorder.values.count == \(r.afterValues) { recorder.request(\(r.demand)) } }"
-            )
-        }
+        lines += subscriber.swiftRecorder("recorder", failure: failure)
+        if let second = secondSubscriber { lines += second.swiftRecorder("recorder2", failure: failure) }
         if usesScheduler { lines.append("let scheduler = VirtualTimeScheduler()") }
         if usesOther { lines.append("let other = PassthroughSubject<Int, any Error>()") }
-        lines.append(head)
+        lines.append(secondSubscriber == nil ? head : "let pipeline = " + head)
         let stageFailures = failures
         for (i, op) in ops.enumerated() { lines.append("    " + op.swift(at: i, failure: stageFailures[i])) }
-        lines.append("    .subscribe(recorder)")
+        if secondSubscriber == nil {
+            lines.append("    .subscribe(recorder)")
+        } else {
+            lines += ["pipeline.subscribe(recorder)", "pipeline.subscribe(recorder2)"]
+        }
         let target: String? =
             switch source {
             case .passthrough, .currentValue, .replay: "subject"
@@ -214,5 +210,21 @@ extension Program {
         }
         if usesScheduler { lines.append("scheduler.advance(by: .seconds(1))  // what is still scheduled runs") }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension SubscriberScript {
+    /// The statements that make a `RecordingSubscriber` named `name` that follows this script.
+    func swiftRecorder(_ name: String, failure: FailureKind) -> [String] {
+        let initialDemand = initial == .none ? "nil" : initial.description
+        var args = "initialDemand: \(initialDemand), demandPerValue: { _ in \(perValue) }"
+        if let n = cancelAfterValues { args += ", cancelAfterValues: \(n)" }
+        var lines = ["let \(name) = RecordingSubscriber<Int, \(failure.swift)>(\(args))"]
+        if let r = reentrantRequest {
+            lines.append(
+                "\(name).onValue = { _ in if \(name).values.count == \(r.afterValues) { \(name).request(\(r.demand)) } }"
+            )
+        }
+        return lines
     }
 }

@@ -276,12 +276,20 @@ public struct Program: Hashable, Sendable {
     public var source: Source
     public var ops: [Op]
     public var subscriber: SubscriberScript
+    /// A second subscriber to the same chain, subscribed right after the first; the steps'
+    /// `request` and `cancel` are the first one's. Its events enter the one trace, so the order
+    /// between two subscribers of a subject (or of `share`) is compared too.
+    public var secondSubscriber: SubscriberScript?
     public var steps: [Step]
 
-    public init(source: Source, ops: [Op], subscriber: SubscriberScript, steps: [Step]) {
+    public init(
+        source: Source, ops: [Op], subscriber: SubscriberScript, secondSubscriber: SubscriberScript? = nil,
+        steps: [Step]
+    ) {
         self.source = source
         self.ops = ops
         self.subscriber = subscriber
+        self.secondSubscriber = secondSubscriber
         self.steps = steps
     }
 

@@ -20,26 +20,20 @@ extension Program {
             p.steps.remove(at: i)
             add(p)
         }
-        // A simpler subscriber.
-        if subscriber.reentrantRequest != nil {
+        // Simpler subscribers; no second one.
+        for script in subscriber.simpler {
             var p = self
-            p.subscriber.reentrantRequest = nil
+            p.subscriber = script
             add(p)
         }
-        if subscriber.cancelAfterValues != nil {
+        if let second = secondSubscriber {
             var p = self
-            p.subscriber.cancelAfterValues = nil
+            p.secondSubscriber = nil
             add(p)
-        }
-        if subscriber.initial != .unlimited {
-            var p = self
-            p.subscriber.initial = .unlimited
-            add(p)
-        }
-        if subscriber.perValue != .none {
-            var p = self
-            p.subscriber.perValue = .none
-            add(p)
+            for script in second.simpler {
+                p.secondSubscriber = script
+                add(p)
+            }
         }
         // A simpler source.
         for s in source.simpler {
@@ -139,5 +133,33 @@ extension Op {
         case .timeout(let ms, true): [.timeout(ms, customError: false)]
         default: []
         }
+    }
+}
+
+extension SubscriberScript {
+    /// This script with one thing made simpler, for each thing that can be.
+    var simpler: [SubscriberScript] {
+        var out: [SubscriberScript] = []
+        if reentrantRequest != nil {
+            var s = self
+            s.reentrantRequest = nil
+            out.append(s)
+        }
+        if cancelAfterValues != nil {
+            var s = self
+            s.cancelAfterValues = nil
+            out.append(s)
+        }
+        if initial != .unlimited {
+            var s = self
+            s.initial = .unlimited
+            out.append(s)
+        }
+        if perValue != .none {
+            var s = self
+            s.perValue = .none
+            out.append(s)
+        }
+        return out
     }
 }

@@ -131,4 +131,23 @@ struct DifferentialTests {
         #expect(trace.contains("h2: request(.max(1))"))
         #expect(DifferentialSluice.interpret(program) == trace)
     }
+
+    @Test("two subscribers of one subject are served in subscription order, in one trace")
+    func twoSubscribers() {
+        let program = Program(
+            source: .replay(1), ops: [.map(.double)],
+            subscriber: SubscriberScript(initial: .unlimited, perValue: .none),
+            secondSubscriber: SubscriberScript(initial: .max(1), perValue: .none),
+            steps: [.send(1), .send(2), .request(.max(1)), .finish]
+        )
+        let trace = DifferentialReference.interpret(program)
+        let deliveries = trace.filter { $0.hasPrefix("sub") }
+        #expect(
+            deliveries == [
+                "sub: subscription", "sub2: subscription", "sub: value(2)", "sub2: value(2)", "sub: value(4)",
+                "sub: finished",
+            ], "the second subscriber has no demand for 4, so the completion waits behind it")
+        #expect(DifferentialSluice.interpret(program) == trace)
+        #expect(program.swift.contains("pipeline.subscribe(recorder2)"))
+    }
 }
