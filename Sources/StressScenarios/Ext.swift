@@ -1,7 +1,10 @@
+import Glibc
 import StressKit
 
 // Scenarios on SluiceExt: ReplaySubject, share(replay:), withLatestFrom and the relays, with
-// subscribers attaching and cancelling while values are sent (the list is in Scenarios.swift).
+// subscribers attaching and cancelling while values are sent; `create` and the async sequence
+// publisher, with sources sending from several threads against demand asked from another (the
+// list is in Scenarios.swift).
 #if SLUICE_REFERENCE
 import SluiceReference
 import SluiceReferenceExt
@@ -188,4 +191,138 @@ private func churn<P: Publisher>(
     return StressOutcome(
         events: 2 * P * perProducer, threads: P + 2, violations: violations,
         notes: "\(probes.count) subscribers attached and cancelled meanwhile")
+}
+
+/// Rounds: four threads send into the subscriber `AnyPublisher.create` hands its source (a source
+/// that knows nothing of demand) while another thread asks for 16 values at a time; every other
+/// round a sixth thread cancels halfway. What is not asked for waits: nothing is delivered beyond
+/// demand, lost or duplicated, each producer's order holds, a finished round's completion comes
+/// once after every value, and the source's cancellable is cancelled exactly once.
+@Sendable func createSendRacingDemand(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let rounds = max(2, scale / 25_000)
+    let perProducer = max(1, scale / (rounds * P))
+    let total = P * perProducer
+    var violations: [String] = []
+    for round in 0..<rounds {
+        let cancels = round % 2 == 1
+        let stops = Counter()
+        let source = Locked<Publishers.Create<Int, Never>.Subscriber?>(nil)
+        let publisher = AnyPublisher<Int, Never>.create { subscriber in
+            source.withLock { $0 = subscriber }
+            return AnyCancellable { stops.add(1) }
+        }
+        let probe = Probe(
+            "round \(round): \(cancels ? "cancelled halfway" : "16 at a time")", producers: P, contiguous: true,
+            firstSeq: 0)
+        let subscriber = ProbeSubscriber<Never>(probe, initial: 16)
+        publisher.subscribe(subscriber)
+        let box = Shared((source.withLock { $0 }!, subscriber))
+        let cancelled = Counter()
+        runThreads(P + 2) { index in
+            let (source, subscriber) = box.value
+            if index < P {
+                for seq in 0..<perProducer { source.send(Tag.make(producer: index, seq: seq)) }
+            } else if index == P {
+                while probe.received < total, cancelled.value == 0 {
+                    if probe.granted - probe.received < 8 { subscriber.request(16) } else { spinPause() }
+                }
+            } else if cancels {
+                waitUntil(probe, received: total / 2, unless: { false }, limit: .max)
+                subscriber.cancel()
+                cancelled.add(1)
+            }
+        }
+        if cancels {
+            violations += probe.check(terminals: 0...0)
+        } else {
+            box.value.0.send(completion: .finished)
+            violations += probe.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
+        }
+        if stops.value != 1 { violations.append("round \(round): the source was stopped \(stops.value) times") }
+    }
+    return StressOutcome(
+        events: rounds * total, threads: P + 2, violations: violations,
+        notes: "\(rounds) rounds, half of them cancelled halfway")
+}
+
+/// Rounds: four threads yield into an `AsyncStream` whose publisher is subscribed with demand
+/// asked 16 at a time from another thread; every other round a sixth thread cancels halfway. The
+/// publisher pulls only while there is demand: nothing beyond it, nothing lost or duplicated,
+/// each producer's order holds; a finished round completes once, and a cancel ends the task
+/// that iterates (its iterator is let go of).
+@Sendable func asyncSequencePublisherRacingDemand(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let rounds = max(2, scale / 25_000)
+    let perProducer = max(1, scale / (rounds * P))
+    let total = P * perProducer
+    var violations: [String] = []
+    for round in 0..<rounds {
+        let cancels = round % 2 == 1
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let sequence = ReleaseReportingSequence(base: stream)
+        let probe = Probe(
+            "round \(round): \(cancels ? "cancelled halfway" : "16 at a time")", producers: P, contiguous: true,
+            firstSeq: 0)
+        let subscriber = ProbeSubscriber<Never>(probe, initial: 16)
+        sequence.publisher.subscribe(subscriber)
+        let cancelled = Counter()
+        runThreads(P + 2) { index in
+            if index < P {
+                for seq in 0..<perProducer { continuation.yield(Tag.make(producer: index, seq: seq)) }
+            } else if index == P {
+                while probe.received < total, cancelled.value == 0 {
+                    if probe.granted - probe.received < 8 { subscriber.request(16) } else { spinPause() }
+                }
+            } else if cancels {
+                waitUntil(probe, received: total / 2, unless: { false }, limit: .max)
+                subscriber.cancel()
+                cancelled.add(1)
+            }
+        }
+        if cancels {
+            // The task ends asynchronously after the cancel (it may be waiting for an element,
+            // and the stream is not finished: the cancel alone must end it).
+            var waited = 0
+            while sequence.released.value == 0, waited < 5_000 {
+                usleep(1_000)
+                waited += 1
+            }
+            if sequence.released.value != 1 { violations.append("round \(round): a cancel did not end the task") }
+            violations += probe.check(terminals: 0...0)
+        } else {
+            continuation.finish()
+            var waited = 0
+            while probe.terminals == 0, waited < 5_000 {
+                usleep(1_000)
+                waited += 1
+            }
+            violations += probe.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
+        }
+    }
+    return StressOutcome(
+        events: rounds * total, threads: P + 2, violations: violations,
+        notes: "\(rounds) rounds, half of them cancelled halfway")
+}
+
+/// An `AsyncStream` whose iterator counts its release, which is the end of the task iterating it.
+private struct ReleaseReportingSequence: AsyncSequence, Sendable {
+    let base: AsyncStream<Int>
+    let released = Counter()
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Int>.Iterator
+        let sentinel: Sentinel
+        mutating func next() async -> Int? { await base.next() }
+    }
+
+    final class Sentinel {
+        let released: Counter
+        init(_ released: Counter) { self.released = released }
+        deinit { released.add(1) }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), sentinel: Sentinel(released))
+    }
 }

@@ -106,6 +106,18 @@ public let allScenarios: [StressScenario] = [
             "4 threads accept into a PassthroughRelay and a CurrentValueRelay while 2 threads attach and cancel subscribers; nothing ever completes",
         run: relaysAcceptRacingSubscribers
     ),
+    StressScenario(
+        name: "create.sendRacingDemand",
+        summary:
+            "rounds: 4 threads send into AnyPublisher.create's subscriber while 1 asks for 16 at a time and, every other round, 1 cancels halfway; nothing beyond demand, the source stopped once",
+        run: createSendRacingDemand
+    ),
+    StressScenario(
+        name: "asyncSequence.racingDemand",
+        summary:
+            "rounds: 4 threads yield into an AsyncStream whose publisher 1 thread asks 16 at a time and, every other round, 1 cancels halfway; nothing beyond demand, a cancel ends the iteration",
+        run: asyncSequencePublisherRacingDemand
+    ),
 ]
 
 // MARK: - Scenarios
