@@ -55,18 +55,16 @@ import Testing
         #expect(scheduler.pendingCount == 0, "no timer left behind")
     }
 
-    /// A marble: values every 100 ms, a pause, a burst, a pause.
+    /// Values every 100 ms, a pause, a burst, a pause; one frame is 50 ms, the due time 250 ms.
     @Test func marbleBurstsCollapseToTheirLastValue() {
-        let (upstream, scheduler, recorder) = make(.milliseconds(250))
-        let sends = [(0, 1), (100, 2), (200, 3), (600, 4), (900, 5), (1000, 6), (1100, 7)]
-        for (instant, value) in sends {
-            scheduler.advance(to: .zero.advanced(by: .milliseconds(instant)))
-            upstream.send(value)
-        }
-        scheduler.advance(to: .zero.advanced(by: .milliseconds(2000)))
-        // -1-2-3---4--5-6-7------
-        // ---------3----4--------7
-        #expect(recorder.events == ["450:3", "850:4", "1350:7"])
+        let scheduler = VirtualTimeScheduler()
+        let recorder = TestablePublisher<Character, TestError>(
+            .cold, "1-2-3-------4-----5-6-7", frame: .milliseconds(50), on: scheduler
+        )
+        .debounce(for: .milliseconds(250), scheduler: scheduler)
+        .recordTimeline(on: scheduler)
+        scheduler.run()
+        #expect(recorder.diagram(frame: .milliseconds(50)) == "---------3-------4---------7")
     }
 
     /// The book's username example: typing "Merlin", deleting the n and typing it again within the

@@ -150,4 +150,15 @@ extension MarbleKitTests {
         #expect(first == "a--b--d--(e|)")
         #expect(latest == "a--c--d--(e|)")
     }
+
+    @Test func collectByTimePublishesEachWindowsValuesAndTheRestAtTheEnd() {
+        // Windows of 4 ms from the subscription; the digit is how many values a window collected.
+        // Empty windows (to 12 and 16) publish nothing; the completion at 18 ends the last one early.
+        #expect(
+            run { scheduler in
+                TestablePublisher<Character, TestError>(.cold, "-a-b-c-----------d|", on: scheduler)
+                    .collect(.byTime(scheduler, .milliseconds(4)))
+                    .map { Character(String($0.count)) }
+            } == "----2---1---------(1|)")
+    }
 }
