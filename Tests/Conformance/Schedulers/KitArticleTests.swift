@@ -102,7 +102,8 @@ import Testing
         }
         #expect(overflowsAndExcess("a-b-c|") { $0.map { $0 } } == (0, 0))
         #expect(overflowsAndExcess("abcde|") { $0.collect(2) } == (0, 0))
-        #expect(overflowsAndExcess("abcde|") { $0.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest) }.beyondDemand == 0)
+        let buffered = overflowsAndExcess("abcde|") { $0.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest) }
+        #expect(buffered.beyondDemand == 0)
     }
 
     @Test func aPublisherThatIgnoresDemandIsCaught() {
