@@ -193,12 +193,17 @@ private func churn<P: Publisher>(
         notes: "\(probes.count) subscribers attached and cancelled meanwhile")
 }
 
-/// Rounds: four threads send into the subscriber `AnyPublisher.create` hands its source (a source
-/// that knows nothing of demand) while another thread asks for 16 values at a time; every other
-/// round a sixth thread cancels halfway. What is not asked for waits: nothing is delivered beyond
-/// demand, lost or duplicated, each producer's order holds, a finished round's completion comes
-/// once after every value, and the source's cancellable is cancelled exactly once.
-@Sendable func createSendRacingDemand(scale: Int) -> StressOutcome {
+/// The rounds of a racing-demand scenario. Each round, `start` subscribes the round's subscriber
+/// (which asks for 16 values) to a fresh source and returns how to send into it and how to end
+/// the round. Four threads send, one asks for 16 more whenever fewer than 8 are outstanding, and
+/// every other round one cancels halfway. Then `end` (told whether the round was cancelled)
+/// finishes the source or checks what the cancel must have done, and returns its violations.
+/// What is not asked for waits: nothing is delivered beyond demand, lost or duplicated, each
+/// producer's order holds, and a round that is not cancelled completes once, after every value.
+private func racingDemandRounds(
+    scale: Int,
+    start: (ProbeSubscriber<Never>) -> (send: @Sendable (Int) -> Void, end: (_ cancelled: Bool) -> [String])
+) -> StressOutcome {
     let P = producerCount
     let rounds = max(2, scale / 25_000)
     let perProducer = max(1, scale / (rounds * P))
@@ -206,23 +211,15 @@ private func churn<P: Publisher>(
     var violations: [String] = []
     for round in 0..<rounds {
         let cancels = round % 2 == 1
-        let stops = Counter()
-        let source = Locked<Publishers.Create<Int, Never>.Subscriber?>(nil)
-        let publisher = AnyPublisher<Int, Never>.create { subscriber in
-            source.withLock { $0 = subscriber }
-            return AnyCancellable { stops.add(1) }
-        }
         let probe = Probe(
             "round \(round): \(cancels ? "cancelled halfway" : "16 at a time")", producers: P, contiguous: true,
             firstSeq: 0)
         let subscriber = ProbeSubscriber<Never>(probe, initial: 16)
-        publisher.subscribe(subscriber)
-        let box = Shared((source.withLock { $0 }!, subscriber))
+        let (send, end) = start(subscriber)
         let cancelled = Counter()
         runThreads(P + 2) { index in
-            let (source, subscriber) = box.value
             if index < P {
-                for seq in 0..<perProducer { source.send(Tag.make(producer: index, seq: seq)) }
+                for seq in 0..<perProducer { send(Tag.make(producer: index, seq: seq)) }
             } else if index == P {
                 while probe.received < total, cancelled.value == 0 {
                     if probe.granted - probe.received < 8 { subscriber.request(16) } else { spinPause() }
@@ -233,76 +230,70 @@ private func churn<P: Publisher>(
                 cancelled.add(1)
             }
         }
+        violations += end(cancels).map { "round \(round): \($0)" }
         if cancels {
             violations += probe.check(terminals: 0...0)
         } else {
-            box.value.0.send(completion: .finished)
+            waitAWhile(until: { probe.terminals > 0 })
             violations += probe.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
         }
-        if stops.value != 1 { violations.append("round \(round): the source was stopped \(stops.value) times") }
     }
     return StressOutcome(
         events: rounds * total, threads: P + 2, violations: violations,
         notes: "\(rounds) rounds, half of them cancelled halfway")
 }
 
-/// Rounds: four threads yield into an `AsyncStream` whose publisher is subscribed with demand
-/// asked 16 at a time from another thread; every other round a sixth thread cancels halfway. The
-/// publisher pulls only while there is demand: nothing beyond it, nothing lost or duplicated,
-/// each producer's order holds; a finished round completes once, and a cancel ends the task
-/// that iterates (its iterator is let go of).
+/// Waits, a millisecond at a time and up to five seconds, for what another thread or a task does.
+private func waitAWhile(until done: () -> Bool) {
+    var waited = 0
+    while !done(), waited < 5_000 {
+        usleep(1_000)
+        waited += 1
+    }
+}
+
+/// `racingDemandRounds` on `AnyPublisher.create`, whose source knows nothing of demand: besides
+/// the rounds' invariants, the source's cancellable is cancelled exactly once, at the completion
+/// or at the cancel.
+@Sendable func createSendRacingDemand(scale: Int) -> StressOutcome {
+    racingDemandRounds(scale: scale) { subscriber in
+        let stops = Counter()
+        let source = Locked<Publishers.Create<Int, Never>.Subscriber?>(nil)
+        AnyPublisher<Int, Never>.create { subscriber in
+            source.withLock { $0 = subscriber }
+            return AnyCancellable { stops.add(1) }
+        }.subscribe(subscriber)
+        let box = Shared(source.withLock { $0 }!)
+        return (
+            send: { box.value.send($0) },
+            end: { cancelled in
+                if !cancelled { box.value.send(completion: .finished) }
+                return stops.value == 1 ? [] : ["the source was stopped \(stops.value) times"]
+            }
+        )
+    }
+}
+
+/// `racingDemandRounds` on an `AsyncStream`'s publisher, which pulls only while there is demand:
+/// besides the rounds' invariants, a cancel ends the task that iterates (its iterator is let go
+/// of), though the stream is not finished.
 @Sendable func asyncSequencePublisherRacingDemand(scale: Int) -> StressOutcome {
-    let P = producerCount
-    let rounds = max(2, scale / 25_000)
-    let perProducer = max(1, scale / (rounds * P))
-    let total = P * perProducer
-    var violations: [String] = []
-    for round in 0..<rounds {
-        let cancels = round % 2 == 1
+    racingDemandRounds(scale: scale) { subscriber in
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let sequence = ReleaseReportingSequence(base: stream)
-        let probe = Probe(
-            "round \(round): \(cancels ? "cancelled halfway" : "16 at a time")", producers: P, contiguous: true,
-            firstSeq: 0)
-        let subscriber = ProbeSubscriber<Never>(probe, initial: 16)
         sequence.publisher.subscribe(subscriber)
-        let cancelled = Counter()
-        runThreads(P + 2) { index in
-            if index < P {
-                for seq in 0..<perProducer { continuation.yield(Tag.make(producer: index, seq: seq)) }
-            } else if index == P {
-                while probe.received < total, cancelled.value == 0 {
-                    if probe.granted - probe.received < 8 { subscriber.request(16) } else { spinPause() }
+        return (
+            send: { continuation.yield($0) },
+            end: { cancelled in
+                guard cancelled else {
+                    continuation.finish()
+                    return []
                 }
-            } else if cancels {
-                waitUntil(probe, received: total / 2, unless: { false }, limit: .max)
-                subscriber.cancel()
-                cancelled.add(1)
+                waitAWhile(until: { sequence.released.value > 0 })
+                return sequence.released.value == 1 ? [] : ["a cancel did not end the iterating task"]
             }
-        }
-        if cancels {
-            // The task ends asynchronously after the cancel (it may be waiting for an element,
-            // and the stream is not finished: the cancel alone must end it).
-            var waited = 0
-            while sequence.released.value == 0, waited < 5_000 {
-                usleep(1_000)
-                waited += 1
-            }
-            if sequence.released.value != 1 { violations.append("round \(round): a cancel did not end the task") }
-            violations += probe.check(terminals: 0...0)
-        } else {
-            continuation.finish()
-            var waited = 0
-            while probe.terminals == 0, waited < 5_000 {
-                usleep(1_000)
-                waited += 1
-            }
-            violations += probe.check(perProducer: Array(repeating: perProducer, count: P), terminals: 1...1)
-        }
+        )
     }
-    return StressOutcome(
-        events: rounds * total, threads: P + 2, violations: violations,
-        notes: "\(rounds) rounds, half of them cancelled halfway")
 }
 
 /// An `AsyncStream` whose iterator counts its release, which is the end of the task iterating it.
