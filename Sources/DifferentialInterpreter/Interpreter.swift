@@ -1,8 +1,9 @@
 // The differential interpreter: ONE source, compiled into two modules (DifferentialSluice and
 // DifferentialReference, each a symlink to this folder) against one implementation each. It
 // builds a `Program` with the implementation's real types and returns the trace of everything
-// observable, in order: the subscriber's events, the test upstream's requests and cancels, every
-// handleEvents point, and each step of the script.
+// observable, in order: the subscriber's events (and the second subscriber's, `sub2`, when the
+// program has one), the test upstream's requests and cancels, every handleEvents point, and each
+// step of the script.
 //
 // The chain is built by a generic recursion, so every stage keeps its concrete type
 // (`Publishers.Filter<Publishers.Map<Publishers.Sequence<...>>>`): the fast implementation's
