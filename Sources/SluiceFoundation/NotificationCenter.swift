@@ -104,10 +104,7 @@ private final class NotificationSubscription: Subscription, CustomStringConverti
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: "NotificationCenter")
         lock.lock()
         if downstream != nil { self.demand += demand }
         lock.unlock()

@@ -153,10 +153,7 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand != .none,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: "Timer")
         broadcast.lock.lock()
         if downstream != nil {
             self.demand += demand

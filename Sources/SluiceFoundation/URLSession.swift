@@ -71,10 +71,7 @@ extension URLSession.DataTaskPublisher {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            precondition(
-                demand != .none,
-                "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-            )
+            demand._assertNonZero(on: "DataTaskPublisher")
             lock.lock()
             guard let parent else { return lock.unlock() }
             self.demand += demand

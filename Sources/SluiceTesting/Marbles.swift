@@ -69,11 +69,11 @@ public enum Marbles {
         for character in diagram where character != " " {
             switch character {
             case "(":
-                precondition(!inGroup, "Marbles: a group cannot open inside a group in \"\(diagram)\"")
+                _require(!inGroup, "Marbles: a group cannot open inside a group in \"\(diagram)\"")
                 inGroup = true
                 continue
             case ")":
-                precondition(inGroup, "Marbles: ')' closes no group in \"\(diagram)\"")
+                _require(inGroup, "Marbles: ')' closes no group in \"\(diagram)\"")
                 inGroup = false
             case "-":
                 break
@@ -81,18 +81,18 @@ public enum Marbles {
                 events.append((frame, .finished))
             case "#":
                 guard let failure else {
-                    preconditionFailure("Marbles: \"\(diagram)\" fails (#), but no failure was given")
+                    _trap("Marbles: \"\(diagram)\" fails (#), but no failure was given")
                 }
                 events.append((frame, .failure(failure)))
             default:
                 guard let value = values[character] else {
-                    preconditionFailure("Marbles: no value for '\(character)' in \"\(diagram)\"")
+                    _trap("Marbles: no value for '\(character)' in \"\(diagram)\"")
                 }
                 events.append((frame, .value(value)))
             }
             if !inGroup { frame += 1 }
         }
-        precondition(!inGroup, "Marbles: a group is not closed in \"\(diagram)\"")
+        _require(!inGroup, "Marbles: a group is not closed in \"\(diagram)\"")
         return events
     }
 

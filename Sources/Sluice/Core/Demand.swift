@@ -1,8 +1,9 @@
 extension Subscribers {
     /// A requested number of items, sent to a publisher from a subscriber through the subscription.
     ///
-    /// Demand is additive and saturates at ``unlimited``. `.max(n)` with a negative `n`, and any
-    /// arithmetic whose result would be negative, trap: negative demand does not exist.
+    /// Demand is additive and saturates at ``unlimited``. Negative demand does not exist: `.max(n)`
+    /// with a negative `n` traps, and arithmetic whose result would be negative gives `.max(0)`, as
+    /// Apple documents for `-` and `-=`.
     @frozen
     public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
         /// The finite count, or `UInt.max` for unlimited. Finite counts never exceed `Int.max`.
@@ -19,8 +20,9 @@ extension Subscribers {
         /// A request for at most `value` elements. `value` must not be negative.
         @inlinable
         public static func max(_ value: Int) -> Demand {
-            precondition(
-                value >= 0, "Subscribers.Demand.max(_:) requires a non-negative count: demand cannot be negative")
+            _require(
+                value >= 0,
+                "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
             return Demand(rawValue: UInt(value))
         }
 
@@ -29,7 +31,7 @@ extension Subscribers {
 
         public var description: String { rawValue == .max ? "unlimited" : "max(\(rawValue))" }
 
-        /// A finite count plus a signed delta: saturates upward into unlimited, traps below zero.
+        /// A finite count plus a signed delta: saturates upward into unlimited and downward at `.none`.
         @inlinable
         static func offset(_ count: UInt, by delta: Int) -> Demand {
             if delta >= 0 {
@@ -37,8 +39,7 @@ extension Subscribers {
                 return overflow || sum > UInt(Int.max) ? .unlimited : Demand(rawValue: sum)
             }
             let magnitude = delta.magnitude
-            precondition(magnitude <= count, "Subscribers.Demand arithmetic went below zero: demand cannot be negative")
-            return Demand(rawValue: count - magnitude)
+            return magnitude < count ? Demand(rawValue: count - magnitude) : .none
         }
 
         /// Adds demand: `.unlimited` absorbs any amount, and a finite sum past `Int.max` saturates into it.
@@ -63,7 +64,9 @@ extension Subscribers {
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
-            precondition(rhs >= 0, "Subscribers.Demand multiplied by a negative number: demand cannot be negative")
+            _require(
+                rhs >= 0,
+                "API violation: Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
             let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
             return overflow || product > UInt(Int.max) ? .unlimited : Demand(rawValue: product)
         }
@@ -71,18 +74,17 @@ extension Subscribers {
         /// Multiplies demand in place (see `*`).
         @inlinable public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
-        /// `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited` is `.none`.
+        /// `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited` is `.none`; a
+        /// result that would be negative is `.none` (Apple: "Combine adjusts the value to `.max(0)`").
         @inlinable
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
-            guard rhs.rawValue != .max else { return .none }
-            precondition(
-                rhs.rawValue <= lhs.rawValue,
-                "Subscribers.Demand subtraction went below zero: demand cannot be negative")
+            guard rhs.rawValue != .max, rhs.rawValue < lhs.rawValue else { return .none }
             return Demand(rawValue: lhs.rawValue - rhs.rawValue)
         }
 
-        /// Subtracts demand; `.unlimited` minus a finite amount stays unlimited. Going below zero traps, as in Combine.
+        /// Subtracts demand; `.unlimited` minus a finite amount stays unlimited, and a result that would
+        /// be negative is `.none`, as Apple documents.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
@@ -150,12 +152,18 @@ extension Subscribers {
 extension Subscribers.Demand {
     /// The rule most subscriptions enforce on `request(_:)`, as Combine's do. The ones that only
     /// pass demand on (`handleEvents`, `delay`, `receive(on:)`, `subscribe(on:)`, ...) take a zero
-    /// request as Combine's do, and so do the sequence and recording subscriptions.
-    @inlinable
-    func _assertNonZero() {
-        precondition(
-            rawValue != 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+    /// request as Combine's do, and so do the sequence and recording subscriptions. `subscription`
+    /// names the operator in the message (its `description`, built only when the request traps).
+    @_documentation(visibility: internal)
+    @inlinable @inline(__always)
+    public func _assertNonZero(on subscription: @autoclosure () -> String) {
+        if _slowPath(rawValue == 0) { Self._zeroRequest(on: subscription()) }
+    }
+
+    @usableFromInline @inline(never)
+    static func _zeroRequest(on subscription: String) -> Never {
+        _trap(
+            "API violation: request(.none) on \(subscription)'s subscription; a subscription must be asked for at least one value"
         )
     }
 }

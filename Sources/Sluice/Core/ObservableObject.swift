@@ -38,12 +38,12 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 class PublishedStorage {
     /// The object's publisher, if one is installed here already; otherwise `candidate`, installed.
     func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        fatalError("PublishedStorage.install is overridden by PublishedSubject")
+        _trap("PublishedStorage.install is overridden by PublishedSubject")
     }
 
     /// The object's publisher, if installed.
     var installed: ObservableObjectPublisher? {
-        fatalError("PublishedStorage.installed is overridden by PublishedSubject")
+        _trap("PublishedStorage.installed is overridden by PublishedSubject")
     }
 }
 

@@ -204,7 +204,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case (.upstream(.some), .upstream), (.replacement, .replacement): break
         case (.upstream(nil), .upstream):
             lock.unlock()
-            preconditionFailure("\(name): received a value before its subscription")
+            _trap("\(name): received a value before its subscription")
         default:
             lock.unlock()
             return .none
@@ -212,7 +212,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         guard outstanding > 0 else {
             lock.unlock()
             // As Combine's: the operator counts demand, and a source that overruns it traps.
-            preconditionFailure("API violation: \(name) received a value while downstream had no outstanding demand")
+            _trap("API violation: \(name) received a value while downstream had no outstanding demand")
         }
         let isUnlimited = outstanding == .unlimited
         outstanding -= 1
@@ -233,7 +233,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case .upstream(.some): break
         case .switching, .replacement:
             lock.unlock()
-            preconditionFailure("API violation: \(name)'s upstream sent a completion after its failure")
+            _trap("API violation: \(name)'s upstream sent a completion after its failure")
         case .upstream(nil), .done:
             lock.unlock()
             return
@@ -289,7 +289,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         let current: (any Subscription)?
         switch phase {

@@ -126,7 +126,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.withLock(guarding: &handOff) { $0.live }?.request(demand * count)
     }
 

@@ -257,7 +257,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard windows.phase == .active || windows.phase == .ending else {
             lock.unlock()

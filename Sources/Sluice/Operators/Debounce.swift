@@ -233,7 +233,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         if phase == .active { self.demand += demand }
         lock.unlock()

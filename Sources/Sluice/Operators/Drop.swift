@@ -46,7 +46,7 @@ extension Publishers {
 
         @inlinable
         var checkedCount: Int {
-            precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+            _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
             return count
         }
     }
@@ -119,7 +119,7 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         switch status.load(ordering: .relaxed) {
         case Self.awaiting:

@@ -116,7 +116,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        precondition(
+        _require(
             demand.load() != 0,
             "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
         guard phase.load(ordering: .acquiring) == Self.passing else {

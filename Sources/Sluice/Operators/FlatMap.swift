@@ -317,7 +317,7 @@ where
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         let (toUnlimit, delivers) = withState { $0.requested(demand) }
         for inner in toUnlimit { inner.request(.unlimited) }
         guard delivers else { return }

@@ -352,7 +352,7 @@ final class _MergeSubscription<Downstream: Subscriber>: Subscription, Introspect
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lifetime.call(self) {
             let (everything, drains) = withState { $0.requested(demand) }
             for upstream in everything { upstream.request(.unlimited) }

@@ -2,7 +2,7 @@ extension Publisher {
     /// Republishes elements up to the specified maximum count, then finishes.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maximum length (got \(maxLength))")
+        _require(maxLength >= 0, "prefix(_:) requires a non-negative maximum length (got \(maxLength))")
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 
@@ -12,8 +12,8 @@ extension Publisher {
     /// finishes without a value. `index` must be in `0 ..< Int.max`.
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
-        precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
-        precondition(index < .max, "output(at:) requires an index below Int.max")
+        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        _require(index < .max, "output(at:) requires an index below Int.max")
         return Publishers.Output(upstream: self, range: index..<index + 1)
     }
 
@@ -49,10 +49,10 @@ extension Publishers {
         /// negative.
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            precondition(
+            _require(
                 range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))"
             )
-            precondition(
+            _require(
                 range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))"
             )
             self.upstream = upstream

@@ -115,7 +115,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), $0.live) }
         if let parked {
             lifetime.call(self) {

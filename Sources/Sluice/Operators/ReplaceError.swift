@@ -87,7 +87,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         guard status.load(ordering: .acquiring) == Self.active else { return .none }
         // Combine traps here too: this operator counts demand, so an upstream that overruns it
         // is caught rather than passed on.
-        precondition(
+        _require(
             demand.load() != 0,
             "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
         let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
@@ -125,7 +125,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         _ = self.demand.add(demand)
         switch status.load(ordering: .relaxed) {

@@ -162,11 +162,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         // value that comes before that attempt's subscription is delivered.
         guard state.isHandedDownstream else {
             lock.unlock()
-            preconditionFailure("Retry: received a value before its subscription")
+            _trap("Retry: received a value before its subscription")
         }
         guard state.outstanding > 0 else {
             lock.unlock()
-            preconditionFailure("API violation: Retry received a value while downstream had no outstanding demand")
+            _trap("API violation: Retry received a value while downstream had no outstanding demand")
         }
         let isUnlimited = state.outstanding == .unlimited
         if !isUnlimited { state.outstanding -= 1 }
@@ -213,7 +213,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard !state.isDone else {
             lock.unlock()

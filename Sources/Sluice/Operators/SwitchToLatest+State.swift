@@ -224,7 +224,7 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, generation: UInt) -> Action {
         guard phase != .terminated, generation == self.generation, isInnerLive else { return .none }
         if case .awaiting = inner {
-            preconditionFailure(
+            _trap(
                 "API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         }
         switch completion {

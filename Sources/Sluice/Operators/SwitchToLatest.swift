@@ -239,7 +239,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .ignored, .queued:
             return .none
         case .beyondDemand:
-            preconditionFailure(
+            _trap(
                 "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
             )
         case .deliver:
@@ -261,7 +261,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         switch withState({ $0.requested(demand) }) {
         case .none:
             break

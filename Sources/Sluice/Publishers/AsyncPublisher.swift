@@ -186,7 +186,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
         case .live:
             guard !waiters.isEmpty else {
                 lock.unlock()
-                preconditionFailure(
+                _trap(
                     "API violation: values received while no next() was waiting for one (the demand was exhausted)")
             }
             // Emptied keeping its buffer: one `next()` at a time is the common case, and it should

@@ -70,7 +70,7 @@ class _FutureSubscriptionBase<Output, Failure: Error> {
     @usableFromInline init() {}
 
     /// Hands the result over; called exactly once, by the future.
-    @usableFromInline func settle(_ result: Result<Output, Failure>) { fatalError("abstract") }
+    @usableFromInline func settle(_ result: Result<Output, Failure>) { _trap("abstract") }
 }
 
 /// One subscriber's view of a future.
@@ -139,7 +139,7 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         raise(Self.requested)
     }
 

@@ -76,7 +76,7 @@ extension Just {
     /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return .init(count == 0 ? output : nil)
     }
 
@@ -129,7 +129,7 @@ extension Just {
     /// Publishes the value if `index` is 0. `index` must not be negative.
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         return .init(index == 0 ? output : nil)
     }
 
@@ -146,7 +146,7 @@ extension Just {
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        _require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
         return .init(maxLength == 0 ? nil : output)
     }
 

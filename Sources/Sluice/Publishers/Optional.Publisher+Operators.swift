@@ -38,7 +38,7 @@ extension Optional.Publisher {
     /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return count == 0 ? self : .init(nil)
     }
 
@@ -82,7 +82,7 @@ extension Optional.Publisher {
     /// Publishes the value if `index` is 0. `index` must not be negative.
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         return index == 0 ? self : .init(nil)
     }
 
@@ -93,16 +93,16 @@ extension Optional.Publisher {
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let bounds = range.relative(to: 0..<Int.max)
-        precondition(
+        _require(
             bounds.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(bounds.lowerBound))")
-        precondition(bounds.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
+        _require(bounds.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
         return bounds.contains(0) ? self : .init(nil)
     }
 
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        _require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
         return maxLength == 0 ? .init(nil) : self
     }
 

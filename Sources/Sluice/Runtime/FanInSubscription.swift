@@ -169,7 +169,7 @@ where Downstream.Input == Slots.Output {
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
-        more._assertNonZero()
+        more._assertNonZero(on: description)
         lock.lock()
         guard phase != .terminated else {
             lock.unlock()

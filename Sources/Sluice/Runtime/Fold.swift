@@ -90,7 +90,7 @@ extension _Runtime.FoldOperator where Failure == Upstream.Failure {
     /// The fold of an operator whose failure is upstream's was built from a non-throwing closure.
     @inlinable
     public static func _failure(fromThrown error: any Error) -> Failure {
-        preconditionFailure("\(_name): a non-throwing closure threw \(error)")
+        _trap("\(_name): a non-throwing closure threw \(error)")
     }
 }
 
@@ -230,7 +230,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         let parked = lock.withLock(guarding: &handOff) { $0.request() }
         if let parked {
             lifetime.call(self) {

@@ -45,7 +45,7 @@ enum Releasable<Value> {
     /// Moves the held value out, leaving `released` (only while it is held).
     @inlinable
     mutating func take() -> Value {
-        guard case .held(let value) = self else { preconditionFailure("Releasable.take() after release") }
+        guard case .held(let value) = self else { _trap("Releasable.take() after release") }
         self = .released(0)
         return value
     }

@@ -60,7 +60,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             case Self.active: return step(input)
             case Self.awaiting:
                 if Stage._edges.trapsBeforeSubscription {
-                    preconditionFailure("\(Stage._name): received a value before its subscription")
+                    _trap("\(Stage._name): received a value before its subscription")
                 }
                 return Stage._edges.processesValueBeforeSubscription ? step(input) : .none
             default: return .none
@@ -95,7 +95,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         lifetime.call(self) {
             if status.load(ordering: .acquiring) == Self.awaiting {
                 if Stage._edges.trapsBeforeSubscription {
-                    preconditionFailure("\(Stage._name): received a completion before its subscription")
+                    _trap("\(Stage._name): received a completion before its subscription")
                 }
                 guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
             }
@@ -111,10 +111,10 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         let (state, current) = activeUpstream()
         if state == Self.awaiting && Stage._edges.trapsBeforeSubscription {
-            preconditionFailure("\(Stage._name): requested demand before its subscription")
+            _trap("\(Stage._name): requested demand before its subscription")
         }
         current?.request(demand)
     }

@@ -59,7 +59,7 @@ public final class ObservableObjectPublisher: Publisher {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand._assertNonZero()
+            demand._assertNonZero(on: description)
         }
 
         func cancel() {

@@ -258,17 +258,17 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     }
 
     @usableFromInline var reflectedDownstream: Any {
-        fatalError("ConduitBase.reflectedDownstream is overridden by Conduit")
+        _trap("ConduitBase.reflectedDownstream is overridden by Conduit")
     }
 
     /// Delivers the completion (and ends the subscription).
     @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {
-        fatalError("ConduitBase.finish is overridden by Conduit")
+        _trap("ConduitBase.finish is overridden by Conduit")
     }
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero()
+        demand._assertNonZero(on: description)
         guard !isDone.load(ordering: .relaxed) else { return }
         _ = requested.add(demand)
         core.demandArrived()

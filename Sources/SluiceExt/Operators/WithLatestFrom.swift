@@ -232,10 +232,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: "WithLatestFrom")
         let target = lock.withLock { () -> (any Subscription)? in
             guard state.isLive else { return nil }
             if state.upstream == nil { state.pendingDemand += demand }

@@ -84,10 +84,7 @@ final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: Subscript
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: description)
         lock.withLock {
             guard state.downstream != nil else { return }
             state.demand += demand

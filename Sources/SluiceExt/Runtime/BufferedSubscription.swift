@@ -147,10 +147,7 @@ final class BufferedSubscription<Output, Failure: Error>: Subscription, CustomSt
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: description)
         lock.withLock { state.demand += demand }
         deliver()
     }

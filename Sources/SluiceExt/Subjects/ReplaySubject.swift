@@ -37,7 +37,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     /// `bufferSize` must not be negative.
     @inlinable
     public init(bufferSize: Int) {
-        precondition(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
+        _require(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
         self.bufferSize = bufferSize
     }
 

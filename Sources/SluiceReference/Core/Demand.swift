@@ -1,8 +1,9 @@
 extension Subscribers {
     /// A requested number of items, sent to a publisher from a subscriber through the subscription.
     ///
-    /// Demand is additive and saturates at ``unlimited``. `.max(n)` with a negative `n`, and any
-    /// arithmetic whose result would be negative, trap: negative demand does not exist.
+    /// Demand is additive and saturates at ``unlimited``. Negative demand does not exist: `.max(n)`
+    /// with a negative `n` traps, and arithmetic whose result would be negative gives `.max(0)`, as
+    /// Apple documents for `-` and `-=`.
     public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
         /// `UInt.max` stands for `.unlimited`; every other value is a finite count in `0...Int.max`.
         private let rawValue: UInt
@@ -17,9 +18,9 @@ extension Subscribers {
 
         /// A request for at most `value` elements. `value` must not be negative.
         public static func max(_ value: Int) -> Demand {
-            precondition(
+            _require(
                 value >= 0,
-                "Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
+                "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
             return Demand(rawValue: UInt(value))
         }
 
@@ -28,17 +29,13 @@ extension Subscribers {
 
         public var description: String { self == .unlimited ? "unlimited" : "max(\(rawValue))" }
 
-        /// Saturating addition of a finite count, trapping when the result would be negative.
+        /// A finite count plus a signed delta: saturates at `.unlimited` above and at `.none` below
+        /// (negative demand does not exist; Apple: "Combine adjusts the value to `.max(0)`").
         private static func finite(_ count: Int, plus delta: Int) -> Demand {
             let (sum, overflow) = count.addingReportingOverflow(delta)
-            if overflow {
-                precondition(delta > 0, "Subscribers.Demand arithmetic went below zero: demand cannot be negative")
-                return .unlimited
-            }
-            precondition(
-                sum >= 0,
-                "Subscribers.Demand arithmetic went below zero (max(\(count)) + \(delta)): demand cannot be negative")
-            return .max(sum)
+            // A non-negative count overflows only upward.
+            if overflow { return .unlimited }
+            return sum < 0 ? .none : .max(sum)
         }
 
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
@@ -57,8 +54,8 @@ extension Subscribers {
 
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
-            precondition(
-                rhs >= 0, "Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
+            _require(
+                rhs >= 0, "API violation: Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
             let (product, overflow) = left.multipliedReportingOverflow(by: rhs)
             return overflow ? .unlimited : .max(product)
         }
@@ -66,14 +63,12 @@ extension Subscribers {
         public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
         /// Subtracting anything from `.unlimited` leaves `.unlimited`; subtracting `.unlimited`
-        /// from a finite demand leaves `.none`; a finite result below zero traps.
+        /// from a finite demand leaves `.none`; a finite result below zero is `.none`, as Apple
+        /// documents.
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             guard let right = rhs.max else { return .none }
-            precondition(
-                left >= right,
-                "Subscribers.Demand subtraction went below zero (\(lhs) - \(rhs)): demand cannot be negative")
-            return .max(left - right)
+            return .max(Swift.max(left - right, 0))
         }
 
         public static func - (lhs: Demand, rhs: Int) -> Demand {
@@ -125,11 +120,13 @@ extension Subscribers {
 extension Subscribers.Demand {
     /// The rule most subscriptions enforce on `request(_:)`, as Combine's do; those that only pass
     /// demand on (`handleEvents`, `delay`, `receive(on:)`, ...) and the sequence and recording
-    /// subscriptions take a zero request, as Combine's do.
-    func assertNonZero() {
-        precondition(
+    /// subscriptions take a zero request, as Combine's do. `subscription` names the operator in the
+    /// message.
+    @_documentation(visibility: internal)
+    public func _assertNonZero(on subscription: @autoclosure () -> String) {
+        _require(
             self != .none,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
+            "API violation: request(.none) on \(subscription())'s subscription; a subscription must be asked for at least one value"
         )
     }
 }

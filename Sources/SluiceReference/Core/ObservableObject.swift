@@ -30,11 +30,11 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 class PublishedStorageBase {
     /// The publisher installed here; `candidate` if there was none (it is installed then).
     func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        fatalError("overridden by PublishedStorage")
+        _trap("overridden by PublishedStorage")
     }
 
     /// The publisher installed here, if any.
-    var installed: ObservableObjectPublisher? { fatalError("overridden by PublishedStorage") }
+    var installed: ObservableObjectPublisher? { _trap("overridden by PublishedStorage") }
 }
 
 /// A type that is a `Published` of some value type.

@@ -146,7 +146,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         switch state {
         case .upstream(let source), .replacement(let source):
@@ -200,7 +200,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         guard case .upstream = state else {
             let early = if case .awaitingSubscription = state { true } else { false }
             lock.unlock()
-            precondition(!early, "\(description): received a value before its subscription")
+            _require(!early, "\(description): received a value before its subscription")
             return .none
         }
         lock.unlock()
@@ -213,7 +213,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         case .upstream: break
         case .awaitingReplacement, .replacement:
             lock.unlock()
-            preconditionFailure("API violation: \(description)'s upstream sent a completion after its failure")
+            _trap("API violation: \(description)'s upstream sent a completion after its failure")
         case .awaitingSubscription, .terminated:
             lock.unlock()
             return
@@ -299,7 +299,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
             return (live?.downstream, false)
         }
         // As Combine's: the operator counts demand, and a source that overruns it traps.
-        precondition(
+        _require(
             !overrun, "API violation: \(description) received a value while downstream had no outstanding demand")
         guard let downstream else { return .none }
         let more = downstream.receive(input)

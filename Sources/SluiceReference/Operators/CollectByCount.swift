@@ -147,7 +147,7 @@ where Downstream.Input == [Input] {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard case .subscribed(_, let upstream) = state else {
             lock.unlock()

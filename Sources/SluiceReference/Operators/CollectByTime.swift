@@ -178,7 +178,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         let upstream: (any Subscription)?
         switch state {

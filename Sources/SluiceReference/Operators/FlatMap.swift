@@ -313,7 +313,7 @@ where
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()

@@ -159,7 +159,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
     // MARK: Downstream
 
     func request(_ more: Subscribers.Demand) {
-        more.assertNonZero()
+        more._assertNonZero(on: description)
         lock.lock()
         switch phase {
         case .running, .finishing: break

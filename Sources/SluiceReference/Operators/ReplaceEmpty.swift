@@ -124,7 +124,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         downstreamHasAsked = true
         switch state {

@@ -116,7 +116,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()
@@ -182,8 +182,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let (early, overrun, unlimited) = (!downstreamHasSubscription, demand == .none, demand == .unlimited)
         if !early && !overrun { demand -= 1 }
         lock.unlock()
-        precondition(!early, "Retry: received a value before its subscription")
-        precondition(!overrun, "API violation: Retry received a value while downstream had no outstanding demand")
+        _require(!early, "Retry: received a value before its subscription")
+        _require(!overrun, "API violation: Retry received a value while downstream had no outstanding demand")
         let more = downstream.receive(input)
         // With unlimited demand there is nothing more to ask for.
         guard more > 0, !unlimited else { return .none }

@@ -260,7 +260,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
         guard demand > 0 else {
             lock.unlock()
-            preconditionFailure(
+            _trap(
                 "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
             )
         }
@@ -294,7 +294,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return
         case .awaitingSubscription:
             lock.unlock()
-            preconditionFailure(
+            _trap(
                 "API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         case .subscribed:
             inner = .none
@@ -318,7 +318,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()

@@ -195,7 +195,7 @@ final class AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @un
         case .subscribed:
             guard !waiters.isEmpty else {
                 lock.unlock()
-                preconditionFailure(
+                _trap(
                     "API violation: values received while no next() was waiting for one (the demand was exhausted)")
             }
             let waiter = waiters.removeFirst()

@@ -61,7 +61,7 @@ extension Just {
 
     /// Publishes the value only if no element is dropped (`count == 0`). `count` must not be negative.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return .init(count == 0 ? output : nil)
     }
 
@@ -103,7 +103,7 @@ extension Just {
 
     /// Publishes the value if `index` is 0. `index` must not be negative.
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        precondition(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         return .init(index == 0 ? output : nil)
     }
 
@@ -118,7 +118,7 @@ extension Just {
 
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        precondition(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        _require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
         return .init(maxLength > 0 ? output : nil)
     }
 

@@ -43,7 +43,7 @@ private final class JustSubscription<Downstream: Subscriber>: Subscription, Intr
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard case .pending(let output, let downstream) = state else {
             lock.unlock()

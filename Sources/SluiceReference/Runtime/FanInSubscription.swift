@@ -190,7 +190,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, Introspecta
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()

@@ -154,7 +154,7 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         downstreamHasAsked = true
         guard case .awaitingDemand(let downstream, let value) = state else {

@@ -97,7 +97,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         }
         guard let live = current else { return .none }
         if early {
-            precondition(family != .trapping, "\(description): received a value before its subscription")
+            _require(family != .trapping, "\(description): received a value before its subscription")
             guard family == .passingValues || family == .passingValuesAndCompletions else { return .none }
         }
         switch live.step(input) {
@@ -121,7 +121,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let early = lock.withLock { if case .awaitingSubscription = state { true } else { false } }
         if early {
-            precondition(family != .trapping, "\(description): received a completion before its subscription")
+            _require(family != .trapping, "\(description): received a completion before its subscription")
             guard family == .passingValuesAndCompletions else { return }
         }
         guard let (live, _) = end(byCancel: false) else { return }
@@ -129,7 +129,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         switch state {
         case .subscribed(_, let upstream):
@@ -137,7 +137,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
             upstream.request(demand)
         case .awaitingSubscription:
             lock.unlock()
-            precondition(family != .trapping, "\(description): requested demand before its subscription")
+            _require(family != .trapping, "\(description): requested demand before its subscription")
         case .terminated, .abandoned:
             lock.unlock()
         }
@@ -274,7 +274,7 @@ final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subs
         switch step(input) {
         case .emit(let output): downstream.receive(output)
         case .skip: .max(1)
-        case .emitThenFinish, .finish, .fail: preconditionFailure("\(description) does not end a stream by itself")
+        case .emitThenFinish, .finish, .fail: _trap("\(description) does not end a stream by itself")
         }
     }
 

@@ -196,7 +196,7 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand.assertNonZero()
+        demand._assertNonZero(on: description)
         lock.lock()
         guard downstream != nil else {
             lock.unlock()

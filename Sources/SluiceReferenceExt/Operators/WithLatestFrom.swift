@@ -182,10 +182,7 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: "WithLatestFrom")
         let upstream = lock.withLock { () -> (any Subscription)? in
             guard case .live(var live) = state else { return nil }
             if live.upstream == nil {

@@ -50,10 +50,7 @@ private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: S
     var description: String { "AsyncSequence" }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: description)
         lock.withLock {
             guard downstream != nil else { return }
             self.demand += demand

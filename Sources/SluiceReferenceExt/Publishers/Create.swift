@@ -119,10 +119,7 @@ private final class CreateSubscription<Output, Failure: Error>: Subscription, Cu
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: "Create")
         update { $0.demand += demand }
         deliver()
     }

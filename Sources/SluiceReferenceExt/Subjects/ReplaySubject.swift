@@ -23,7 +23,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     ///
     /// `bufferSize` must not be negative.
     public init(bufferSize: Int) {
-        precondition(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
+        _require(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
         core = ReplayCore(bufferSize: bufferSize)
     }
 
@@ -197,10 +197,7 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription, Cu
     var description: String { "ReplaySubject" }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(
-            demand > 0,
-            "API violation: request(_:) was called with demand .none; a subscription must be asked for at least one value"
-        )
+        demand._assertNonZero(on: description)
         core.request(demand, for: id)
     }
 

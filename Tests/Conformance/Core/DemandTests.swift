@@ -100,18 +100,34 @@ import Testing
         expectTrapMessage(result, contains: "demand cannot be negative")
     }
 
-    @Test func subtractionBelowZeroTraps() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Subscribers.Demand.max(1) - .max(2)
-        }
-        expectTrapMessage(result, contains: "demand cannot be negative")
+    /// Apple's documentation of `-` and `-=`: "A negative demand is impossible; when an operation
+    /// would result in a negative value, Combine adjusts the value to `.max(0)`." Adding a negative
+    /// number follows the same rule.
+    @Test func arithmeticBelowZeroIsNone() {
+        #expect(Subscribers.Demand.max(1) - .max(2) == .none)
+        #expect(Subscribers.Demand.max(1) - 2 == .none)
+        #expect(Subscribers.Demand.max(3) - 3 == .none)
+        #expect(Subscribers.Demand.max(0) - Int.max == .none)
+        #expect(Subscribers.Demand.max(5) + -7 == .none)
+        #expect(Subscribers.Demand.max(5) + Int.min == .none)
+        var demand = Subscribers.Demand.max(2)
+        demand -= .max(5)
+        #expect(demand == .none)
+        demand = .max(2)
+        demand -= 5
+        #expect(demand == .none)
+        demand = .max(2)
+        demand += -1
+        #expect(demand == .max(1))
+        #expect(Subscribers.Demand.unlimited - Int.max == .unlimited)
+        #expect(Subscribers.Demand.unlimited + Int.min == .unlimited)
     }
 
-    @Test func integerSubtractionBelowZeroTraps() async {
+    @Test func negativeMultiplicationTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = Subscribers.Demand.max(1) - 2
+            _ = Subscribers.Demand.max(1) * -2
         }
-        expectTrapMessage(result, contains: "demand cannot be negative")
+        expectTrapMessage(result, contains: "API violation: Subscribers.Demand multiplied by a negative number")
     }
 
     @Test func requestingNoneTraps() async {
@@ -120,7 +136,7 @@ import Testing
             Just(1).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on Just's subscription")
     }
 
     /// As Combine's (OpenCombine's Apple-validated SequenceTests and RecordTests): the sequence
@@ -157,7 +173,7 @@ import Testing
             Just(1).eraseToAnyPublisher().map { $0 + 1 }.filter { _ in true }.subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on ")
     }
 }
 

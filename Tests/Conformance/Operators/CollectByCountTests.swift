@@ -122,7 +122,7 @@ import Testing
             [1, 2].publisher.collect(2).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on CollectByCount's subscription")
     }
 
     @Test func publicShape() {

@@ -277,7 +277,7 @@ import Testing
             Publishers.CombineLatest(Just(1), Just(2)).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on CombineLatest's subscription")
     }
 
     // MARK: Threads

@@ -149,7 +149,7 @@ import Testing
             let recorder = TestPublisher<Int, TestError>().dropFirst(1).record(initialDemand: nil)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on Drop's subscription")
     }
 
     @Test func publisherKeepsItsPartsAndComparesByThem() {

@@ -265,7 +265,7 @@ private enum Shape: CaseIterable, CustomStringConvertible {
             Publishers.Merge(Just(1), Just(2)).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on Merge's subscription")
     }
 
     // MARK: Failure and cancel

@@ -189,7 +189,7 @@ import Testing
             PassthroughSubject<Int, Never>().receive(on: ImmediateScheduler.shared).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on PassthroughSubject's subscription")
     }
 
     // MARK: Real threads

@@ -89,7 +89,7 @@ import Testing
             [Int]().publisher.replaceEmpty(with: 1).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on ReplaceEmpty's subscription")
     }
 
     @Test func publicShape() {

@@ -381,7 +381,7 @@ import Testing
             Publishers.Zip(Just(1), Just(2)).subscribe(recorder)
             recorder.request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on Zip's subscription")
     }
 
     // MARK: Threads

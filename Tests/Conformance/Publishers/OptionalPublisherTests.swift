@@ -55,6 +55,6 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Optional(1).publisher.record(initialDemand: nil).request(.none)
         }
-        expectTrapMessage(result, contains: "request(_:) was called with demand .none")
+        expectTrapMessage(result, contains: "API violation: request(.none) on Optional's subscription")
     }
 }
