@@ -22,7 +22,8 @@ extension Subscribers {
         public static func max(_ value: Int) -> Demand {
             _require(
                 value >= 0,
-                "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
+                "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative"
+            )
             return Demand(rawValue: UInt(value))
         }
 

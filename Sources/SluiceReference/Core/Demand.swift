@@ -20,7 +20,8 @@ extension Subscribers {
         public static func max(_ value: Int) -> Demand {
             _require(
                 value >= 0,
-                "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative")
+                "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative"
+            )
             return Demand(rawValue: UInt(value))
         }
 
@@ -55,7 +56,8 @@ extension Subscribers {
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             _require(
-                rhs >= 0, "API violation: Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
+                rhs >= 0,
+                "API violation: Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
             let (product, overflow) = left.multipliedReportingOverflow(by: rhs)
             return overflow ? .unlimited : .max(product)
         }
