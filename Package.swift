@@ -114,6 +114,20 @@ let package = Package(
             name: "SluiceStress",
             dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"]
         ),
+        // The misuse suite (scripts/misuse): scenarios written once in Sources/MisuseScenarios and
+        // compiled against each implementation (each target links that folder, a symlink), each run
+        // by SluiceMisuse in a child process of its own and checked against the answer it owes.
+        .target(name: "MisuseKit"),
+        .target(name: "SluiceMisuseScenarios", dependencies: ["Sluice", "SluiceFoundation", "MisuseKit"]),
+        .target(
+            name: "SluiceReferenceMisuseScenarios",
+            dependencies: ["SluiceReference", "SluiceReferenceFoundation", "MisuseKit"],
+            swiftSettings: [.define("SLUICE_REFERENCE")]
+        ),
+        .executableTarget(
+            name: "SluiceMisuse",
+            dependencies: ["MisuseKit", "SluiceMisuseScenarios", "SluiceReferenceMisuseScenarios"]
+        ),
         .testTarget(
             name: "StressTests",
             dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"]

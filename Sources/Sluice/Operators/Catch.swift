@@ -204,7 +204,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case (.upstream(.some), .upstream), (.replacement, .replacement): break
         case (.upstream(nil), .upstream):
             lock.unlock()
-            _trap("\(name): received a value before its subscription")
+            _trap("API violation: \(name) received a value before its subscription")
         default:
             lock.unlock()
             return .none

@@ -162,7 +162,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         // value that comes before that attempt's subscription is delivered.
         guard state.isHandedDownstream else {
             lock.unlock()
-            _trap("Retry: received a value before its subscription")
+            _trap("API violation: Retry received a value before its subscription")
         }
         guard state.outstanding > 0 else {
             lock.unlock()

@@ -60,7 +60,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             case Self.active: return step(input)
             case Self.awaiting:
                 if Stage._edges.trapsBeforeSubscription {
-                    _trap("\(Stage._name): received a value before its subscription")
+                    _trap("API violation: \(Stage._name) received a value before its subscription")
                 }
                 return Stage._edges.processesValueBeforeSubscription ? step(input) : .none
             default: return .none
@@ -95,7 +95,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         lifetime.call(self) {
             if status.load(ordering: .acquiring) == Self.awaiting {
                 if Stage._edges.trapsBeforeSubscription {
-                    _trap("\(Stage._name): received a completion before its subscription")
+                    _trap("API violation: \(Stage._name) received a completion before its subscription")
                 }
                 guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
             }
@@ -114,7 +114,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         demand._assertNonZero(on: description)
         let (state, current) = activeUpstream()
         if state == Self.awaiting && Stage._edges.trapsBeforeSubscription {
-            _trap("\(Stage._name): requested demand before its subscription")
+            _trap("API violation: \(Stage._name) requested demand before its subscription")
         }
         current?.request(demand)
     }

@@ -265,7 +265,8 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs the action on this queue at `date` and every `interval` after, from a dispatch timer
-    /// source; cancelling (or releasing) the returned `AnyCancellable` cancels the timer.
+    /// source; cancelling (or releasing) the returned `AnyCancellable` cancels the timer. An interval
+    /// of zero or less repeats every 0.1 ms, as `Timer` does (Dispatch would trap on it).
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
@@ -274,7 +275,7 @@ extension DispatchQueue: Scheduler {
         timer.setEventHandler(
             qos: options?.qos ?? .unspecified, flags: options?.flags ?? [], handler: _sendableAction(action))
         timer.schedule(
-            deadline: date.dispatchTime, repeating: interval.timeInterval,
+            deadline: date.dispatchTime, repeating: .nanoseconds(max(interval.magnitude, minimumRepeatNanoseconds)),
             leeway: .nanoseconds(tolerance.magnitude < 0 ? 0 : tolerance.magnitude))
         timer.resume()
         return AnyCancellable { timer.cancel() }
@@ -306,3 +307,8 @@ struct _PlainAction {
 struct _SendableAction {
     @usableFromInline let run: @Sendable () -> Void
 }
+
+/// The shortest interval of a repeating schedule, in nanoseconds: Foundation's `Timer` takes a
+/// non-positive interval as 0.1 ms, and so does this scheduler. An interval computed as "deadline
+/// minus now" is zero or negative in real code; passed on, Dispatch would trap on it.
+let minimumRepeatNanoseconds = 100_000

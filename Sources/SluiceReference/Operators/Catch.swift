@@ -200,7 +200,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         guard case .upstream = state else {
             let early = if case .awaitingSubscription = state { true } else { false }
             lock.unlock()
-            _require(!early, "\(description): received a value before its subscription")
+            _require(!early, "API violation: \(description) received a value before its subscription")
             return .none
         }
         lock.unlock()

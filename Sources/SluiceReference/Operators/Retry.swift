@@ -182,7 +182,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let (early, overrun, unlimited) = (!downstreamHasSubscription, demand == .none, demand == .unlimited)
         if !early && !overrun { demand -= 1 }
         lock.unlock()
-        _require(!early, "Retry: received a value before its subscription")
+        _require(!early, "API violation: Retry received a value before its subscription")
         _require(!overrun, "API violation: Retry received a value while downstream had no outstanding demand")
         let more = downstream.receive(input)
         // With unlimited demand there is nothing more to ask for.

@@ -97,7 +97,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         }
         guard let live = current else { return .none }
         if early {
-            _require(family != .trapping, "\(description): received a value before its subscription")
+            _require(family != .trapping, "API violation: \(description) received a value before its subscription")
             guard family == .passingValues || family == .passingValuesAndCompletions else { return .none }
         }
         switch live.step(input) {
@@ -121,7 +121,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let early = lock.withLock { if case .awaitingSubscription = state { true } else { false } }
         if early {
-            _require(family != .trapping, "\(description): received a completion before its subscription")
+            _require(family != .trapping, "API violation: \(description) received a completion before its subscription")
             guard family == .passingValuesAndCompletions else { return }
         }
         guard let (live, _) = end(byCancel: false) else { return }
@@ -137,7 +137,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
             upstream.request(demand)
         case .awaitingSubscription:
             lock.unlock()
-            _require(family != .trapping, "\(description): requested demand before its subscription")
+            _require(family != .trapping, "API violation: \(description) requested demand before its subscription")
         case .terminated, .abandoned:
             lock.unlock()
         }

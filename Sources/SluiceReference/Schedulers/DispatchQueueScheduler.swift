@@ -227,7 +227,8 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs the action on this queue at `date` and then every `interval`, with a dispatch timer
-    /// source, until the returned cancellable is cancelled (or released).
+    /// source, until the returned cancellable is cancelled (or released). An interval of zero or
+    /// less repeats every 0.1 ms, as `Timer` does (Dispatch would trap on it).
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -242,7 +243,7 @@ extension DispatchQueue: Scheduler {
         }
         timer.schedule(
             deadline: date.dispatchTime,
-            repeating: interval.timeInterval,
+            repeating: .nanoseconds(max(interval.magnitude, minimumRepeatNanoseconds)),
             leeway: .nanoseconds(max(tolerance.magnitude, 0)))
         timer.resume()
         return AnyCancellable { timer.cancel() }
@@ -263,3 +264,8 @@ private final class ScheduledAction: @unchecked Sendable {
 
     func run() { action() }
 }
+
+/// The shortest interval of a repeating schedule, in nanoseconds: Foundation's `Timer` takes a
+/// non-positive interval as 0.1 ms, and so does this scheduler. An interval computed as "deadline
+/// minus now" is zero or negative in real code; passed on, Dispatch would trap on it.
+let minimumRepeatNanoseconds = 100_000

@@ -237,7 +237,7 @@ import Testing
             _ = held.catch { _ in Just(0) }.record()
             _ = held.subscriber?.receive(1)
         }
-        expectTrapMessage(result, contains: "Catch: received a value before its subscription")
+        expectTrapMessage(result, contains: "Catch received a value before its subscription")
     }
 
     @Test func failureTypeBecomesTheReplacementsFailure() {

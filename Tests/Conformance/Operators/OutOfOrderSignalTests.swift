@@ -15,7 +15,7 @@ import Testing
             _ = held.tryFilter { _ in true }.record()
             _ = held.subscriber?.receive(1)
         }
-        expectTrapMessage(result, contains: "TryFilter: received a value before its subscription")
+        expectTrapMessage(result, contains: "TryFilter received a value before its subscription")
     }
 
     @Test func removeDuplicatesTrapsOnACompletionBeforeItsSubscription() async {
@@ -24,7 +24,7 @@ import Testing
             _ = held.removeDuplicates().record()
             held.subscriber?.receive(completion: .finished)
         }
-        expectTrapMessage(result, contains: "RemoveDuplicates: received a completion before its subscription")
+        expectTrapMessage(result, contains: "RemoveDuplicates received a completion before its subscription")
     }
 
     @Test func prefixWhileTrapsOnARequestBeforeItsSubscription() async {
@@ -33,7 +33,7 @@ import Testing
             _ = held.prefix(while: { _ in true }).record()
             held.subscriberAsSubscription?.request(.max(1))
         }
-        expectTrapMessage(result, contains: "PrefixWhile: requested demand before its subscription")
+        expectTrapMessage(result, contains: "PrefixWhile requested demand before its subscription")
     }
 
     @Test func theFilteringFamilyCancelsASubscriptionThatComesAfterACancel() throws {
