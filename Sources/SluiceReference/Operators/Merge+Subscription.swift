@@ -54,6 +54,11 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
     private var phase: Phase
     private var upstreams: [UpstreamState]
     private var waiting: [[Input]]
+    /// How many values wait, over all the queues; and no queue below `firstWaiting` holds one. With
+    /// them a delivery finds the next waiting value without looking at every upstream's queue, so
+    /// that a merge of n upstreams stays linear in n.
+    private var waitingCount = 0
+    private var firstWaiting = 0
     private var finishedCount = 0
     /// What downstream asked for and has not received.
     private var demand = Subscribers.Demand.none
@@ -92,6 +97,8 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
         }
         guard !delivering, demand > 0 else {
             waiting[index].append(input)
+            waitingCount += 1
+            firstWaiting = min(firstWaiting, index)
             lock.unlock()
             return .none
         }
@@ -135,6 +142,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
             let live = takeLiveUpstreams()
             let dropped = waiting
             waiting = []
+            waitingCount = 0
             let deliverNow = !delivering
             phase = deliverNow ? .terminated : .failing(downstream, error)
             lock.unlock()
@@ -196,6 +204,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
         let live = takeLiveUpstreams()
         let dropped = waiting
         waiting = []
+        waitingCount = 0
         phase = .terminated
         lock.unlock()
         for upstream in live { upstream.cancel() }
@@ -223,8 +232,11 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
             case .running(let live), .finishing(let live):
                 downstream = live
             }
-            if demand > 0, let index = waiting.firstIndex(where: { !$0.isEmpty }) {
+            if demand > 0, waitingCount > 0 {
+                while waiting[firstWaiting].isEmpty { firstWaiting += 1 }
+                let index = firstWaiting
                 let value = waiting[index].removeFirst()
+                waitingCount -= 1
                 demand -= 1
                 lock.unlock()
                 let more = downstream.receive(value)
@@ -239,7 +251,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecta
                 }
                 continue
             }
-            if case .finishing = phase, waiting.allSatisfy(\.isEmpty) {
+            if case .finishing = phase, waitingCount == 0 {
                 phase = .terminated
                 delivering = false
                 lock.unlock()
