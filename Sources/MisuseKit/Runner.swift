@@ -70,7 +70,9 @@ public func runChild(_ arguments: [String], timeout: Double) -> ChildOutcome {
     let start = Date()
     var pid = pid_t()
     let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    guard spawned == 0 else { return ChildOutcome(ending: .exited(-1), output: "posix_spawn: \(spawned)", peakMegabytes: 0, seconds: 0) }
+    guard spawned == 0 else {
+        return ChildOutcome(ending: .exited(-1), output: "posix_spawn: \(spawned)", peakMegabytes: 0, seconds: 0)
+    }
     var status: Int32 = 0
     var usage = rusage()
     var ending: ChildOutcome.Ending?

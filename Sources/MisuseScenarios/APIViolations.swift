@@ -37,10 +37,13 @@ func apiViolations() -> [MisuseScenario] {
             "request(.none) through map.filter on Just",
             .traps("API violation: request(.none) on ")
         ) { requestNone(Just(1).eraseToAnyPublisher().map { $0 + 1 }.filter { _ in true }) },
-        MisuseScenario("request(.none) through flatMap", .traps("API violation: request(.none) on FlatMap's subscription")) {
+        MisuseScenario(
+            "request(.none) through flatMap", .traps("API violation: request(.none) on FlatMap's subscription")
+        ) {
             requestNone(PassthroughSubject<Int, Never>().flatMap { Just($0) })
         },
-        MisuseScenario("request(.none) through merge", .traps("API violation: request(.none) on Merge's subscription")) {
+        MisuseScenario("request(.none) through merge", .traps("API violation: request(.none) on Merge's subscription"))
+        {
             requestNone(PassthroughSubject<Int, Never>().merge(with: PassthroughSubject<Int, Never>()))
         },
         MisuseScenario("request(.none) on Future", .traps("API violation: request(.none) on Future's subscription")) {

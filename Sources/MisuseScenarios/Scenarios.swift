@@ -107,7 +107,8 @@ func expectStream<Input: Equatable, Failure: Error>(
     if let values {
         MisuseCheck.expect(
             recorder.values == values,
-            "\(label): values \(recorder.values.prefix(10))... (\(recorder.values.count)), expected \(values.prefix(10))... (\(values.count))")
+            "\(label): values \(recorder.values.prefix(10))... (\(recorder.values.count)), expected \(values.prefix(10))... (\(values.count))"
+        )
     }
     if let finished {
         let ended: Bool

@@ -116,13 +116,10 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let current = phase.load(ordering: .acquiring)
-        // A value after the end (a misbehaving upstream's, or one racing a cancel) is not delivered.
-        guard current != Self.done else { return .none }
         _require(
             demand.load() != 0,
             "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
-        guard current == Self.passing else {
+        guard phase.load(ordering: .acquiring) == Self.passing else {
             _ = demand.settle(emitted: 1, returned: .none)
             return .none
         }

@@ -131,11 +131,6 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        // A value after the end (a misbehaving upstream's, or one racing a cancel) is not delivered.
-        guard case .running = state else {
-            lock.unlock()
-            return .none
-        }
         guard outstanding > 0 else {
             lock.unlock()
             _trap(
