@@ -120,15 +120,19 @@ struct ReentrantLock: ~Copyable {
 
     @inlinable init() {}
 
-    @inlinable
-    func lock() {
+    /// Takes the lock; returns how many times the caller now holds it beyond the first (0 unless it
+    /// re-entered), so that a re-entrant caller can bound its nesting.
+    @inlinable @discardableResult
+    func lock() -> UInt {
         let me = currentThread()
-        if owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged { return }
+        if owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged { return 0 }
         if owner.load(ordering: .relaxed) & ~Self.releaseRequested == me {
-            depth.store(depth.load(ordering: .relaxed) + 1, ordering: .relaxed)
-            return
+            let nested = depth.load(ordering: .relaxed) + 1
+            depth.store(nested, ordering: .relaxed)
+            return nested
         }
         lockContended(me)
+        return 0
     }
 
     @usableFromInline

@@ -313,6 +313,10 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     /// Used only under `delivery`; let go of when `delivery` says so.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
+    /// Values sent from inside the deepest delivery allowed, waiting for it to return (see `offer`).
+    /// Used only under `delivery`.
+    @exclusivity(unchecked)
+    @usableFromInline var deferred: [(value: Downstream.Input, version: UInt64)] = []
 
     @inlinable
     init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
@@ -328,16 +332,46 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
 
     @usableFromInline override var reflectedDownstream: Any { downstream.value as Any }
 
+    /// Offers a sent value. A send from inside `receive` re-enters here (`delivery` is re-entrant) and
+    /// is delivered at once, as in Combine, up to `nestedDeliveryLimit` deliveries deep; deeper, it
+    /// waits in `deferred` and the deepest delivery delivers it as soon as its `receive` returns, so
+    /// that the stack stays bounded.
     @inlinable @inline(__always)
     func offer(_ value: Downstream.Input, version: UInt64) {
-        delivery.lock()
+        let nesting = delivery.lock()
+        if _fastPath(nesting == 0) {
+            offerLocked(value, version: version)
+        } else {
+            offerNested(value, version: version, nesting: nesting)
+        }
+        if delivery.unlock() { downstream.release() }
+    }
+
+    /// Under `delivery`, re-entered `nesting` times: delivers at once while shallow; past the limit
+    /// the value waits for the deepest delivery, which delivers what waits when its `receive` returns.
+    @usableFromInline
+    func offerNested(_ value: Downstream.Input, version: UInt64, nesting: UInt) {
+        guard nesting < nestedDeliveryLimit else {
+            deferred.append((value, version))
+            return
+        }
+        offerLocked(value, version: version)
+        guard nesting == nestedDeliveryLimit - 1 else { return }
+        while !deferred.isEmpty {
+            let next = deferred.removeFirst()
+            offerLocked(next.value, version: next.version)
+        }
+    }
+
+    /// Under `delivery`: delivers the value if the subscription is live and has demand for it.
+    @inlinable @inline(__always)
+    func offerLocked(_ value: Downstream.Input, version: UInt64) {
         // Versions matter only to a current-value subject, whose owed value may overtake a send.
         if !isDone.load(ordering: .relaxed),
             !isCurrentValue || (receivedVersion != version && owedFloor.map({ version > $0 }) ?? true), mayDeliver()
         {
             deliver(value, version: version)
         }
-        if delivery.unlock() { downstream.release() }
     }
 
     /// The owed current value, if this subscriber still owes it and has demand.

@@ -43,9 +43,13 @@ extension Publishers {
     ///
     /// The prefix is subscribed first; downstream receives its subscription when the prefix's
     /// arrives, so its first request goes straight to the prefix (a synchronous prefix such as a
-    /// sequence delivers inside it), as in Combine. The suffix is subscribed only when the prefix finishes, and is asked for whatever downstream requested
-    /// and did not receive from the prefix. A failure of the prefix ends the stream; the suffix
-    /// is then never subscribed.
+    /// sequence delivers inside it), as in Combine. The suffix is subscribed only when the prefix
+    /// finishes, and is asked for whatever downstream requested and did not receive from the
+    /// prefix. A failure of the prefix ends the stream; the suffix is then never subscribed.
+    ///
+    /// A concatenation of concatenations (`append` chained, through `AnyPublisher` or not) runs as
+    /// one list of publishers, subscribed one after the other by one subscription: a chain of
+    /// 100,000 appends neither nests 100,000 subscriptions nor recurses.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         public typealias Output = Suffix.Output
@@ -63,39 +67,42 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.subscribe(
-                ConcatenateSide<Suffix, S, PrefixPart>(
-                    parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
+            let parts = [AnyPublisher(suffix), AnyPublisher(prefix)]
+            // Subscribed as a part of another concatenation: that one runs these parts in its list.
+            if let part = subscriber as? any ConcatenationPart<Output, Failure>, part.takeParts(parts) { return }
+            ConcatenateSubscription(parts: parts, downstream: subscriber).subscribeNextPart()
         }
     }
 }
 
 extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 
-/// Which of the two upstreams a signal comes from.
-private enum ConcatenateSideName {
-    case prefix
-    case suffix
+/// The subscriber of one part of a concatenation. A concatenation it subscribes to hands it its own
+/// two parts instead of subscribing them (`takeParts`), while the concatenation it belongs to is in
+/// the middle of subscribing that part; the parts then join its list.
+private protocol ConcatenationPart<Input, Failure>: Subscriber {
+    func takeParts(_ parts: [AnyPublisher<Input, Failure>]) -> Bool
 }
 
-/// The part a side subscribes to, as a type: the two sides are of two types, as in Combine
-/// (OpenCombine's ConcatenateTests.testCombineIdentifier).
-private protocol ConcatenatePart { static var side: ConcatenateSideName { get } }
+/// The part a side subscribes to, as a type: the first part's side and the others' are of two
+/// types, as in Combine, whose prefix and suffix sides are (OpenCombine's
+/// ConcatenateTests.testCombineIdentifier).
+private protocol ConcatenatePartKind { static var isFirst: Bool { get } }
 
-private enum PrefixPart: ConcatenatePart { static var side: ConcatenateSideName { .prefix } }
+private enum PrefixPart: ConcatenatePartKind { static var isFirst: Bool { true } }
 
-private enum SuffixPart: ConcatenatePart { static var side: ConcatenateSideName { .suffix } }
+private enum SuffixPart: ConcatenatePartKind { static var isFirst: Bool { false } }
 
-/// Subscribes to one of the two upstreams on behalf of the subscription, tagging each signal with
-/// its side. It shares the subscription's identifier, as Combine's inner subscribers do.
-private struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Part: ConcatenatePart>: Subscriber,
+/// Subscribes to one part on behalf of the subscription, tagging each signal with the part's
+/// number. It shares the subscription's identifier, as Combine's inner subscribers do.
+private struct ConcatenateSide<Downstream: Subscriber, Kind: ConcatenatePartKind>: ConcatenationPart,
     Introspectable
-where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+{
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    let parent: ConcatenateSubscription<Suffix, Downstream>
-    var side: ConcatenateSideName { Part.side }
+    let parent: ConcatenateSubscription<Downstream>
+    let part: Int
 
     var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
@@ -104,40 +111,53 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     var customMirror: Mirror { parent.customMirror }
 
-    func receive(subscription: any Subscription) { parent.receive(subscription, from: side) }
+    func receive(subscription: any Subscription) { parent.receive(subscription, from: part) }
 
-    func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: side) }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: part) }
 
-    func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion, from: side) }
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion, from: part) }
+
+    func takeParts(_ parts: [AnyPublisher<Input, Failure>]) -> Bool { parent.takeParts(parts, for: part) }
 }
 
-/// Runs the prefix, then the suffix. One lock over one state that covers both upstreams.
+/// Runs the parts one after the other. One lock over one state.
 ///
-/// While the prefix runs, the subscription counts the demand downstream has asked for and not
-/// received, so that it can ask the suffix for exactly that. Once the suffix runs, demand passes
-/// straight through.
+/// `rest` is a stack of the parts still to run, the next last. While parts remain after the one
+/// that runs, the subscription counts the demand downstream has asked for and not received, so that
+/// it can ask the next part for exactly that; the last part passes demand straight through.
+///
+/// Subscribing is a loop (`subscribeNextPart`), not a recursion: a part that is a concatenation
+/// hands over its parts from inside its `receive(subscriber:)`, and a part that finishes from
+/// inside its subscription asks for the next; both leave the next subscribe to the loop.
 ///
 /// Lifetimes: `downstream` is `nil` once the stream has ended; the call that ends it (the
 /// completion, or a cancel) takes it out together with the state, and drops both after the lock.
-private final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, Introspectable
-where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+private final class ConcatenateSubscription<Downstream: Subscriber>: Subscription, Introspectable {
+    typealias Part = AnyPublisher<Downstream.Input, Downstream.Failure>
+
     private enum State {
-        /// The prefix is being subscribed; downstream has not heard of the subscription yet.
-        case awaitingPrefix(suffix: Suffix)
-        /// The prefix runs; `demand` is what downstream asked for and has not yet received.
-        case prefix(any Subscription, demand: Subscribers.Demand, suffix: Suffix)
-        /// The prefix finished and the suffix is being subscribed; demand waits for its subscription.
-        case awaitingSuffix(demand: Subscribers.Demand)
-        case suffix(any Subscription)
+        /// Part `part` is being subscribed; `demand` waits for its subscription. Downstream hears of
+        /// this subscription when the first part's arrives.
+        case awaiting(part: Int, demand: Subscribers.Demand)
+        /// Part `part` runs; `demand` is what downstream asked for and has not yet received.
+        case running(part: Int, any Subscription, demand: Subscribers.Demand)
+        /// Part `part` finished; the loop subscribes the next.
+        case between(part: Int, demand: Subscribers.Demand)
         case terminated
     }
 
     private let lock = Lock()
     private var state: State
+    /// The parts still to run, the next last (a stack: a part that hands over its parts pushes them).
+    private var rest: [Part]
     private var downstream: Downstream?
+    /// Whether `subscribeNextPart` runs, and whether it must go round again.
+    private var subscribing = false
+    private var again = false
 
-    init(suffix: Suffix, downstream: Downstream) {
-        state = .awaitingPrefix(suffix: suffix)
+    init(parts: [Part], downstream: Downstream) {
+        state = .between(part: -1, demand: .none)
+        rest = parts
         self.downstream = downstream
     }
 
@@ -145,82 +165,128 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     // MARK: Upstreams
 
-    func receive(_ subscription: any Subscription, from side: ConcatenateSideName) {
+    /// Subscribes the next part, and the next after it for as long as a part hands over its parts
+    /// or finishes before its subscribe returns.
+    func subscribeNextPart() {
         lock.lock()
-        switch (side, state) {
-        case (.prefix, .awaitingPrefix(let suffix)):
-            state = .prefix(subscription, demand: .none, suffix: suffix)
-            let downstream = self.downstream
+        guard !subscribing else {
+            again = true
             lock.unlock()
-            downstream?.receive(subscription: self)
-        case (.suffix, .awaitingSuffix(let demand)):
-            state = .suffix(subscription)
-            lock.unlock()
-            if demand > 0 { subscription.request(demand) }
-        default:
-            lock.unlock()
-            subscription.cancel()
+            return
         }
+        subscribing = true
+        repeat {
+            again = false
+            guard case .between(let finished, let demand) = state, let next = rest.popLast() else {
+                subscribing = false
+                lock.unlock()
+                return
+            }
+            let part = finished + 1
+            state = .awaiting(part: part, demand: demand)
+            lock.unlock()
+            if part == 0 {
+                next.subscribe(ConcatenateSide<Downstream, PrefixPart>(parent: self, part: part))
+            } else {
+                next.subscribe(ConcatenateSide<Downstream, SuffixPart>(parent: self, part: part))
+            }
+            lock.lock()
+        } while again
+        subscribing = false
+        lock.unlock()
     }
 
-    func receive(_ input: Downstream.Input, from side: ConcatenateSideName) -> Subscribers.Demand {
+    /// A part being subscribed is itself a concatenation: its parts take its place.
+    func takeParts(_ parts: [Part], for part: Int) -> Bool {
         lock.lock()
+        defer { lock.unlock() }
+        guard subscribing, case .awaiting(part, let demand) = state else { return false }
+        state = .between(part: part - 1, demand: demand)
+        rest += parts
+        again = true
+        return true
+    }
+
+    func receive(_ subscription: any Subscription, from part: Int) {
+        lock.lock()
+        guard case .awaiting(part, let demand) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state = .running(part: part, subscription, demand: demand)
+        guard part == 0 else {
+            lock.unlock()
+            if demand > 0 { subscription.request(demand) }
+            return
+        }
         let downstream = self.downstream
-        switch (side, state) {
-        case (.prefix, .prefix(let upstream, let demand, let suffix)):
-            // A value nobody asked for is not delivered: the count must stay exact for the suffix.
-            guard demand > 0, let downstream else {
-                lock.unlock()
-                return .none
-            }
-            state = .prefix(upstream, demand: demand - 1, suffix: suffix)
-            lock.unlock()
-            let more = downstream.receive(input)
-            return more > 0 ? add(more) : .none
-        case (.suffix, .suffix):
-            lock.unlock()
-            return downstream?.receive(input) ?? .none
-        default:
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ input: Downstream.Input, from part: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard case .running(part, let upstream, let demand) = state, let downstream else {
             lock.unlock()
             return .none
         }
+        guard !rest.isEmpty else {
+            // The last part: demand passes straight through.
+            lock.unlock()
+            return downstream.receive(input)
+        }
+        // A value nobody asked for is not delivered: the count must stay exact for the next part.
+        guard demand > 0 else {
+            lock.unlock()
+            return .none
+        }
+        state = .running(part: part, upstream, demand: demand - 1)
+        lock.unlock()
+        let more = downstream.receive(input)
+        return more > 0 ? add(more, from: part) : .none
     }
 
-    func receive(_ completion: Subscribers.Completion<Downstream.Failure>, from side: ConcatenateSideName) {
+    func receive(_ completion: Subscribers.Completion<Downstream.Failure>, from part: Int) {
         lock.lock()
-        switch (side, state, completion) {
-        case (.prefix, .prefix(_, let demand, let suffix), .finished):
-            state = .awaitingSuffix(demand: demand)
+        guard case .running(part, _, let demand) = state else {
             lock.unlock()
-            suffix.subscribe(ConcatenateSide<Suffix, Downstream, SuffixPart>(parent: self))
-        case (.prefix, .prefix, .failure),
-            (.suffix, .suffix, _):
-            let (previous, ended) = end()
+            return
+        }
+        guard case .finished = completion, !rest.isEmpty else {
+            let (previous, ended, parts) = end()
             lock.unlock()
             ended?.receive(completion: completion)
+            withExtendedLifetime(parts) {}
             withExtendedLifetime(previous) {}
-        default:
-            lock.unlock()
+            return
         }
+        state = .between(part: part, demand: demand)
+        lock.unlock()
+        subscribeNextPart()
     }
 
-    /// Adds the demand downstream returned for a prefix value. Usually the prefix still runs and
-    /// is answered with it; but a prefix that finished from inside that very `receive` (a
-    /// re-entrant one) has handed over to the suffix, which must get the demand instead.
-    private func add(_ more: Subscribers.Demand) -> Subscribers.Demand {
+    /// Adds the demand downstream returned for a value of `part`. Usually that part still runs and
+    /// is answered with it; but a part that finished from inside that very `receive` (a re-entrant
+    /// one) has handed over to the next, which must get the demand instead.
+    private func add(_ more: Subscribers.Demand, from part: Int) -> Subscribers.Demand {
         lock.lock()
         switch state {
-        case .prefix(let upstream, let demand, let suffix):
-            state = .prefix(upstream, demand: demand + more, suffix: suffix)
+        case .running(part, let upstream, let demand):
+            state = .running(part: part, upstream, demand: demand + more)
             lock.unlock()
             return more
-        case .awaitingSuffix(let demand):
-            state = .awaitingSuffix(demand: demand + more)
-            lock.unlock()
-        case .suffix(let upstream):
+        case .running(let current, let upstream, let demand):
+            state = .running(part: current, upstream, demand: demand + more)
             lock.unlock()
             upstream.request(more)
-        case .awaitingPrefix, .terminated:
+        case .awaiting(let current, let demand):
+            state = .awaiting(part: current, demand: demand + more)
+            lock.unlock()
+        case .between(let finished, let demand):
+            state = .between(part: finished, demand: demand + more)
+            lock.unlock()
+        case .terminated:
             lock.unlock()
         }
         return .none
@@ -231,38 +297,34 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
         switch state {
-        case .prefix(let upstream, let pending, let suffix):
-            state = .prefix(upstream, demand: pending + demand, suffix: suffix)
+        case .running(let part, let upstream, let pending):
+            state = .running(part: part, upstream, demand: pending + demand)
             lock.unlock()
             upstream.request(demand)
-        case .awaitingSuffix(let pending):
-            state = .awaitingSuffix(demand: pending + demand)
+        case .awaiting(let part, let pending):
+            state = .awaiting(part: part, demand: pending + demand)
             lock.unlock()
-        case .suffix(let upstream):
+        case .between(let part, let pending):
+            state = .between(part: part, demand: pending + demand)
             lock.unlock()
-            upstream.request(demand)
-        case .awaitingPrefix, .terminated:
+        case .terminated:
             lock.unlock()
         }
     }
 
-    /// Cancels whichever upstream runs, and lets go of the suffix if it never ran.
+    /// Cancels whichever part runs, and lets go of the parts that never ran.
     func cancel() {
         lock.lock()
-        let (current, ended) = end()
+        let (current, ended, parts) = end()
         lock.unlock()
-        switch current {
-        case .prefix(let upstream, _, _), .suffix(let upstream):
-            upstream.cancel()
-        case .awaitingPrefix, .awaitingSuffix, .terminated:
-            break
-        }
-        withExtendedLifetime(ended) {}
+        if case .running(_, let upstream, _) = current { upstream.cancel() }
+        withExtendedLifetime((ended, parts)) {}
     }
 
-    /// Moves to `.terminated` and hands over what the stream held (the state before, downstream),
+    /// Moves to `.terminated` and hands over what the stream held (the state before, downstream, the
+    /// parts that never ran),
     /// for the caller to use and drop after it releases the lock. Called with the lock held.
-    private func end() -> (previous: State, downstream: Downstream?) {
-        (exchange(&state, with: .terminated), downstream.take())
+    private func end() -> (previous: State, downstream: Downstream?, parts: [Part]) {
+        (exchange(&state, with: .terminated), downstream.take(), exchange(&rest, with: []))
     }
 }

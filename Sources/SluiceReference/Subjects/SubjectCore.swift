@@ -135,6 +135,11 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     private let currentValue: (() -> (value: Output, version: UInt64))?
     private weak var core: SubjectCore<Output, Failure>?
     let description: String
+    /// How many deliveries of `offer` run one inside the other; touched only under `deliveryLock`.
+    private var nesting = 0
+    /// Values sent from inside the deepest delivery allowed, waiting for it to return (see `offer`);
+    /// touched only under `deliveryLock`.
+    private var deferred: [(value: Output, version: UInt64)] = []
 
     init(
         name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>,
@@ -160,9 +165,29 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
         }
     }
 
+    /// Offers a value. A send from inside `receive` re-enters here and is delivered at once, as in
+    /// Combine, up to `nestedDeliveryLimit` deliveries deep; deeper, it waits in `deferred` and the
+    /// delivery one level up delivers it when its `receive` returns, so that the stack stays bounded.
     func offer(_ value: Output, version: UInt64) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
+        guard nesting < nestedDeliveryLimit else {
+            deferred.append((value, version))
+            return
+        }
+        nesting += 1
+        deliver(value, version: version)
+        if nesting == nestedDeliveryLimit {
+            while !deferred.isEmpty {
+                let next = deferred.removeFirst()
+                deliver(next.value, version: next.version)
+            }
+        }
+        nesting -= 1
+    }
+
+    /// Under `deliveryLock`: delivers the value if the subscriber has demand for it.
+    private func deliver(_ value: Output, version: UInt64) {
         lock.lock()
         guard let downstream else {
             lock.unlock()

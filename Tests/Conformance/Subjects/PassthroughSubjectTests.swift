@@ -215,6 +215,28 @@ import Darwin
         #expect(bystander.values == [2, 1, 3])
     }
 
+    /// Sends nested one inside the other are delivered at once, as in Combine, while they are
+    /// shallow (the value sent from inside `receive` arrives before `send` returns); past 32
+    /// nested deliveries a value waits for the deepest delivery to return, so that a chain of
+    /// sends 10,000 deep keeps a bounded stack. Every value arrives, once, in the order sent.
+    @Test func deepSendsFromInsideReceiveKeepABoundedStack() {
+        let subject = IntSubject()
+        let sender = subject.record()
+        var log: [String] = []
+        sender.onValue = { value in
+            log.append("receive \(value)")
+            if value < 10_000 { subject.send(value + 1) }
+            log.append("return \(value)")
+        }
+        subject.send(1)
+        #expect(sender.values == Array(1...10_000))
+        // Shallow: nested, as in Combine.
+        #expect(Array(log.prefix(4)) == ["receive 1", "receive 2", "receive 3", "receive 4"])
+        // 32 deep: the 33rd value waits for the 32nd receive to return.
+        #expect(log.firstIndex(of: "return 32")! < log.firstIndex(of: "receive 33")!)
+        #expect(log.firstIndex(of: "receive 32")! < log.firstIndex(of: "return 1")!)
+    }
+
     /// Demand is taken before a value is delivered: a subscriber with no demand left does not
     /// receive what it sends from inside `receive`.
     @Test func sendFromInsideReceiveRespectsTheSendersDemand() {
