@@ -55,6 +55,10 @@ extension Publishers {
     /// and did not receive from the prefix. A failure of the prefix ends the stream; the suffix is
     /// then never subscribed. When both parts are synchronous sources, the two run as one fused
     /// chain, the suffix's part made only when the prefix's runs out.
+    ///
+    /// A concatenation of concatenations (`append` chained, through `AnyPublisher`) runs as one list
+    /// of publishers, subscribed one after the other by one subscription: a chain of 100,000 appends
+    /// neither nests 100,000 subscriptions nor recurses.
     @frozen
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
@@ -78,10 +82,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self._fusesUnderAnyDemand {
                 _subscribeFused(subscriber)
+            } else if let part = _concatenationPart(subscriber), part.takeParts(prefix: prefix, suffix: suffix) {
+                // Subscribed as a part of another concatenation: that one runs these parts in its list.
             } else {
-                prefix.subscribe(
-                    _ConcatenateSide<Suffix, S, _ConcatenatePrefixPart>(
-                        parent: ConcatenateSubscription(suffix: suffix, downstream: subscriber)))
+                ConcatenateSubscription(suffix: suffix, downstream: subscriber).start(prefix)
             }
         }
 
@@ -177,63 +181,95 @@ extension _Runtime {
     }
 }
 
-/// Which part of a concatenation a side subscribes to. The two sides are of two types, as in
-/// Combine (OpenCombine's ConcatenateTests.testCombineIdentifier).
-@usableFromInline protocol _ConcatenatePart { static var isSuffix: Bool { get } }
+/// Which part of a concatenation a side subscribes to: the first part's side and the others' are of
+/// two types, as in Combine, whose prefix and suffix sides are (OpenCombine's
+/// ConcatenateTests.testCombineIdentifier).
+@usableFromInline protocol _ConcatenatePart {}
 
-@usableFromInline enum _ConcatenatePrefixPart: _ConcatenatePart {
-    @inlinable static var isSuffix: Bool { false }
+@usableFromInline enum _ConcatenatePrefixPart: _ConcatenatePart {}
+
+@usableFromInline enum _ConcatenateSuffixPart: _ConcatenatePart {}
+
+/// The subscriber of one part of a concatenation. A concatenation it subscribes to hands it its own
+/// two parts instead of subscribing them, while the concatenation it belongs to is in the middle of
+/// subscribing that part; the parts then join its list (see `ConcatenateSubscription`).
+@usableFromInline
+protocol _ConcatenationPart<Input, Failure> {
+    associatedtype Input
+    associatedtype Failure: Error
+    func takeParts<Prefix: Publisher, Suffix: Publisher>(prefix: Prefix, suffix: Suffix) -> Bool
+    where Prefix.Output == Input, Prefix.Failure == Failure, Suffix.Output == Input, Suffix.Failure == Failure
 }
 
-@usableFromInline enum _ConcatenateSuffixPart: _ConcatenatePart {
-    @inlinable static var isSuffix: Bool { true }
+/// The part subscriber a concatenation is subscribed with, if any. Only through `AnyPublisher` can
+/// concatenations nest without bound (a typed nesting is as deep as its source code), and an
+/// `AnyPublisher` hands its publisher an `AnySubscriber`: only that is looked into.
+@inlinable
+func _concatenationPart<S: Subscriber>(_ subscriber: S) -> (any _ConcatenationPart<S.Input, S.Failure>)? {
+    guard S.self == AnySubscriber<S.Input, S.Failure>.self else { return nil }
+    return unsafeBitCast(subscriber, to: AnySubscriber<S.Input, S.Failure>.self).wrapped
+        as? any _ConcatenationPart<S.Input, S.Failure>
 }
 
-/// Subscribes to one of the two parts on behalf of the subscription, telling it which part a
-/// signal comes from. It carries the subscription's identifier, as Combine's inner subscribers do.
+/// Subscribes to one part on behalf of the subscription, telling it which part a signal comes from.
+/// It carries the subscription's identifier, as Combine's inner subscribers do.
 @frozen @usableFromInline
-struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Part: _ConcatenatePart>: Subscriber, SideSubscriber
+struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Kind: _ConcatenatePart>: Subscriber, SideSubscriber,
+    _ConcatenationPart
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let parent: ConcatenateSubscription<Suffix, Downstream>
+    /// The part's number: 0 for the first, counting up.
+    @usableFromInline let part: Int
 
     @inlinable
-    init(parent: ConcatenateSubscription<Suffix, Downstream>) { self.parent = parent }
-
-    @inlinable var isSuffix: Bool { Part.isSuffix }
+    init(parent: ConcatenateSubscription<Suffix, Downstream>, part: Int) {
+        self.parent = parent
+        self.part = part
+    }
 
     @inlinable var owner: ConcatenateSubscription<Suffix, Downstream> { parent }
 
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
     @inlinable
-    func receive(subscription: any Subscription) { parent.receive(subscription: subscription, isSuffix: isSuffix) }
+    func receive(subscription: any Subscription) { parent.receive(subscription: subscription, from: part) }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        isSuffix ? parent.receiveFromSuffix(input) : parent.receiveFromPrefix(input)
-    }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input, from: part) }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        parent.receive(completion: completion, isSuffix: isSuffix)
+    func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, from: part) }
+
+    @usableFromInline
+    func takeParts<Prefix: Publisher, Other: Publisher>(prefix: Prefix, suffix: Other) -> Bool
+    where Prefix.Output == Input, Prefix.Failure == Failure, Other.Output == Input, Other.Failure == Failure {
+        parent.takeParts(AnyPublisher(prefix), AnyPublisher(suffix), for: part)
     }
 }
 
-/// Runs the prefix, then the suffix, over parts that cannot be fused.
+/// Runs the parts of a concatenation one after the other, over parts that cannot be fused: the
+/// prefix, the parts that nested concatenations handed over (`parts`, a stack, the next last), then
+/// the suffix.
 ///
-/// One lock over the fields below; never held while calling out. `stage` says which part runs and
-/// whether its subscription has arrived: downstream gets its own subscription when the prefix's
-/// arrives, and a part's signals before its subscription are ignored, as in Combine. While the
-/// prefix runs (or the suffix's subscription is awaited) `owed` counts what downstream asked for
-/// and has not received, so that the suffix can be asked for exactly that; once the suffix is
-/// subscribed, demand passes straight through. `stage` is changed under the lock and read
-/// without it by a suffix value.
+/// One lock over the fields below; never held while calling out. `stage` says whether a part runs
+/// and whether its subscription has arrived: downstream gets its own subscription when the first
+/// part's arrives, and a part's signals before its subscription, or after it ended, are ignored,
+/// as in Combine (each side tells its part's number). While parts remain after the one that runs
+/// (`inPrefix`), `owed` counts what downstream asked for and has not received, so that the next
+/// part can be asked for exactly that; the last part (`inSuffix`) passes demand straight through.
+/// `stage` is changed under the lock and read without it by a value of the last part.
+///
+/// Subscribing is a loop (`subscribeParts`), not a recursion: a part that is a concatenation hands
+/// over its parts from inside its `receive(subscriber:)`, and a part that finishes from inside its
+/// subscribe asks for the next; both leave the next subscribe to the loop.
 @usableFromInline
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, Introspected
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+    @usableFromInline typealias Part = AnyPublisher<Downstream.Input, Downstream.Failure>
+
     @usableFromInline static var awaitingPrefix: UInt8 { 0 }
     @usableFromInline static var inPrefix: UInt8 { 1 }
     @usableFromInline static var awaitingSuffix: UInt8 { 2 }
@@ -249,11 +285,22 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     /// The subscription of the part that runs; nil while it is awaited.
     @exclusivity(unchecked)
     @usableFromInline var running: (any Subscription)?
+    /// The number of the part that runs or is awaited; written before `stage` says `inSuffix`.
+    @exclusivity(unchecked)
+    @usableFromInline var part = 0
+    /// Parts handed over by nested concatenations, to run before `suffix`; the next last.
+    @exclusivity(unchecked)
+    @usableFromInline var parts: [Part] = []
     /// Kept until it is subscribed, and let go if the stream ends first.
     @exclusivity(unchecked)
     @usableFromInline var suffix: Suffix?
     @exclusivity(unchecked)
     @usableFromInline var owed = Subscribers.Demand.none
+    /// Whether the subscribe loop runs, and whether it must go round again.
+    @exclusivity(unchecked)
+    @usableFromInline var subscribing = false
+    @exclusivity(unchecked)
+    @usableFromInline var again = false
 
     @inlinable
     init(suffix: Suffix, downstream: Downstream) {
@@ -264,36 +311,116 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     @usableFromInline var description: String { "Concatenate" }
 
-    // MARK: The two parts
+    // MARK: The parts
+
+    /// Subscribes the prefix, then goes on with the loop if the prefix handed over its parts or
+    /// finished before its subscribe returned.
+    @inlinable
+    func start<Prefix: Publisher>(_ prefix: Prefix) where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
+        subscribing = true
+        prefix.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: 0))
+        lock.lock()
+        guard again else {
+            subscribing = false
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        subscribeParts(continuing: true)
+    }
+
+    /// Subscribes the next part, and the next after it for as long as a part hands over its parts or
+    /// finishes before its subscribe returns. `continuing`: the caller is the loop's owner already.
+    @usableFromInline
+    func subscribeParts(continuing: Bool = false) {
+        lock.lock()
+        if !continuing {
+            guard !subscribing else {
+                again = true
+                lock.unlock()
+                return
+            }
+            subscribing = true
+        }
+        repeat {
+            again = false
+            let first = stage.load(ordering: .relaxed) == Self.awaitingPrefix
+            guard first || stage.load(ordering: .relaxed) == Self.awaitingSuffix else { break }
+            let next: Part
+            if let handedOver = parts.popLast() {
+                next = handedOver
+            } else if let last = suffix {
+                suffix = nil
+                next = AnyPublisher(last)
+            } else {
+                break
+            }
+            part = first ? 0 : part + 1
+            let number = part
+            lock.unlock()
+            if first {
+                next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: number))
+            } else {
+                next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenateSuffixPart>(parent: self, part: number))
+            }
+            lock.lock()
+        } while again
+        subscribing = false
+        lock.unlock()
+    }
+
+    /// The part being subscribed is itself a concatenation: its two parts take its place.
+    @usableFromInline
+    func takeParts(_ prefix: Part, _ suffix: Part, for number: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = stage.load(ordering: .relaxed)
+        guard subscribing, number == part, now == Self.awaitingPrefix || now == Self.awaitingSuffix else {
+            return false
+        }
+        parts.append(suffix)
+        parts.append(prefix)
+        // The next part subscribed takes this one's number.
+        if now == Self.awaitingSuffix { part -= 1 }
+        again = true
+        return true
+    }
 
     @inlinable
-    func receive(subscription: any Subscription, isSuffix: Bool) {
+    func receive(subscription: any Subscription, from number: Int) {
         lock.lock()
-        guard stage.load(ordering: .relaxed) == (isSuffix ? Self.awaitingSuffix : Self.awaitingPrefix) else {
+        let now = stage.load(ordering: .relaxed)
+        guard number == part, now == Self.awaitingPrefix || now == Self.awaitingSuffix else {
             lock.unlock()
             subscription.cancel()
             return
         }
         running = subscription
-        stage.store(isSuffix ? Self.inSuffix : Self.inPrefix, ordering: .releasing)
-        guard isSuffix else {
+        let isLast = parts.isEmpty && suffix == nil
+        stage.store(isLast ? Self.inSuffix : Self.inPrefix, ordering: .releasing)
+        guard now == Self.awaitingSuffix else {
             lock.unlock()
             // Downstream's first request goes straight to the prefix.
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
             return
         }
-        // The suffix is asked for what the prefix left owed; after that demand passes straight on.
+        // The next part is asked for what the ones before left owed; the last part's demand then
+        // passes straight on.
         let ask = owed
-        owed = .none
+        if isLast { owed = .none }
         lock.unlock()
         if ask > 0 { subscription.request(ask) }
     }
 
     @inlinable
-    func receiveFromPrefix(_ input: Downstream.Input) -> Subscribers.Demand {
+    func receive(_ input: Downstream.Input, from number: Int) -> Subscribers.Demand {
+        if stage.load(ordering: .acquiring) == Self.inSuffix {
+            guard number == part else { return .none }
+            return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
+        }
         lock.lock()
-        // A value nobody asked for is not delivered: the count must stay exact for the suffix.
-        guard stage.load(ordering: .relaxed) == Self.inPrefix, owed > 0 else {
+        // A value nobody asked for is not delivered: the count must stay exact for the next part.
+        guard stage.load(ordering: .relaxed) == Self.inPrefix, number == part, owed > 0 else {
             lock.unlock()
             return .none
         }
@@ -303,18 +430,20 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         guard more > 0 else { return .none }
         lock.lock()
         switch stage.load(ordering: .relaxed) {
-        case Self.inPrefix:
+        case Self.inPrefix where number == part:
             owed += more
             lock.unlock()
             return more
-        case Self.awaitingSuffix:
-            // The prefix finished from inside that `receive`: the suffix, still awaited, gets it.
-            owed += more
-            lock.unlock()
-        case Self.inSuffix:
+        case Self.inPrefix, Self.inSuffix:
+            // The part finished from inside that `receive` and a later one runs: it gets the demand.
+            if stage.load(ordering: .relaxed) == Self.inPrefix { owed += more }
             let current = running
             lock.unlock()
             current?.request(more)
+        case Self.awaitingSuffix:
+            // The part finished from inside that `receive`: the next, still awaited, gets it.
+            owed += more
+            lock.unlock()
         default:
             lock.unlock()
         }
@@ -322,32 +451,29 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func receiveFromSuffix(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard stage.load(ordering: .acquiring) == Self.inSuffix else { return .none }
-        return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>, isSuffix: Bool) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, from number: Int) {
         lock.lock()
-        guard stage.load(ordering: .relaxed) == (isSuffix ? Self.inSuffix : Self.inPrefix) else {
+        let now = stage.load(ordering: .relaxed)
+        guard number == part, now == Self.inPrefix || now == Self.inSuffix else {
             lock.unlock()
             return
         }
         running = nil
-        if !isSuffix, case .finished = completion, let next = suffix {
-            suffix = nil
+        if now == Self.inPrefix, case .finished = completion {
             stage.store(Self.awaitingSuffix, ordering: .releasing)
             lock.unlock()
-            next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenateSuffixPart>(parent: self))
+            subscribeParts()
             return
         }
+        let unused = (suffix, parts)
         suffix = nil
+        parts = []
         stage.store(Self.done, ordering: .releasing)
         lock.unlock()
         lifetime.call(self) {
             if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
         }
+        _ = unused
     }
 
     // MARK: Downstream
@@ -362,18 +488,19 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         current?.request(demand)
     }
 
-    /// Cancels whichever part runs, and lets go of a suffix that never ran.
+    /// Cancels whichever part runs, and lets go of the parts that never ran.
     @inlinable
     func cancel() {
         lock.lock()
         stage.store(Self.done, ordering: .releasing)
         let current = running
         running = nil
-        let oldSuffix = suffix
+        let unused = (suffix, parts)
         suffix = nil
+        parts = []
         lock.unlock()
         current?.cancel()
         lifetime.end(self)
-        _ = oldSuffix
+        _ = unused
     }
 }

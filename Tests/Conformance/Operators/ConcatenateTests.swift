@@ -19,6 +19,44 @@ import Testing
             ])
     }
 
+    /// Concatenations nested through `AnyPublisher` (how a loop builds a chain of appends) run as
+    /// one list of parts: each part is subscribed only once the one before has finished, and is
+    /// asked for exactly what downstream asked for and has not received.
+    @Test func concatenationsNestedThroughAnyPublisherRunAsOneList() {
+        let first = TestPublisher<Int, TestError>()
+        let second = TestPublisher<Int, TestError>()
+        let third = TestPublisher<Int, TestError>()
+        let chain = first.eraseToAnyPublisher().append(second).eraseToAnyPublisher().append(third)
+            .eraseToAnyPublisher()
+        let recorder = chain.record(initialDemand: .max(3))
+        #expect(first.events == [.subscribe, .request(.max(3))])
+        #expect(first.send(1) == .none)
+        first.send(completion: .finished)
+        #expect(second.events == [.subscribe, .request(.max(2))])
+        #expect(third.events == [])
+        #expect(second.send(2) == .none)
+        second.send(completion: .finished)
+        #expect(third.events == [.subscribe, .request(.max(1))])
+        #expect(third.send(3) == .none)
+        third.send(completion: .finished)
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.completions == [.finished])
+    }
+
+    /// A chain of 10,000 appends built in a loop delivers every value in order under `.max(1)`
+    /// demand, with one subscription, and a cancel stops it and lets go of the parts not yet run.
+    @Test func aLongChainOfAppendsRunsAsOneList() {
+        var chain = Just(0).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        for value in 1..<10_000 { chain = chain.append(value).eraseToAnyPublisher() }
+        let recorder = chain.record(initialDemand: .max(1), demandPerValue: .max(1))
+        #expect(recorder.values == Array(0..<10_000))
+        #expect(recorder.completions == [.finished])
+        let cancelled = chain.record(initialDemand: .max(5))
+        cancelled.cancel()
+        #expect(cancelled.values == Array(0..<5))
+        #expect(cancelled.completions.isEmpty)
+    }
+
     @Test func aSynchronousPrefixDeliversInsideDownstreamsFirstRequest() {
         // The request made inside `receive(subscription:)` reaches the sequence at once, so its
         // values (and the suffix's) arrive before `receive(subscription:)` returns.
