@@ -8,21 +8,11 @@ public struct MisuseScenario {
     /// Runs in a child process of its own. Returning is a clean result; `MisuseCheck.fail` ends the
     /// child with a message (a wrong value, a lost event); a trap ends it with its own.
     public let run: () -> Void
-    /// Why the answer is known not to be given yet, where it is not: the runner reports such a
-    /// deviation as known instead of failing, and says so when the scenario passes after all.
-    public private(set) var knownDeviation: String?
 
     public init(_ name: String, _ expectation: Expectation, run: @escaping () -> Void) {
         self.name = name
         self.expectation = expectation
         self.run = run
-    }
-
-    /// This scenario, with a deviation that is known and not yet fixed (say where it is tracked).
-    public func known(_ reason: String) -> MisuseScenario {
-        var scenario = self
-        scenario.knownDeviation = reason
-        return scenario
     }
 }
 

@@ -316,7 +316,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     /// Subscribes the prefix, then goes on with the loop if the prefix handed over its parts or
     /// finished before its subscribe returned.
     @inlinable
-    func start<Prefix: Publisher>(_ prefix: Prefix) where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
+    func start<Prefix: Publisher>(_ prefix: Prefix)
+    where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
         subscribing = true
         prefix.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: 0))
         lock.lock()

@@ -224,10 +224,18 @@ where
         lock.withLock { state.run(body, publishingEndTo: isDone) }
     }
 
-    /// Inside a `lifetime` call: the stream's completion, once.
+    /// Inside a `lifetime` call: the stream's completion, once. (flatMaps nested in flatMaps
+    /// complete one inside the other: past the limit, downstream hears it later.)
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+        guard lifetime.end() else { return }
+        let trampoline = Trampoline.current
+        if trampoline.enter() {
+            downstream.with { $0.receive(completion: completion) }
+            trampoline.leave()
+        } else if let target = downstream.value {
+            trampoline.defer { target.receive(completion: completion) }
+        }
     }
 
     @inlinable
@@ -257,7 +265,15 @@ where
                 takeImmediate(value, completion)
             }
         } else if let index = withState({ $0.openInner() }) {
-            publisher.subscribe(_FlatMapInner(parent: self, index: index))
+            let inner = _FlatMapInner(parent: self, index: index)
+            // flatMaps nested in flatMaps subscribe one inside the other: past the limit, later.
+            let trampoline = Trampoline.current
+            if trampoline.enter() {
+                publisher.subscribe(inner)
+                trampoline.leave()
+            } else {
+                trampoline.defer { publisher.subscribe(inner) }
+            }
         }
         return .none
     }
@@ -303,7 +319,22 @@ where
     func innerSent(_ input: Value, index: Int) -> Subscribers.Demand {
         let (deliverNow, wasUnlimited) = withState { $0.innerValue(input, index: index) }
         guard deliverNow else { return .none }
+        // flatMaps nested in flatMaps deliver one inside the other: past the limit, this caller
+        // keeps the delivering turn and delivers later, then asks the inner publisher for more.
+        let trampoline = Trampoline.current
+        guard trampoline.enter() else {
+            trampoline.defer { [self] in
+                let delivered = lifetime.call(self) { () -> Bool in
+                    let isLive = drain(adding: downstream.with { $0.receive(input) })
+                    if isLive && !wasUnlimited { withState { $0.inners[index] ?? nil }?.request(.max(1)) }
+                    return isLive
+                }
+                if delivered == nil { withState { $0.stopDelivering() } }
+            }
+            return .none
+        }
         let more = downstream.with { $0.receive(input) }
+        trampoline.leave()
         let isLive = drain(adding: more)
         return isLive && !wasUnlimited ? .max(1) : .none
     }

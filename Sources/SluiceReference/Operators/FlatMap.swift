@@ -223,7 +223,8 @@ where
         nextIndex += 1
         inners[index] = .awaitingSubscription
         lock.unlock()
-        publisher.subscribe(FlatMapInnerSide(parent: self, index: index))
+        // flatMaps nested in flatMaps subscribe one inside the other: past the limit, later.
+        Trampoline.run { publisher.subscribe(FlatMapInnerSide(parent: self, index: index)) }
         return .none
     }
 
@@ -277,7 +278,31 @@ where
         let isUnlimited = demand == .unlimited
         demand -= 1
         lock.unlock()
+        // flatMaps nested in flatMaps deliver one inside the other: past the limit, this caller
+        // keeps the delivering turn and delivers later, then asks the inner publisher for more.
+        let trampoline = Trampoline.current
+        guard trampoline.enter() else {
+            trampoline.defer { [self] in
+                lock.lock()
+                // Cancelled meanwhile: nothing more is delivered (`drain` gives up the turn).
+                guard let downstream = live?.downstream else {
+                    _ = drain(askingInners: false)
+                    return
+                }
+                lock.unlock()
+                let more = downstream.receive(input)
+                lock.lock()
+                demand += more
+                guard drain(askingInners: false), !isUnlimited else { return }
+                let inner = lock.withLock { () -> (any Subscription)? in
+                    if case .subscribed(let subscription)? = inners[index] { subscription } else { nil }
+                }
+                inner?.request(.max(1))
+            }
+            return .none
+        }
         let more = downstream.receive(input)
+        trampoline.leave()
         lock.lock()
         demand += more
         let isLive = drain(askingInners: false)
@@ -298,7 +323,7 @@ where
             if isExhausted && !delivering {
                 let ended = endLive()
                 lock.unlock()
-                ended?.downstream.receive(completion: .finished)
+                finish(ended?.downstream, with: .finished)
                 return
             }
             lock.unlock()
@@ -353,6 +378,13 @@ where
 
     // MARK: Endings and delivery (each is entered with the lock held and releases it)
 
+    /// Delivers the stream's completion to the downstream it ended with. (flatMaps nested in
+    /// flatMaps complete one inside the other: past the limit, downstream hears it later.)
+    private func finish(_ downstream: Downstream?, with completion: Subscribers.Completion<Downstream.Failure>) {
+        guard let downstream else { return }
+        Trampoline.run { downstream.receive(completion: completion) }
+    }
+
     /// Moves to `.terminated` and hands over downstream and `transform`, for the caller to use and
     /// drop after it releases the lock. Called with the lock held.
     private func endLive() -> Live? {
@@ -368,7 +400,7 @@ where
         }
         let ended = endLive()
         lock.unlock()
-        ended?.downstream.receive(completion: .finished)
+        finish(ended?.downstream, with: .finished)
     }
 
     /// Ends the stream with a failure: the inner publishers still running are cancelled first.
@@ -385,7 +417,7 @@ where
         if !deliverNow { pendingCompletion = .failure(error) }
         lock.unlock()
         for inner in toCancel { inner.cancel() }
-        ended?.downstream.receive(completion: .failure(error))
+        finish(ended?.downstream, with: .failure(error))
         withExtendedLifetime(dropped) {}
     }
 
@@ -400,7 +432,7 @@ where
                 delivering = false
                 let ended = live.take()
                 lock.unlock()
-                ended?.downstream.receive(completion: completion)
+                finish(ended?.downstream, with: completion)
                 return false
             }
             if isTerminated {
@@ -426,7 +458,7 @@ where
                 let ended = endLive()
                 delivering = false
                 lock.unlock()
-                ended?.downstream.receive(completion: .finished)
+                finish(ended?.downstream, with: .finished)
                 return false
             }
             delivering = false

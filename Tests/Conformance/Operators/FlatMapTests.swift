@@ -30,6 +30,25 @@ import Testing
         #expect(recorder.events == [.subscription, .value(10), .value(20), .value(11), .value(21), .finished])
     }
 
+    /// flatMaps nested 10,000 deep (a recursive pipeline) keep a bounded stack: past 32 nested
+    /// subscriptions, deliveries and completions, the deepest continues the rest in a loop. Every
+    /// value arrives, in order, under demand asked one value at a time, and so does a failure.
+    @Test func flatMapsNestedTenThousandDeepKeepABoundedStack() {
+        func nested(_ depth: Int, innermost: AnyPublisher<Int, TestError>) -> AnyPublisher<Int, TestError> {
+            guard depth > 0 else { return innermost }
+            return Just(depth).setFailureType(to: TestError.self)
+                .flatMap { _ in nested(depth - 1, innermost: innermost) }.eraseToAnyPublisher()
+        }
+        let values = [1, 2, 3].publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()
+        let recorder = nested(10_000, innermost: values).record(initialDemand: .max(1), demandPerValue: .max(1))
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.completions == [.finished])
+        let failing = Fail<Int, TestError>(error: .oops).eraseToAnyPublisher()
+        let failed = nested(10_000, innermost: failing).record()
+        #expect(failed.values == [])
+        #expect(failed.completions == [.failure(.oops)])
+    }
+
     @Test func sequencesOneByOneWithMaxPublishers() {
         let recorder = (1..<4).publisher.flatMap(maxPublishers: .max(2)) { i in (i..<i + 3).publisher }
             .record(initialDemand: .max(1), demandPerValue: .max(1))
