@@ -262,9 +262,11 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 /// part can be asked for exactly that; the last part (`inSuffix`) passes demand straight through.
 /// `stage` is changed under the lock and read without it by a value of the last part.
 ///
-/// Subscribing is a loop (`subscribeParts`), not a recursion: a part that is a concatenation hands
-/// over its parts from inside its `receive(subscriber:)`, and a part that finishes from inside its
-/// subscribe asks for the next; both leave the next subscribe to the loop.
+/// A part that is a concatenation hands over its parts from inside its `receive(subscriber:)`;
+/// `subscribeParts` then subscribes the first of them, in a loop, not a recursion. A part that
+/// finishes from inside its own subscribe has the next subscribed there and then, as in Combine,
+/// through the thread's `Trampoline`: past 32 such nested subscribes, the deepest runs the rest in
+/// a loop.
 @usableFromInline
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, Introspected
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
@@ -296,11 +298,12 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline var suffix: Suffix?
     @exclusivity(unchecked)
     @usableFromInline var owed = Subscribers.Demand.none
-    /// Whether the subscribe loop runs, and whether it must go round again.
+    /// The part whose subscribe call is in progress (-1: none): only then may it hand over its parts.
     @exclusivity(unchecked)
-    @usableFromInline var subscribing = false
+    @usableFromInline var inProgress = -1
+    /// Set by `takeParts`, for the call in progress, which then subscribes the first of the parts.
     @exclusivity(unchecked)
-    @usableFromInline var again = false
+    @usableFromInline var handedOver = false
 
     @inlinable
     init(suffix: Suffix, downstream: Downstream) {
@@ -313,38 +316,26 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     // MARK: The parts
 
-    /// Subscribes the prefix, then goes on with the loop if the prefix handed over its parts or
-    /// finished before its subscribe returned.
+    /// Subscribes the prefix, and the first of the parts it hands over, if it does.
     @inlinable
     func start<Prefix: Publisher>(_ prefix: Prefix)
     where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
-        subscribing = true
+        // Nobody else knows this subscription yet: no lock needed to begin.
+        inProgress = 0
         prefix.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: 0))
         lock.lock()
-        guard again else {
-            subscribing = false
-            lock.unlock()
-            return
-        }
+        if inProgress == 0 { inProgress = -1 }
+        let wasHandedOver = handedOver
+        handedOver = false
         lock.unlock()
-        subscribeParts(continuing: true)
+        if wasHandedOver { subscribeParts() }
     }
 
-    /// Subscribes the next part, and the next after it for as long as a part hands over its parts or
-    /// finishes before its subscribe returns. `continuing`: the caller is the loop's owner already.
+    /// Subscribes the next part, and the first of the parts it hands over, if it does.
     @usableFromInline
-    func subscribeParts(continuing: Bool = false) {
+    func subscribeParts() {
         lock.lock()
-        if !continuing {
-            guard !subscribing else {
-                again = true
-                lock.unlock()
-                return
-            }
-            subscribing = true
-        }
-        repeat {
-            again = false
+        while true {
             let first = stage.load(ordering: .relaxed) == Self.awaitingPrefix
             guard first || stage.load(ordering: .relaxed) == Self.awaitingSuffix else { break }
             let next: Part
@@ -358,6 +349,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             }
             part = first ? 0 : part + 1
             let number = part
+            inProgress = number
             lock.unlock()
             if first {
                 next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: number))
@@ -365,8 +357,10 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
                 next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenateSuffixPart>(parent: self, part: number))
             }
             lock.lock()
-        } while again
-        subscribing = false
+            if inProgress == number { inProgress = -1 }
+            guard handedOver else { break }
+            handedOver = false
+        }
         lock.unlock()
     }
 
@@ -376,14 +370,14 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         lock.lock()
         defer { lock.unlock() }
         let now = stage.load(ordering: .relaxed)
-        guard subscribing, number == part, now == Self.awaitingPrefix || now == Self.awaitingSuffix else {
+        guard inProgress == number, number == part, now == Self.awaitingPrefix || now == Self.awaitingSuffix else {
             return false
         }
         parts.append(suffix)
         parts.append(prefix)
         // The next part subscribed takes this one's number.
         if now == Self.awaitingSuffix { part -= 1 }
-        again = true
+        handedOver = true
         return true
     }
 
@@ -463,7 +457,14 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         if now == Self.inPrefix, case .finished = completion {
             stage.store(Self.awaitingSuffix, ordering: .releasing)
             lock.unlock()
-            subscribeParts()
+            // Subscribed from here, as in Combine; past 32 nested subscribes, by the deepest.
+            let trampoline = Trampoline.current
+            if trampoline.enter() {
+                subscribeParts()
+                trampoline.leave()
+            } else {
+                trampoline.defer { self.subscribeParts() }
+            }
             return
         }
         let unused = (suffix, parts)

@@ -77,7 +77,8 @@ final class Trampoline {
 @usableFromInline let trampolineKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { raw in
-        if let raw { Unmanaged<Trampoline>.fromOpaque(raw).release() }
+        // (Optional on Linux, not on Darwin.)
+        if let raw = raw as UnsafeMutableRawPointer? { Unmanaged<Trampoline>.fromOpaque(raw).release() }
     }
     return key
 }()

@@ -126,9 +126,11 @@ private struct ConcatenateSide<Downstream: Subscriber, Kind: ConcatenatePartKind
 /// that runs, the subscription counts the demand downstream has asked for and not received, so that
 /// it can ask the next part for exactly that; the last part passes demand straight through.
 ///
-/// Subscribing is a loop (`subscribeNextPart`), not a recursion: a part that is a concatenation
-/// hands over its parts from inside its `receive(subscriber:)`, and a part that finishes from
-/// inside its subscription asks for the next; both leave the next subscribe to the loop.
+/// A part that is a concatenation hands over its parts from inside its `receive(subscriber:)`;
+/// `subscribeNextPart` then subscribes the first of them, in a loop, not a recursion. A part that
+/// finishes from inside its own subscribe has the next subscribed there and then, as in Combine,
+/// through the thread's `Trampoline`: past 32 such nested subscribes, the deepest runs the rest in
+/// a loop.
 ///
 /// Lifetimes: `downstream` is `nil` once the stream has ended; the call that ends it (the
 /// completion, or a cancel) takes it out together with the state, and drops both after the lock.
@@ -151,9 +153,10 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriptio
     /// The parts still to run, the next last (a stack: a part that hands over its parts pushes them).
     private var rest: [Part]
     private var downstream: Downstream?
-    /// Whether `subscribeNextPart` runs, and whether it must go round again.
-    private var subscribing = false
-    private var again = false
+    /// The part whose subscribe call is in progress: only then may it hand over its parts.
+    private var inProgress: Int?
+    /// Set by `takeParts`, for the call in progress, which then subscribes the first of the parts.
+    private var handedOver = false
 
     init(parts: [Part], downstream: Downstream) {
         state = .between(part: -1, demand: .none)
@@ -165,25 +168,13 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriptio
 
     // MARK: Upstreams
 
-    /// Subscribes the next part, and the next after it for as long as a part hands over its parts
-    /// or finishes before its subscribe returns.
+    /// Subscribes the next part, and the first of the parts it hands over, if it does.
     func subscribeNextPart() {
         lock.lock()
-        guard !subscribing else {
-            again = true
-            lock.unlock()
-            return
-        }
-        subscribing = true
-        repeat {
-            again = false
-            guard case .between(let finished, let demand) = state, let next = rest.popLast() else {
-                subscribing = false
-                lock.unlock()
-                return
-            }
+        while case .between(let finished, let demand) = state, let next = rest.popLast() {
             let part = finished + 1
             state = .awaiting(part: part, demand: demand)
+            inProgress = part
             lock.unlock()
             if part == 0 {
                 next.subscribe(ConcatenateSide<Downstream, PrefixPart>(parent: self, part: part))
@@ -191,19 +182,21 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriptio
                 next.subscribe(ConcatenateSide<Downstream, SuffixPart>(parent: self, part: part))
             }
             lock.lock()
-        } while again
-        subscribing = false
+            if inProgress == part { inProgress = nil }
+            guard handedOver else { break }
+            handedOver = false
+        }
         lock.unlock()
     }
 
-    /// A part being subscribed is itself a concatenation: its parts take its place.
+    /// The part being subscribed is itself a concatenation: its parts take its place.
     func takeParts(_ parts: [Part], for part: Int) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard subscribing, case .awaiting(part, let demand) = state else { return false }
+        guard inProgress == part, case .awaiting(part, let demand) = state else { return false }
         state = .between(part: part - 1, demand: demand)
         rest += parts
-        again = true
+        handedOver = true
         return true
     }
 
@@ -263,7 +256,7 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriptio
         }
         state = .between(part: part, demand: demand)
         lock.unlock()
-        subscribeNextPart()
+        Trampoline.run { self.subscribeNextPart() }
     }
 
     /// Adds the demand downstream returned for a value of `part`. Usually that part still runs and

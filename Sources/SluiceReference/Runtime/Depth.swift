@@ -78,7 +78,8 @@ final class Trampoline {
 private let trampolineKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { raw in
-        if let raw { Unmanaged<Trampoline>.fromOpaque(raw).release() }
+        // (Optional on Linux, not on Darwin.)
+        if let raw = raw as UnsafeMutableRawPointer? { Unmanaged<Trampoline>.fromOpaque(raw).release() }
     }
     return key
 }()
