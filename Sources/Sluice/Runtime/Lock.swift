@@ -120,12 +120,23 @@ struct ReentrantLock: ~Copyable {
 
     @inlinable init() {}
 
-    /// Takes the lock; returns how many times the caller now holds it beyond the first (0 unless it
-    /// re-entered), so that a re-entrant caller can bound its nesting.
-    @inlinable @discardableResult
-    func lock() -> UInt {
+    @inlinable
+    func lock() {
+        if !tryLock() { _ = lockAfterTry() }
+    }
+
+    /// Takes the lock if nobody holds it: one compare-and-swap.
+    @inlinable
+    func tryLock() -> Bool {
+        owner.compareExchange(expected: 0, desired: currentThread(), ordering: .sequentiallyConsistent).exchanged
+    }
+
+    /// Takes the lock after `tryLock()` failed: re-enters it if this thread holds it, and returns how
+    /// many times it now holds it beyond the first (so that a re-entrant caller can bound its
+    /// nesting); otherwise waits for it, and returns 0.
+    @inlinable
+    func lockAfterTry() -> UInt {
         let me = currentThread()
-        if owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged { return 0 }
         if owner.load(ordering: .relaxed) & ~Self.releaseRequested == me {
             let nested = depth.load(ordering: .relaxed) + 1
             depth.store(nested, ordering: .relaxed)

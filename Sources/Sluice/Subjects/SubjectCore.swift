@@ -338,19 +338,21 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     /// that the stack stays bounded.
     @inlinable @inline(__always)
     func offer(_ value: Downstream.Input, version: UInt64) {
-        let nesting = delivery.lock()
-        if _fastPath(nesting == 0) {
+        if _fastPath(delivery.tryLock()) {
             offerLocked(value, version: version)
         } else {
-            offerNested(value, version: version, nesting: nesting)
+            offerAfterTry(value, version: version)
         }
         if delivery.unlock() { downstream.release() }
     }
 
-    /// Under `delivery`, re-entered `nesting` times: delivers at once while shallow; past the limit
-    /// the value waits for the deepest delivery, which delivers what waits when its `receive` returns.
+    /// Takes `delivery` when it was not free: waits for another thread's delivery, or re-enters from
+    /// inside `receive`. Re-entered, it delivers at once while shallow; past the limit the value waits
+    /// for the deepest delivery, which delivers what waits when its `receive` returns.
     @usableFromInline
-    func offerNested(_ value: Downstream.Input, version: UInt64, nesting: UInt) {
+    func offerAfterTry(_ value: Downstream.Input, version: UInt64) {
+        let nesting = delivery.lockAfterTry()
+        guard nesting > 0 else { return offerLocked(value, version: version) }
         guard nesting < nestedDeliveryLimit else {
             deferred.append((value, version))
             return

@@ -264,45 +264,38 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriptio
     /// one) has handed over to the next, which must get the demand instead.
     private func add(_ more: Subscribers.Demand, from part: Int) -> Subscribers.Demand {
         lock.lock()
-        switch state {
-        case .running(part, let upstream, let demand):
-            state = .running(part: part, upstream, demand: demand + more)
-            lock.unlock()
-            return more
-        case .running(let current, let upstream, let demand):
-            state = .running(part: current, upstream, demand: demand + more)
-            lock.unlock()
-            upstream.request(more)
-        case .awaiting(let current, let demand):
-            state = .awaiting(part: current, demand: demand + more)
-            lock.unlock()
-        case .between(let finished, let demand):
-            state = .between(part: finished, demand: demand + more)
-            lock.unlock()
-        case .terminated:
-            lock.unlock()
-        }
+        let running = addDemand(more)
+        lock.unlock()
+        guard let running else { return .none }
+        if running.part == part { return more }
+        running.upstream.request(more)
         return .none
+    }
+
+    /// Adds demand to what the state counts, and returns the part that runs, if one does, for the
+    /// caller to ask after it releases the lock. Called with the lock held.
+    private func addDemand(_ more: Subscribers.Demand) -> (part: Int, upstream: any Subscription)? {
+        switch state {
+        case .running(let part, let upstream, let demand):
+            state = .running(part: part, upstream, demand: demand + more)
+            return (part, upstream)
+        case .awaiting(let part, let demand):
+            state = .awaiting(part: part, demand: demand + more)
+        case .between(let part, let demand):
+            state = .between(part: part, demand: demand + more)
+        case .terminated:
+            break
+        }
+        return nil
     }
 
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        switch state {
-        case .running(let part, let upstream, let pending):
-            state = .running(part: part, upstream, demand: pending + demand)
-            lock.unlock()
-            upstream.request(demand)
-        case .awaiting(let part, let pending):
-            state = .awaiting(part: part, demand: pending + demand)
-            lock.unlock()
-        case .between(let part, let pending):
-            state = .between(part: part, demand: pending + demand)
-            lock.unlock()
-        case .terminated:
-            lock.unlock()
-        }
+        let running = addDemand(demand)
+        lock.unlock()
+        running?.upstream.request(demand)
     }
 
     /// Cancels whichever part runs, and lets go of the parts that never ran.
