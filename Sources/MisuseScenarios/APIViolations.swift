@@ -33,9 +33,10 @@ func apiViolations() -> [MisuseScenario] {
             "request(.none) through removeDuplicates",
             .traps("API violation: request(.none) on RemoveDuplicates's subscription")
         ) { requestNone(PassthroughSubject<Int, Never>().removeDuplicates()) },
+        // map and filter hand upstream's subscription through, as Combine's do: the rule is Just's.
         MisuseScenario(
             "request(.none) through map.filter on Just",
-            .traps("API violation: request(.none) on ")
+            .traps("API violation: request(.none) on Just's subscription")
         ) { requestNone(Just(1).eraseToAnyPublisher().map { $0 + 1 }.filter { _ in true }) },
         MisuseScenario(
             "request(.none) through flatMap", .traps("API violation: request(.none) on FlatMap's subscription")
