@@ -73,17 +73,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Creates a subscriber from closures; a missing closure ignores its event (and a missing
     /// value closure asks for no more demand).
+    ///
+    /// As Combine's, it may be subscribed again after a stream ends, and takes the next stream. A
+    /// subscription lets go of it when its stream ends; the closures go when the last holder of
+    /// the `AnySubscriber` does.
     public init(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
-        let box = _AnySubscriberClosures(
-            receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-        combineIdentifier = CombineIdentifier(box)
-        receiveSubscriptionBody = box.receive(subscription:)
-        receiveValueBody = box.receive(_:)
-        receiveCompletionBody = box.receive(completion:)
+        combineIdentifier = CombineIdentifier()
+        receiveSubscriptionBody = receiveSubscription ?? { _ in }
+        receiveValueBody = receiveValue ?? { _ in .none }
+        receiveCompletionBody = receiveCompletion ?? { _ in }
         wrapped = "Anonymous AnySubscriber"
     }
 
@@ -98,35 +100,4 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     @inlinable public func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody(value) }
 
     @inlinable public func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody(completion) }
-}
-
-/// The closures of an `AnySubscriber` made from closures: let go of once the completion has been
-/// delivered, while the caller may still hold the `AnySubscriber`. Upstream's signals are serial,
-/// so the completion never meets a value here.
-final class _AnySubscriberClosures<Input, Failure: Error> {
-    struct Closures {
-        var receiveSubscription: ((any Subscription) -> Void)?
-        var receiveValue: ((Input) -> Subscribers.Demand)?
-        var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    }
-
-    private var closures: Closures?
-
-    init(
-        receiveSubscription: ((any Subscription) -> Void)?, receiveValue: ((Input) -> Subscribers.Demand)?,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    ) {
-        closures = Closures(
-            receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-    }
-
-    func receive(subscription: any Subscription) { closures?.receiveSubscription?(subscription) }
-
-    func receive(_ value: Input) -> Subscribers.Demand { closures?.receiveValue?(value) ?? .none }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let ending = closures
-        closures = nil
-        ending?.receiveCompletion?(completion)
-    }
 }

@@ -35,21 +35,18 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// Creates a subscriber from closures; a missing closure ignores its event (and a missing
     /// value closure asks for no more demand).
     ///
-    /// The closures are let go of once the completion has been delivered; after it, every event
-    /// is ignored.
+    /// As Combine's, it may be subscribed again after a stream ends, and takes the next stream. A
+    /// subscription lets go of it when its stream ends; the closures go when the last holder of
+    /// the `AnySubscriber` does.
     public init(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveValue: ((Input) -> Subscribers.Demand)? = nil,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
-        let closures = SubscriberClosures(
-            receiveSubscription: receiveSubscription ?? { _ in },
-            receiveValue: receiveValue ?? { _ in .none },
-            receiveCompletion: receiveCompletion ?? { _ in })
         combineIdentifier = CombineIdentifier()
-        receiveSubscriptionBody = closures.receive(subscription:)
-        receiveValueBody = closures.receive(_:)
-        receiveCompletionBody = closures.receive(completion:)
+        receiveSubscriptionBody = receiveSubscription ?? { _ in }
+        receiveValueBody = receiveValue ?? { _ in .none }
+        receiveCompletionBody = receiveCompletion ?? { _ in }
         wrapped = "Anonymous AnySubscriber"
     }
 
@@ -64,41 +61,4 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody(value) }
 
     public func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody(completion) }
-}
-
-/// The closures of a closure-based `AnySubscriber`. A struct cannot let go of its own fields (and
-/// its copies must all let go at once), so they live in this box, which drops them when the
-/// completion arrives. Each call reads them under the lock and runs them after it.
-private final class SubscriberClosures<Input, Failure: Error> {
-    private struct Closures {
-        let receiveSubscription: (any Subscription) -> Void
-        let receiveValue: (Input) -> Subscribers.Demand
-        let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-    }
-
-    private let lock = Lock()
-    /// `nil` once the completion has been delivered.
-    private var closures: Closures?
-
-    init(
-        receiveSubscription: @escaping (any Subscription) -> Void,
-        receiveValue: @escaping (Input) -> Subscribers.Demand,
-        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
-    ) {
-        closures = Closures(
-            receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-    }
-
-    func receive(subscription: any Subscription) {
-        lock.withLock { closures }?.receiveSubscription(subscription)
-    }
-
-    func receive(_ value: Input) -> Subscribers.Demand {
-        lock.withLock { closures }?.receiveValue(value) ?? .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        // Taken out under the lock, run and dropped after it.
-        lock.withLock { closures.take() }?.receiveCompletion(completion)
-    }
 }

@@ -90,6 +90,26 @@ import Testing
         #expect(copy.combineIdentifier == first.combineIdentifier)
     }
 
+    /// As Combine's, a closure-based subscriber subscribed again after its first stream ended takes
+    /// the second stream (a ReplaySubject's tests in a real library subscribe one twice).
+    @Test func aClosureSubscriberTakesASecondStream() {
+        var events: [String] = []
+        let subscriber = Erased(
+            receiveSubscription: { $0.request(.unlimited) },
+            receiveValue: {
+                events.append("\($0)")
+                return .none
+            },
+            receiveCompletion: { events.append("\($0)") })
+        [1, 2].publisher.setFailureType(to: TestError.self).subscribe(subscriber)
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.subscribe(subscriber)
+        subject.send(3)
+        subject.send(completion: .failure(.oops))
+        Just(4).setFailureType(to: TestError.self).subscribe(subscriber)
+        #expect(events == ["1", "2", "finished", "3", "failure(oops)", "4", "finished"])
+    }
+
     @Test func wrappingForwardsEveryEvent() {
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(2))
         let erased = Erased(recorder)
