@@ -75,8 +75,8 @@ extension Publisher where Failure == Never {
     ///
     /// The subscription asks for everything, lives as long as the property's storage (there is no
     /// cancellable to keep), and is cancelled when the object that holds the property is freed. A
-    /// completion ends it and leaves the property as it is; a later `assign(to:)` on the same
-    /// property replaces (cancels) an earlier one.
+    /// completion ends it and leaves the property as it is. A later `assign(to:)` on the same
+    /// property does not replace an earlier one: as in Combine, both keep assigning.
     public func assign(to published: inout Published<Output>.Publisher) {
         subscribe(PublishedAssignment(published.subject))
     }
@@ -91,16 +91,17 @@ final class PublishedSubject<Value>: PublishedStorage {
     /// Written once under `core.lock`, when the object's `objectWillChange` is first asked for.
     @exclusivity(unchecked)
     @usableFromInline var objectWillChange: ObservableObjectPublisher?
-    /// The subscription of the latest `assign(to:)`, cancelled when this storage is freed.
+    /// The subscriptions of every `assign(to:)`, cancelled when this storage is freed. A second
+    /// `assign(to:)` piles up beside the first, as in Combine ("New subscriptions will pile up").
     @exclusivity(unchecked)
-    var assignment: (any Subscription)?
+    var assignments: [any Subscription] = []
 
     init(_ value: Value) {
         core = SubjectCore(name: "PublishedSubject", current: value)
     }
 
     deinit {
-        core.lock.withLock { assignment }?.cancel()
+        for assignment in core.lock.withLock({ assignments }) { assignment.cancel() }
     }
 
     @inlinable var value: Value { core.currentValue().value }
@@ -125,13 +126,9 @@ final class PublishedSubject<Value>: PublishedStorage {
 
     override var installed: ObservableObjectPublisher? { core.lock.withLock { objectWillChange } }
 
-    /// Keeps `subscription` as the property's assignment; the one it replaces is cancelled.
+    /// Keeps `subscription` among the property's assignments, to be cancelled with the storage.
     func assign(_ subscription: any Subscription) {
-        let replaced = core.lock.withLock {
-            defer { assignment = subscription }
-            return assignment
-        }
-        replaced?.cancel()
+        core.lock.withLock { assignments.append(subscription) }
     }
 }
 

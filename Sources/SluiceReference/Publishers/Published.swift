@@ -61,14 +61,15 @@ public struct Published<Value> {
 extension Publisher where Failure == Never {
     /// Republishes elements received from a publisher by assigning them to a `@Published` property
     /// (`assign(to: &$name)`). The subscription asks for everything and lasts as long as the
-    /// property's storage: freeing the object cancels it. A later `assign(to:)` replaces it.
+    /// property's storage: freeing the object cancels it. A later `assign(to:)` does not replace
+    /// it: as in Combine, both keep assigning.
     public func assign(to published: inout Published<Output>.Publisher) {
         subscribe(PublishedAssignment(storage: published.storage))
     }
 }
 
 /// What a `@Published` property stores: its value, the subject of `$name`, the owning object's
-/// `objectWillChange` once somebody asks for it, and the subscription `assign(to:)` made.
+/// `objectWillChange` once somebody asks for it, and the subscriptions `assign(to:)` made.
 final class PublishedStorage<Value>: PublishedStorageBase {
     private let lock = Lock()
     private var current: Value
@@ -76,7 +77,9 @@ final class PublishedStorage<Value>: PublishedStorageBase {
     private var version: UInt64 = 0
     private var sends: UInt64 = 0
     private var objectWillChange: ObservableObjectPublisher?
-    private var assignment: (any Subscription)?
+    /// The subscriptions of every `assign(to:)`: a second one piles up beside the first, as in
+    /// Combine ("New subscriptions will pile up"); all are cancelled when the storage is freed.
+    private var assignments: [any Subscription] = []
     private(set) var core: SubjectCore<Value, Never>!
 
     init(_ value: Value) {
@@ -88,7 +91,7 @@ final class PublishedStorage<Value>: PublishedStorageBase {
     }
 
     deinit {
-        lock.withLock { assignment }?.cancel()
+        for assignment in lock.withLock({ assignments }) { assignment.cancel() }
     }
 
     var value: Value { lock.withLock { current } }
@@ -119,13 +122,9 @@ final class PublishedStorage<Value>: PublishedStorageBase {
 
     override var installed: ObservableObjectPublisher? { lock.withLock { objectWillChange } }
 
-    /// Keeps the subscription of the latest `assign(to:)`, cancelling the one it replaces.
+    /// Keeps the subscription of an `assign(to:)`, to be cancelled with the storage.
     func assign(_ subscription: any Subscription) {
-        let replaced = lock.withLock { () -> (any Subscription)? in
-            defer { assignment = subscription }
-            return assignment
-        }
-        replaced?.cancel()
+        lock.withLock { assignments.append(subscription) }
     }
 }
 

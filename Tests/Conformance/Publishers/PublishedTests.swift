@@ -122,15 +122,24 @@ import Testing
         #expect(upstream.cancelCount == 1)
     }
 
-    @Test func aSecondAssignReplacesTheFirst() {
-        let model = Model()
+    /// As Combine's: "calling assign(to:) several times on the same published property does not
+    /// replace existing subscriptions. New subscriptions will pile up". Both keep assigning until
+    /// the object is freed, which cancels both.
+    @Test func aSecondAssignPilesUpBesideTheFirst() {
         let first = TestPublisher<Int, Never>()
         let second = TestPublisher<Int, Never>()
-        first.assign(to: &model.$count)
-        second.assign(to: &model.$count)
+        do {
+            let model = Model()
+            first.assign(to: &model.$count)
+            second.assign(to: &model.$count)
+            #expect(first.cancelCount == 0)
+            second.send(2)
+            #expect(model.count == 2)
+            first.send(1)
+            #expect(model.count == 1)
+        }
         #expect(first.cancelCount == 1)
-        second.send(2)
-        #expect(model.count == 2)
+        #expect(second.cancelCount == 1)
     }
 
     /// Many threads setting properties: each subscriber receives the values one at a time, and none
