@@ -20,10 +20,11 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
     /// The object's `@Published` fields are found once per class (from its field metadata, not by
     /// a `Mirror` of each object); the publisher is made on the first access and kept in the storage
     /// of each of them, so every later access returns the same one. An object without `@Published`
-    /// fields has nowhere to keep it and gets a new one each time, as in Combine.
+    /// fields gets the same one on every access too, as in Combine (since iOS 13.3): it is kept in a
+    /// side table by the object's identity.
     public var objectWillChange: ObservableObjectPublisher {
         let fields = PublishedFields.of(type(of: self))
-        guard let first = fields.first else { return ObservableObjectPublisher() }
+        guard let first = fields.first else { return UnpublishedObjects.shared.publisher(of: self) }
         let object = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         if let installed = first.storage(in: object).installed { return installed }
         let publisher = first.storage(in: object).install(ObservableObjectPublisher())
@@ -83,5 +84,36 @@ struct PublishedFields: Sendable {
         }
         known.withLock { $0[key] = fields }
         return fields
+    }
+}
+
+/// The `objectWillChange` of objects without `@Published` fields, which have nowhere of their own to
+/// keep it: one per live object, found by its identity (an entry whose object is gone does not
+/// match a new object at the same address, and is dropped as the table grows).
+final class UnpublishedObjects: @unchecked Sendable {
+    static let shared = UnpublishedObjects()
+
+    private struct Entry {
+        weak var object: AnyObject?
+        let publisher: ObservableObjectPublisher
+    }
+
+    private let lock = Lock()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// The size at which entries of objects that are gone are dropped.
+    private var pruneAt = 64
+
+    func publisher(of object: AnyObject) -> ObservableObjectPublisher {
+        lock.withLock {
+            let id = ObjectIdentifier(object)
+            if let entry = entries[id], entry.object === object { return entry.publisher }
+            if entries.count >= pruneAt {
+                entries = entries.filter { $0.value.object != nil }
+                pruneAt = max(64, entries.count * 2)
+            }
+            let publisher = ObservableObjectPublisher()
+            entries[id] = Entry(object: object, publisher: publisher)
+            return publisher
+        }
     }
 }

@@ -16,10 +16,11 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
     ///
     /// It is kept in the storage of each of those properties: the first access installs it there, and
     /// every later one finds it. The properties are found in the class's field metadata, not by a
-    /// `Mirror`. An object without `@Published` properties gets a new publisher at each access.
+    /// `Mirror`. An object without `@Published` properties gets the same publisher at each access
+    /// too, as in Combine (since iOS 13.3), kept in a side table by the object's identity.
     public var objectWillChange: ObservableObjectPublisher {
         let storages = publishedStorages(of: self)
-        guard let first = storages.first else { return ObservableObjectPublisher() }
+        guard let first = storages.first else { return UnpublishedObjects.shared.publisher(of: self) }
         let publisher = first.install(ObservableObjectPublisher())
         for storage in storages.dropFirst() { _ = storage.install(publisher) }
         return publisher
@@ -61,4 +62,35 @@ private func publishedStorages(of object: AnyObject) -> [PublishedStorageBase] {
         return true
     }
     return withExtendedLifetime(object) { storages }
+}
+
+/// The `objectWillChange` of objects without `@Published` properties, which have nowhere of their
+/// own to keep it: one per live object, by identity. An entry whose object is gone does not match a
+/// new object at the same address, and is dropped as the table grows.
+private final class UnpublishedObjects: @unchecked Sendable {
+    static let shared = UnpublishedObjects()
+
+    private struct Entry {
+        weak var object: AnyObject?
+        let publisher: ObservableObjectPublisher
+    }
+
+    private let lock = Lock()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// The size at which entries of objects that are gone are dropped.
+    private var pruneAt = 64
+
+    func publisher(of object: AnyObject) -> ObservableObjectPublisher {
+        lock.withLock {
+            let id = ObjectIdentifier(object)
+            if let entry = entries[id], entry.object === object { return entry.publisher }
+            if entries.count >= pruneAt {
+                entries = entries.filter { $0.value.object != nil }
+                pruneAt = max(64, entries.count * 2)
+            }
+            let publisher = ObservableObjectPublisher()
+            entries[id] = Entry(object: object, publisher: publisher)
+            return publisher
+        }
+    }
 }

@@ -74,9 +74,24 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
-    @Test func anObjectWithoutPublishedFieldsGetsANewPublisherEachTime() {
+    /// As Combine's since iOS 13.3 (OpenCombine's testNoFields, commented out there as a TODO): the
+    /// same publisher on every access, and another object's is another.
+    @Test func anObjectWithoutPublishedFieldsGetsTheSamePublisherEachTime() {
         let object = NoPublishedFields()
-        #expect(object.objectWillChange !== object.objectWillChange)
+        let publisher = object.objectWillChange
+        #expect(object.objectWillChange === publisher)
+        #expect(NoPublishedFields().objectWillChange !== publisher)
+        var signals = 0
+        let token = object.objectWillChange.sink { signals += 1 }
+        publisher.send()
+        #expect(signals == 1)
+        withExtendedLifetime(token) {}
+        // Many objects come and go: each keeps its own while it lives.
+        for _ in 0..<1_000 {
+            let other = NoPublishedFields()
+            #expect(other.objectWillChange === other.objectWillChange)
+        }
+        #expect(object.objectWillChange === publisher)
     }
 
     @Test func objectWillChangeIgnoresDemand() {
