@@ -57,7 +57,9 @@ for index in implementations[0].scenarios.indices {
     var cells: [String] = []
     for implementation in implementations {
         let mine = implementation.scenarios[index]
-        precondition(mine.name == scenario.name, "the implementations list their scenarios in one order")
+        guard mine.name == scenario.name else {
+            fatalError("the implementations list their scenarios in one order: \(mine.name) ≠ \(scenario.name)")
+        }
         let outcome = runChild(["--child", implementation.name, mine.name], timeout: timeout)
         let verdict = outcome.verdict(for: mine.expectation)
         ran += 1

@@ -324,11 +324,18 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         inProgress = 0
         prefix.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: 0))
         lock.lock()
-        if inProgress == 0 { inProgress = -1 }
-        let wasHandedOver = handedOver
-        handedOver = false
+        let wasHandedOver = subscribeReturned(from: 0)
         lock.unlock()
         if wasHandedOver { subscribeParts() }
+    }
+
+    /// Under the lock, once part `number`'s subscribe call has returned: ends the call, and says
+    /// whether the part handed over its parts (the first of them is then to be subscribed).
+    @inlinable
+    func subscribeReturned(from number: Int) -> Bool {
+        if inProgress == number { inProgress = -1 }
+        defer { handedOver = false }
+        return handedOver
     }
 
     /// Subscribes the next part, and the first of the parts it hands over, if it does.
@@ -357,9 +364,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
                 next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenateSuffixPart>(parent: self, part: number))
             }
             lock.lock()
-            if inProgress == number { inProgress = -1 }
-            guard handedOver else { break }
-            handedOver = false
+            guard subscribeReturned(from: number) else { break }
         }
         lock.unlock()
     }
