@@ -17,6 +17,14 @@ let package = Package(
         .library(name: "SluiceExt", targets: ["SluiceExt"]),
         .library(name: "SluiceReferenceExt", targets: ["SluiceReferenceExt"]),
     ],
+    traits: [
+        .trait(
+            name: "Introspection",
+            description: """
+                Builds Combine's `_Introspection` debugging hooks into Sluice. Off by default: without it \
+                no path has an instruction more (SluiceReference always has them).
+                """)
+    ],
     dependencies: [
         // Test-only: the HTTP server on 127.0.0.1 that URLSession's tests talk to.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1")

@@ -76,9 +76,10 @@ def tests_in(path):
     return found
 
 
-def write_package(work, module, included):
+def write_package(work, module, traits, included):
     products, reexports = MODULES[module]
-    deps = ['.package(name: "Sluice", path: "%s")' % ROOT]
+    enabled = ', traits: [%s]' % ", ".join('"%s"' % t for t in traits) if traits else ""
+    deps = ['.package(name: "Sluice", path: "%s"%s)' % (ROOT, enabled)]
     if module == "OpenCombine":
         deps.append('.package(path: "%s")' % CHECKOUT)
     tests = os.path.join(work, "Tests", "OpenCombineTests")
@@ -199,13 +200,17 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="run only the test classes whose name matches this regex")
     parser.add_argument("--report", help="write every test's result here (Class/test passed|failed)")
+    parser.add_argument("--trait", action="append", default=[],
+                        help="build Sluice with this package trait (Introspection); the expectations "
+                             "file names such a run MODULE+TRAIT")
     parser.add_argument("--prune", action="store_true",
                         help="drop from the expectations file the entries this module now passes")
     args = parser.parse_args()
 
     if not os.path.isdir(SUITE):
         subprocess.run(["swift", "package", "resolve"], cwd=os.path.join(ROOT, "Benchmarks"), check=True)
-    work = os.path.join(ROOT, ".build-compat", "compat-" + args.module)
+    label = "+".join([args.module] + args.trait)
+    work = os.path.join(ROOT, ".build-compat", "compat-" + label)
     os.makedirs(work, exist_ok=True)
 
     files = suite_files()
@@ -214,21 +219,21 @@ def main():
     dropped = {}
     started = time.time()
     while True:
-        write_package(work, args.module, sorted(included))
+        write_package(work, args.module, args.trait, sorted(included))
         ok, output = build(work)
         if ok:
             break
         bad = failing_files(output, included)
         if not bad:
             log(output[-6000:])
-            log("compat %s: the generated package failed to build outside the suite's files" % args.module)
+            log("compat %s: the generated package failed to build outside the suite's files" % label)
             return 2
         for path in sorted(bad):
             first = next(l for l in output.splitlines() if path in l and ": error:" in l)
             dropped[path] = first.split(": error:", 1)[1].strip()
             included.discard(path)
-        log("compat %s: %d file(s) do not compile, building without them" % (args.module, len(bad)))
-    log("compat %s: built in %.0f s (%d of %d files)" % (args.module, time.time() - started, len(included), len(files)))
+        log("compat %s: %d file(s) do not compile, building without them" % (label, len(bad)))
+    log("compat %s: built in %.0f s (%d of %d files)" % (label, time.time() - started, len(included), len(files)))
 
     binary = os.path.join(work, ".build", "debug", "Compat%sPackageTests.xctest" % args.module)
     listed = list_tests(binary)
@@ -269,7 +274,7 @@ def main():
 
     expectations = read_expectations()
     expected = dict(expectations.get("*", {}))
-    expected.update(expectations.get(args.module, {}))
+    expected.update(expectations.get(label, {}))
     unexpected = sorted(k for k, ok in results.items() if not ok and k not in expected)
     # The timer and real-queue tests wait on the wall clock: a class with an unexpected failure
     # runs once more, alone, and that run counts.
@@ -296,10 +301,10 @@ def main():
     for key in stale:
         log("listed as expected to fail, but passes: %s (%s)" % (key, expected[key]))
     if args.prune and stale:
-        prune(args.module, set(stale))
+        prune(label, set(stale))
     passed = sum(results.values())
     log("each class's whole output: %s" % os.path.relpath(logs, ROOT))
-    log("compat %s: passed %d of %d" % (args.module, passed, len(results)))
+    log("compat %s: passed %d of %d" % (label, passed, len(results)))
     return 1 if unexpected else 0
 
 

@@ -129,7 +129,9 @@ final class ScriptedUpstream: Publisher {
         target?.receive(completion: completion)
     }
 
-    final class UpstreamSubscription: Subscription {
+    final class UpstreamSubscription: Subscription, CustomStringConvertible {
+        /// What `print` shows of it: the same in both implementations' modules.
+        var description: String { "UpstreamSubscription" }
         private weak var owner: ScriptedUpstream?
         private let generation: Int
         init(owner: ScriptedUpstream, generation: Int) {

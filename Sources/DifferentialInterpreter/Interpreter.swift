@@ -83,6 +83,38 @@ private func run(_ program: Program, exposing expose: (Context) -> Void) -> [Str
 
 // MARK: - Context
 
+/// Where a `print` stage writes: each line it prints (`print` writes the separator, the line and
+/// the terminator separately) goes into the trace whole.
+///
+/// A subscription that Combine does not describe (`delay`'s, `prefix(untilOutputFrom:)`'s) prints
+/// as its type's name, which names the implementation's module; the trace shows `<type name>`.
+struct TraceStream: TextOutputStream {
+    let context: Context
+    private var line = ""
+
+    init(context: Context) { self.context = context }
+
+    mutating func write(_ string: String) {
+        guard string == "\n" else {
+            line += string
+            return
+        }
+        context.log(Self.withoutTypeNames(line))
+        line = ""
+    }
+
+    private static func withoutTypeNames(_ line: String) -> String {
+        let marker = "receive subscription: ("
+        guard let start = line.firstRange(of: marker)?.upperBound else { return line }
+        let shown = line[start...]
+        // A qualified type name: an identifier, then a dot.
+        guard let dot = shown.firstIndex(of: "."),
+            shown[..<dot].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !shown[..<dot].isEmpty
+        else { return line }
+        return line[..<start] + "<type name>)"
+    }
+}
+
 final class Context {
     let ops: [Op]
     let script: SubscriberScript
@@ -333,6 +365,7 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
                 receiveCancel: { context.log("\(h): cancel") },
                 receiveRequest: { context.log("\(h): request(\(describe($0)))") }
             ))
+    case .print: next.go(p.print("p\(index)", to: TraceStream(context: context)))
     case .erase: next.go(p.eraseToAnyPublisher())
     case .merge(let s), .zip(let s), .combineLatest(let s), .withLatestFrom(let s):
         if s == .other {

@@ -249,6 +249,7 @@ public enum ProgramGenerator {
             Choice(1) { .catchWith(makeRecovery(&$0)) },
             Choice(1) { .retry($0.int(0...2)) },
             Choice(1, .handleEvents),
+            Choice(1, .print),
             Choice(1, .erase),
         ]
         return r.choose(choices)

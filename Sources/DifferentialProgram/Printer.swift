@@ -1,6 +1,6 @@
 // Programs as Swift. The output pastes into a conformance test (Tests/Conformance): it uses the
-// suite's `RecordingSubscriber`, `TestPublisher` and `TestError`, and `log` stands for whatever the
-// test records handleEvents traffic into.
+// suite's `RecordingSubscriber`, `TestPublisher` and `TestError`; `log` stands for whatever the
+// test records handleEvents traffic into, and `printLog` for a `TextOutputStream` that writes into it.
 
 extension Source {
     /// Statements that must run before the chain, and the chain's head expression.
@@ -116,6 +116,7 @@ extension Op {
                 + "receiveCompletion: { log(\"\(h): \\($0)\") }, "
                 + "receiveCancel: { log(\"\(h): cancel\") }, "
                 + "receiveRequest: { log(\"\(h): request(\\($0))\") })"
+        case .print: return ".print(\"p\(index)\", to: printLog)"
         case .erase: return ".eraseToAnyPublisher()"
         case .merge(let side): return ".merge(with: \(side.swift(failure)))"
         case .zip(let side): return ".zip(\(side.swift(failure))).map { $0.0 &* 100 &+ $0.1 }"

@@ -115,6 +115,8 @@ public enum Op: Hashable, Sendable {
     case retry(Int)
     /// Records every event passing this point into the trace, labelled with its position.
     case handleEvents
+    /// `.print("p<position>", to: printLog)`: every line `print` writes goes into the trace.
+    case print
     case erase
 
     // Combining and multicasting.

@@ -54,7 +54,13 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     @inlinable @inline(__always)
+    ///
+    /// With the package trait `Introspection`, while an ``_Introspection`` hook is enabled, the
+    /// subscription is reported to it.
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        #if Introspection
+        if _IntrospectionHooks.isActive { return _IntrospectionHooks.subscribe(self, subscriber) }
+        #endif
         receive(subscriber: subscriber)
     }
 }

@@ -2,12 +2,13 @@
 ///
 /// Fusion stops here: the erased publisher is subscribed to like any other.
 ///
-/// The wrapped publisher is subscribed through a closure made where the publisher is erased (its
-/// type is known there), with the subscriber erased to `AnySubscriber`: the chain beneath runs
-/// specialised, and the erasure costs one closure call per event at the boundary.
+/// As Combine's, it is one reference to a box that holds the publisher (erasing an `AnyPublisher`
+/// again gives the same box). The box is made where the publisher is erased, its type known there,
+/// so the chain beneath runs specialised, and the erasure costs one virtual call at subscribe time
+/// and the `AnySubscriber` it hands on, one closure call per event at the boundary.
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible {
-    @usableFromInline let subscribeEntry: (AnySubscriber<Output, Failure>) -> Void
+public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, CustomPlaygroundDisplayConvertible {
+    @usableFromInline let box: _AnyPublisherBox<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     @inlinable
@@ -15,17 +16,41 @@ public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible {
         if let erased = publisher as? AnyPublisher<Output, Failure> {
             self = erased
         } else {
-            subscribeEntry = { publisher.receive(subscriber: $0) }
+            box = _ErasedPublisher(publisher)
         }
     }
 
     public var description: String { "AnyPublisher" }
+
+    public var playgroundDescription: Any { description }
 }
 
 extension AnyPublisher: Publisher {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribeEntry(AnySubscriber(subscriber))
+        box.subscribe(AnySubscriber(subscriber))
+    }
+}
+
+/// What an `AnyPublisher` holds: the erased publisher, behind one virtual call.
+@usableFromInline
+class _AnyPublisherBox<Output, Failure: Error> {
+    @inlinable init() {}
+
+    @usableFromInline func subscribe(_ subscriber: AnySubscriber<Output, Failure>) {
+        _trap("_AnyPublisherBox.subscribe is overridden by _ErasedPublisher")
+    }
+}
+
+@usableFromInline
+final class _ErasedPublisher<Upstream: Publisher>: _AnyPublisherBox<Upstream.Output, Upstream.Failure> {
+    @usableFromInline let upstream: Upstream
+
+    @inlinable init(_ upstream: Upstream) { self.upstream = upstream }
+
+    // Through `subscribe`, as Combine's: an `_Introspection` hook sees the wrapped publisher.
+    @inlinable override func subscribe(_ subscriber: AnySubscriber<Upstream.Output, Upstream.Failure>) {
+        upstream.subscribe(subscriber)
     }
 }
 

@@ -29,8 +29,11 @@ extension Publishers {
 
     /// A publisher that buffers and periodically publishes its items.
     ///
-    /// With `.byTime`, upstream is asked for unlimited elements at once; with `.byTimeOrCount`, a
-    /// request for `n` arrays asks upstream for `n * count` elements.
+    /// The demand it sends upstream is Combine's. With `.byTime`, upstream is asked for one element
+    /// at the subscription, then one more for each element it sends, whatever downstream asked for.
+    /// With `.byTimeOrCount`, a request for `n` arrays asks upstream for `n * count` elements, and so
+    /// does demand downstream returns for an array that a full count closed; demand it returns for
+    /// an array the timer closed is ignored (current Combine; older versions honoured it).
     @frozen
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = [Upstream.Output]
@@ -206,7 +209,8 @@ where Downstream.Input == [Element] {
         lock.unlock()
         startWindow()
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        if limit == nil { subscription.request(.unlimited) }
+        // `.byTime` asks for one value, then one more per value (`receive(_:)`), as Combine's does.
+        if limit == nil { subscription.request(.max(1)) }
     }
 
     @inlinable
@@ -217,7 +221,11 @@ where Downstream.Input == [Element] {
             return .none
         }
         windows.open.append(input)
-        guard let limit, windows.open.count >= limit else {
+        guard let limit else {
+            lock.unlock()
+            return .max(1)
+        }
+        guard windows.open.count >= limit else {
             lock.unlock()
             return .none
         }
@@ -293,18 +301,20 @@ where Downstream.Input == [Element] {
         windows.closeWindow()
         let owed = windows.hasClosed
         lock.unlock()
-        if owed { drain() }
+        // Combine's `.byTimeOrCount` ignores the demand returned for a window its timer closed.
+        if owed { drain(ignoringReturnedDemand: limit != nil) }
     }
 
     /// Delivers closed windows while downstream has demand; then the completion, once none is left.
+    /// `ignoringReturnedDemand`: what downstream returns from `receive(_:)` is not counted.
     @inlinable
-    func drain() {
+    func drain(ignoringReturnedDemand: Bool = false) {
         while true {
             lock.lock()
             if let window = windows.takeDeliverable() {
                 lock.unlock()
                 let more = lifetime.call(self) { downstream.with { $0.receive(window) } } ?? .none
-                guard more != .none else { continue }
+                guard more != .none, !ignoringReturnedDemand else { continue }
                 lock.lock()
                 let running = windows.phase == .active || windows.phase == .ending
                 if running { windows.demand += more }

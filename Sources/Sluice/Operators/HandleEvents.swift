@@ -92,6 +92,12 @@ protocol _EventObserver<Input, Failure> {
     /// A demand about to go upstream. `synchronous`: downstream returned it from `receive(_:)`
     /// rather than calling `request(_:)` (only `print` tells the two apart).
     func request(_ demand: Subscribers.Demand, synchronous: Bool)
+
+    /// True for an observer that hears of every call the subscription gets, before upstream's
+    /// subscription and after the end too, and stays until the subscription goes (`print`, which
+    /// logs every event as Combine's does); false for one that hears of the live stream only and is
+    /// let go of at its end (`handleEvents`' closures).
+    static var observesEveryEvent: Bool { get }
 }
 
 /// The one subscription of the pass-through operators: every event goes through unchanged, right
@@ -133,67 +139,82 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     /// that arrives after a cancel is left alone (HandleEventsTests, PrintTests).
     @inlinable
     func receive(subscription: any Subscription) {
+        observeEvery { $0.receive(subscription: subscription) }
         switch attach(subscription) {
         case .attached:
             lifetime.call(self) {
-                observer.value?.receive(subscription: subscription)
+                observeLive { $0.receive(subscription: subscription) }
                 downstream.with { $0.receive(subscription: self) }
             }
         case .late(let afterCancel):
-            lifetime.call(self) { observer.value?.receive(subscription: subscription) }
+            lifetime.call(self) { observeLive { $0.receive(subscription: subscription) } }
             if !afterCancel { subscription.cancel() }
         }
     }
 
-    /// As Combine's, a value that comes before the subscription is passed on too.
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lifetime.call(self) {
+        observeEvery { $0.receive(input) }
+        return lifetime.call(self) {
             let current = status.load(ordering: .acquiring)
             guard current == Self.active || current == Self.awaiting else { return .none }
-            observer.value?.receive(input)
+            observeLive { $0.receive(input) }
             let demand = downstream.with { $0.receive(input) }
             if demand != .none { observer.value?.request(demand, synchronous: true) }
             return demand
         } ?? .none
     }
 
-    /// As Combine's, a completion that comes before the subscription is passed on too.
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        observeEvery { $0.receive(completion: completion) }
         lifetime.call(self) {
             let current = status.load(ordering: .acquiring)
             guard current == Self.active || current == Self.awaiting else { return }
             // A subscription that comes after it is left alone, as after a cancel.
             _ = end(abandoning: true)
             guard lifetime.end() else { return }
-            observer.value?.receive(completion: completion)
+            observeLive { $0.receive(completion: completion) }
             downstream.with { $0.receive(completion: completion) }
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        observeEvery { $0.request(demand, synchronous: false) }
         let (state, current) = activeUpstream()
         // The observer hears of a request before the subscription too, as Combine's does.
         guard current != nil || state == Self.awaiting else { return }
-        lifetime.call(self) { observer.value?.request(demand, synchronous: false) }
+        lifetime.call(self) { observeLive { $0.request(demand, synchronous: false) } }
         current?.request(demand)
     }
 
     @inlinable
     func cancel() {
+        observeEvery { $0.cancel() }
         let current = end(abandoning: true)?.upstream
         lifetime.call(self) {
-            if lifetime.end(), current != nil { observer.value?.cancel() }
+            if lifetime.end(), current != nil { observeLive { $0.cancel() } }
         }
         current?.cancel()
     }
 
-    /// Lets go of the observer and downstream: called once, when `lifetime` says so.
+    /// An event for an observer that hears of every event (it is never let go of before the
+    /// subscription goes, so it needs no lifetime call).
+    @inlinable @inline(__always)
+    func observeEvery(_ event: (Observer) -> Void) {
+        if Observer.observesEveryEvent, let observer = observer.value { event(observer) }
+    }
+
+    /// An event of the live stream for an observer that hears of those only; inside a lifetime call.
+    @inlinable @inline(__always)
+    func observeLive(_ event: (Observer) -> Void) {
+        if !Observer.observesEveryEvent, let observer = observer.value { event(observer) }
+    }
+
     @inlinable
     func release() {
-        observer.release()
+        if !Observer.observesEveryEvent { observer.release() }
         downstream.release()
     }
 }
@@ -220,6 +241,7 @@ struct _HandleEventsObserver<Input, Failure: Error>: _EventObserver {
     }
 
     @inlinable static var name: String { "HandleEvents" }
+    @inlinable static var observesEveryEvent: Bool { false }
 
     @inlinable func receive(subscription: any Subscription) { onSubscription?(subscription) }
     @inlinable func receive(_ input: Input) { onOutput?(input) }

@@ -16,6 +16,10 @@ extension Publishers {
     /// `request max: (<n>)`, `receive value: (<value>)`, `receive finished`,
     /// `receive error: (<error>)`, `receive cancel`; demand that downstream returns from
     /// `receive(_:)` gets a ` (synchronous)` suffix.
+    ///
+    /// As Combine's, it logs every event it sees: before upstream's subscription, and after the
+    /// end too (a `receive cancel` or a `request max: (1)` that comes after the stream finished). It
+    /// passes nothing on after the end.
     @frozen
     public struct Print<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
@@ -61,6 +65,7 @@ final class _PrintObserver<Input, Failure: Error>: _EventObserver {
     }
 
     @inlinable static var name: String { "Print" }
+    @inlinable static var observesEveryEvent: Bool { true }
 
     @inlinable func receive(subscription: any Subscription) { log("receive subscription: (\(subscription))") }
     @inlinable func receive(_ input: Input) { log("receive value: (\(input))") }

@@ -128,8 +128,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         guard attachOrCancelLate(subscription) else { return }
-        restartClock()
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+        // The clock starts at the subscription, once downstream has it: a scheduler that runs the
+        // timeout at once (`ImmediateScheduler`) cannot end the stream before downstream's
+        // subscription. (Combine starts it just before, and crashes there.)
+        restartClock()
     }
 
     @inlinable

@@ -61,5 +61,7 @@ extension _Runtime {
         @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Empty") }
 
         @inlinable public var _name: StaticString { "Empty" }
+
+        @inlinable public static var _showsSourceSubscription: Bool { true }
     }
 }

@@ -67,6 +67,8 @@ extension _Runtime {
         /// Combine's mirror shows the value still to be sent.
         @inlinable public var _name: StaticString { name }
 
+        @inlinable public static var _showsSourceSubscription: Bool { true }
+
         @inlinable
         public func _reflection(downstream: Any) -> _Runtime.Reflection {
             if case .success(let value)? = pending {

@@ -64,7 +64,7 @@ public struct Published<Value> {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            subject.core.attach(subscriber)
+            subject.core.attach(subscriber, holding: subject)
         }
     }
 }

@@ -157,6 +157,8 @@ extension _Runtime {
         /// What Combine's recording subscription says once it has ended.
         @inlinable public var _name: StaticString { "Cancelled Events" }
 
+        @inlinable public static var _showsSourceSubscription: Bool { true }
+
         @inlinable public static var _acceptsZeroDemand: Bool { true }
 
         /// Combine's ended recording subscription shows no values and the completion (the one it

@@ -106,6 +106,8 @@ extension _Runtime {
 
         @inlinable public var _name: StaticString { "Sequence" }
 
+        @inlinable public static var _showsSourceSubscription: Bool { true }
+
         @inlinable public static var _acceptsZeroDemand: Bool { true }
 
         /// Combine's ended sequence subscription shows an empty sequence.

@@ -76,7 +76,7 @@ extension _Runtime.FoldOperator {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
-        if Upstream._isFusable {
+        if Upstream._isFusable && _Runtime._mayFuse {
             subscription.run(upstream)
         } else {
             upstream.subscribe(subscription)

@@ -51,6 +51,13 @@ extension _Runtime {
         /// Combine's sources describe themselves then ("Sequence", "Just").
         var _name: StaticString { get }
 
+        /// True when the chain's subscription is its source's: a source's cursor, or stages over one
+        /// that all pass upstream's subscription through. A chain that ends before it starts then
+        /// hands its subscriber `Subscriptions.empty`, as its source does in Combine; any other
+        /// shows its top operator's `_name`, as that operator's own subscription does. Defaults to
+        /// false.
+        static var _showsSourceSubscription: Bool { get }
+
         /// The mirror children of the chain's subscription once the cursor is gone, given the
         /// completion it delivered (nil after a cancel). Defaults to none.
         static func _endedChildren(completion: Any?) -> [Mirror.Child]
@@ -79,6 +86,8 @@ extension _Runtime.FusedCursor {
     @inlinable public static var _yieldsAtMostOneValue: Bool { false }
 
     @inlinable public static var _acceptsZeroDemand: Bool { false }
+
+    @inlinable public static var _showsSourceSubscription: Bool { false }
 
     @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [] }
 
@@ -118,7 +127,9 @@ extension Publisher {
     /// Whether any subscriber, whatever its demand, can be given this chain's fused subscription
     /// (`_subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
     /// consumers that ask for it at once, and subscribed through its operators otherwise.
-    @inlinable public static var _fusesUnderAnyDemand: Bool { _isFusable && !_Cursor._needsUnlimitedDemand }
+    @inlinable public static var _fusesUnderAnyDemand: Bool {
+        _isFusable && !_Cursor._needsUnlimitedDemand && _Runtime._mayFuse
+    }
 }
 
 extension Publisher {

@@ -139,6 +139,10 @@ extension _Runtime {
 
         @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
 
+        @inlinable public static var _showsSourceSubscription: Bool {
+            Stage._passesSubscriptionThrough && Upstream._showsSourceSubscription
+        }
+
         @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
 
         @inlinable public static var _needsUnlimitedDemand: Bool { Upstream._needsUnlimitedDemand }
@@ -186,6 +190,15 @@ extension _Runtime.StageOperator {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        #if Introspection
+        // An `_Introspection` hook sees each operator's boundary, as in Combine's chain.
+        guard _Runtime._mayFuse else {
+            if Stage._passesSubscriptionThrough {
+                return upstream.subscribe(StageSubscriber(stage: _makeStage(), downstream: subscriber))
+            }
+            return upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
+        }
+        #endif
         upstream._subscribeThrough(_makeStage, subscriber)
     }
 
@@ -328,15 +341,33 @@ extension Publisher {
 }
 
 /// Subscribes `subscriber` to a fused chain's cursor. A chain with nothing to send completes at
-/// once, without waiting for demand, as the sources do in Combine.
+/// once, without waiting for demand, as the sources do in Combine; its subscription is the
+/// source's `Subscriptions.empty`, or, under an operator that hands on a subscription of its own,
+/// one named as that operator's.
 @inlinable @inline(__always)
 func _subscribeFused<Cursor: _Runtime.FusedCursor, S: Subscriber>(_ cursor: Cursor, _ subscriber: S)
 where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
     var cursor = cursor
     guard !cursor.isExhausted else {
-        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(
+            subscription: Cursor._showsSourceSubscription ? Subscriptions.empty : _EndedSubscription(cursor._name))
         subscriber.receive(completion: cursor._completion())
         return
     }
     subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber))
+}
+
+/// What an operator whose chain ended before it started hands its subscriber: it asks nothing of
+/// anyone and shows the operator's name, as that operator's own subscription does in Combine.
+@usableFromInline
+final class _EndedSubscription: Subscription, Introspected {
+    @usableFromInline let name: StaticString
+
+    @inlinable init(_ name: StaticString) { self.name = name }
+
+    @usableFromInline var description: String { "\(name)" }
+
+    @inlinable func request(_ demand: Subscribers.Demand) {}
+
+    @inlinable func cancel() {}
 }

@@ -10,7 +10,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, holding: self)
     }
 
     @inlinable public func send(_ input: Output) { core.send(input) }

@@ -56,8 +56,11 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         for upstream in upstreams { upstream.cancel() }
     }
 
+    /// `subject`: the object the subscription keeps alive while it is active, as Combine's does (the
+    /// subject, or `@Published`'s): it is freed after its last active subscription ends.
     @inlinable @inline(__always)
-    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    func attach<S: Subscriber>(_ subscriber: S, holding subject: AnyObject)
+    where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
             lock.unlock()
@@ -65,7 +68,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
             subscriber.receive(completion: completion)
             return
         }
-        let conduit = Conduit(core: self, downstream: subscriber)
+        let conduit = Conduit(core: self, subject: subject, downstream: subscriber)
         // Held until the subscription is handed over, so that a value or completion sent from
         // another thread cannot reach the subscriber before its subscription. Nobody else can hold
         // the new conduit's lock yet, so taking it under the subject's lock cannot block.
@@ -75,7 +78,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         subscriber.receive(subscription: conduit)
         // A cancel from inside `receive(subscription:)` (or from a value delivered in it) leaves
         // the release to this unlock.
-        if conduit.delivery.unlock() { conduit.downstream.release() }
+        if conduit.delivery.unlock() { conduit.release() }
     }
 
     /// Sends a value to every subscriber with demand. `storingAfterCompletion`: set a current
@@ -317,17 +320,29 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     /// Used only under `delivery`.
     @exclusivity(unchecked)
     @usableFromInline var deferred: [(value: Downstream.Input, version: UInt64)] = []
+    /// The subject, held while the subscription is active as Combine's subscription holds it; let go
+    /// of with the subscriber.
+    @exclusivity(unchecked)
+    @usableFromInline var subject: AnyObject?
 
     @inlinable
-    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, subject: AnyObject, downstream: Downstream) {
         self.downstream = Releasable(downstream)
+        self.subject = subject
         super.init(
             core: core,
             offerEntry: { conduit, value, version in
                 unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version)
             },
             owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() },
-            releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).downstream.release() })
+            releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).release() })
+    }
+
+    /// Lets go of the subscriber and the subject, once, when `delivery` says so.
+    @inlinable
+    func release() {
+        downstream.release()
+        subject = nil
     }
 
     @usableFromInline override var reflectedDownstream: Any { downstream.value as Any }
@@ -343,7 +358,7 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
         } else {
             offerAfterTry(value, version: version)
         }
-        if delivery.unlock() { downstream.release() }
+        if delivery.unlock() { release() }
     }
 
     /// Takes `delivery` when it was not free: waits for another thread's delivery, or re-enters from
@@ -388,7 +403,7 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
                 deliver(current.value, version: current.version)
             }
         }
-        if delivery.unlock() { downstream.release() }
+        if delivery.unlock() { release() }
     }
 
     /// Under `delivery`, with demand left: spends one and delivers.
@@ -407,6 +422,6 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
             downstream.with { $0.receive(completion: completion) }
             _ = delivery.requestRelease()
         }
-        if delivery.unlock() { downstream.release() }
+        if delivery.unlock() { release() }
     }
 }

@@ -1,18 +1,30 @@
 /// A publisher that performs type erasure by wrapping another publisher.
-public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible {
-    private let box: any Publisher<Output, Failure>
+///
+/// As Combine's, it is one reference to the box that holds the publisher, and erasing an
+/// `AnyPublisher` again gives the same box.
+public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, CustomPlaygroundDisplayConvertible {
+    private final class Box {
+        let publisher: any Publisher<Output, Failure>
+
+        init(_ publisher: any Publisher<Output, Failure>) { self.publisher = publisher }
+    }
+
+    private let box: Box
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
-        box = (publisher as? AnyPublisher<Output, Failure>)?.box ?? publisher
+        box = (publisher as? AnyPublisher<Output, Failure>)?.box ?? Box(publisher)
     }
 
     public var description: String { "AnyPublisher" }
+
+    public var playgroundDescription: Any { description }
 }
 
 extension AnyPublisher: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        box.receive(subscriber: subscriber)
+        // Through `subscribe`, as Combine's: an `_Introspection` hook sees the wrapped publisher too.
+        box.publisher.subscribe(subscriber)
     }
 }
 

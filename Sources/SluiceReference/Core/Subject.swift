@@ -47,6 +47,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Int
 
     var description: String { "Subject" }
 
+    /// Combine's child: the subject it sends into.
+    var customMirror: Mirror { Mirror(self, children: [("subject", lock.withLock { subject } as Any)]) }
+
     func receive(subscription: any Subscription) {
         lock.lock()
         guard case .awaitingSubscription = state, let subject else {

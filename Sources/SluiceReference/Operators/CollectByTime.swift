@@ -26,8 +26,11 @@ extension Publishers {
 
     /// A publisher that buffers and periodically publishes its items.
     ///
-    /// With `.byTime`, upstream is asked for unlimited elements at once; with `.byTimeOrCount`, a
-    /// request for `n` arrays asks upstream for `n * count` elements.
+    /// The demand it sends upstream is Combine's. With `.byTime`, upstream is asked for one element
+    /// at the subscription, then one more for each element it sends, whatever downstream asked for.
+    /// With `.byTimeOrCount`, a request for `n` arrays asks upstream for `n * count` elements, and so
+    /// does demand downstream returns for an array that a full count closed; demand it returns for
+    /// an array the timer closed is ignored (current Combine; older versions honoured it).
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure
@@ -126,7 +129,8 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         lock.unlock()
         restartTimer()
         downstream.receive(subscription: self)
-        if count == nil { subscription.request(.unlimited) }
+        // `.byTime` asks for one value, then one more per value (`receive(_:)`), as Combine's does.
+        if count == nil { subscription.request(.max(1)) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -136,7 +140,11 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             return .none
         }
         buffer.append(input)
-        guard let count, buffer.count >= count else {
+        guard let count else {
+            lock.unlock()
+            return .max(1)
+        }
+        guard buffer.count >= count else {
             lock.unlock()
             return .none
         }
@@ -225,11 +233,13 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         }
         if !buffer.isEmpty { ready.append(takeBuffer()) }
         lock.unlock()
-        drain()
+        // Combine's `.byTimeOrCount` ignores the demand returned for a window its timer closed.
+        drain(ignoringReturnedDemand: count != nil)
     }
 
     /// Delivers the closed windows downstream has demand for, then the completion once none is left.
-    private func drain() {
+    /// `ignoringReturnedDemand`: what downstream returns from `receive(_:)` is not counted.
+    private func drain(ignoringReturnedDemand: Bool = false) {
         while true {
             lock.lock()
             let downstream: Downstream
@@ -255,7 +265,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             demand -= 1
             lock.unlock()
             let more = downstream.receive(group)
-            guard more > 0 else { continue }
+            guard more > 0, !ignoringReturnedDemand else { continue }
             lock.lock()
             let upstream: (any Subscription)?
             switch state {

@@ -116,9 +116,17 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     private var state: State
     private var upstreamDescription = ""
     private let name: String?
+    /// Hooks that hear of every call this subscription gets, before upstream's subscription and
+    /// after the end too, kept as long as the subscription (`print`, which logs every event as
+    /// Combine's does). The hooks in `Live` hear of the live stream only and go at its end.
+    private let everyEvent: EventHooks<Input, Failure>
 
-    init(name: String?, downstream: Downstream, hooks: EventHooks<Input, Failure>) {
+    init(
+        name: String?, downstream: Downstream, hooks: EventHooks<Input, Failure>,
+        everyEvent: EventHooks<Input, Failure> = EventHooks()
+    ) {
         self.name = name
+        self.everyEvent = everyEvent
         state = .awaitingSubscription(Live(downstream: downstream, hooks: hooks))
     }
 
@@ -139,6 +147,7 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     func receive(subscription: any Subscription) {
+        everyEvent.receiveSubscription?(subscription)
         lock.lock()
         guard case .awaitingSubscription(let live) = state else {
             // Combine's observes a second subscription too, then cancels it; one that comes
@@ -162,16 +171,19 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        everyEvent.receiveOutput?(input)
         guard let live else { return .none }
         live.hooks.receiveOutput?(input)
         let demand = live.downstream.receive(input)
         if demand != .none {
+            everyEvent.receiveReturnedDemand?(demand)
             live.hooks.receiveReturnedDemand?(demand)
         }
         return demand
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+        everyEvent.receiveCompletion?(completion)
         lock.lock()
         // `previous` keeps what the state held until the lock is released.
         let previous = state
@@ -191,6 +203,7 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     /// Passed on as it is (`.none` too): whether it traps is upstream's rule. The hook hears of a
     /// request before the subscription too, as Combine's does.
     func request(_ demand: Subscribers.Demand) {
+        everyEvent.receiveRequest?(demand)
         lock.lock()
         let (live, upstream): (Live?, (any Subscription)?) =
             switch state {
@@ -204,6 +217,7 @@ final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     func cancel() {
+        everyEvent.receiveCancel?()
         let previous = lock.withLock {
             if case .awaitingSubscription = state {
                 exchange(&state, with: .abandoned)

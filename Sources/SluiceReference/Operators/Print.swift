@@ -15,6 +15,10 @@ extension Publishers {
     /// `request unlimited`, `request max: (<n>)`, `receive value: (<value>)`, `receive finished`,
     /// `receive error: (<error>)`, `receive cancel`. Demand that downstream returns from
     /// `receive(_:)` is logged with a ` (synchronous)` suffix.
+    ///
+    /// As Combine's, it logs every event it sees: before upstream's subscription, and after the
+    /// end too (a `receive cancel` or a `request max: (1)` that comes after the stream finished). It
+    /// passes nothing on after the end.
     public struct Print<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -47,7 +51,8 @@ extension Publishers {
                 receiveCancel: { log.write("receive cancel") },
                 receiveRequest: { log.write(PrintLog.describe($0)) },
                 receiveReturnedDemand: { log.write(PrintLog.describe($0) + " (synchronous)") })
-            upstream.subscribe(EventHookSubscription(name: "Print", downstream: subscriber, hooks: hooks))
+            upstream.subscribe(
+                EventHookSubscription(name: "Print", downstream: subscriber, hooks: EventHooks(), everyEvent: hooks))
         }
     }
 }

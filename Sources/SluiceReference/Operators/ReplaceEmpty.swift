@@ -87,7 +87,9 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
         state = .subscribed(live, upstream: subscription)
         lock.unlock()
         live.downstream.receive(subscription: self)
-        subscription.request(.unlimited)
+        // Not after a stream that ended meanwhile: nothing is asked of an upstream let go of.
+        let subscribed = lock.withLock { if case .subscribed = state { true } else { false } }
+        if subscribed { subscription.request(.unlimited) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {

@@ -122,8 +122,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         state = .active(live, upstream: subscription)
         lock.unlock()
-        restartTimer()
         live.downstream.receive(subscription: self)
+        // The clock starts at the subscription, once downstream has it: a scheduler that runs the
+        // timeout at once (`ImmediateScheduler`) cannot end the stream before downstream's
+        // subscription. (Combine starts it just before, and crashes there.)
+        restartTimer()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {

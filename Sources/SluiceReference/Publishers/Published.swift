@@ -53,7 +53,7 @@ public struct Published<Value> {
         let storage: PublishedStorage<Value>
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            storage.core.attach(subscriber)
+            storage.core.attach(subscriber, holding: storage)
         }
     }
 }

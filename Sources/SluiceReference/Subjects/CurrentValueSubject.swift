@@ -45,7 +45,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, holding: self)
     }
 
     public func send(_ input: Output) {

@@ -9,7 +9,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     public init() {}
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, holding: self)
     }
 
     public func send(_ input: Output) { core.send(input) }

@@ -6,9 +6,9 @@
 /// they are kept but not asked), a `CurrentValueSubject` at once, as Combine does. When the
 /// subject goes away, they are cancelled.
 ///
-/// Lifetimes: a subscriber is let go of when it cancels, when the subject completes, and when the
-/// subject goes away (its conduits hold it weakly, so a subject nobody keeps is gone at once, and
-/// then nothing can reach its subscribers any more).
+/// Lifetimes: a subscriber is let go of when it cancels and when the subject completes. As in
+/// Combine, an active subscription keeps its subject alive (`holding`), and lets go of it when it
+/// ends: the subject is freed after its last active subscription ends, not before.
 final class SubjectCore<Output, Failure: Error> {
     private let lock = Lock()
     private var conduits: [SubjectConduit<Output, Failure>] = []
@@ -27,13 +27,16 @@ final class SubjectCore<Output, Failure: Error> {
         wantsUpstream = asksUpstreamAtOnce
     }
 
-    /// As Combine's, a freed subject leaves its subscriptions be: each keeps its subscriber until
-    /// it is cancelled (PassthroughSubjectTests.testLifecycle).
+    /// A subject is freed once no active subscription holds it; the upstream subscriptions it was
+    /// handed are cancelled then.
     deinit {
         for upstream in upstreams { upstream.cancel() }
     }
 
-    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    /// `subject`: the object the subscription keeps alive while it is active (the subject, or
+    /// `@Published`'s storage).
+    func attach<S: Subscriber>(_ subscriber: S, holding subject: AnyObject)
+    where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion {
             lock.unlock()
@@ -42,7 +45,8 @@ final class SubjectCore<Output, Failure: Error> {
             return
         }
         let conduit = SubjectConduit(
-            name: name, core: self, downstream: AnySubscriber(subscriber), currentValue: currentValue)
+            name: name, core: self, subject: subject, downstream: AnySubscriber(subscriber),
+            currentValue: currentValue)
         // Held until the subscription has been handed over, so that a completion sent from
         // another thread cannot reach the subscriber before its subscription does. The conduit
         // is new: nobody else can hold this lock yet, so taking it here cannot deadlock.
@@ -116,8 +120,8 @@ final class SubjectCore<Output, Failure: Error> {
 /// under a recursive lock so that values reach the subscriber one at a time, yet a subscriber
 /// may send into the subject from inside `receive`.
 ///
-/// The subscriber is let go of when it cancels and when the subject completes (`downstream`
-/// becomes `nil`); a delivery in flight holds its own copy until it returns.
+/// The subscriber and the subject are let go of when it cancels and when the subject completes
+/// (`downstream` becomes `nil`); a delivery in flight holds its own copy until it returns.
 private final class SubjectConduit<Output, Failure: Error>: Subscription, Introspectable {
     private let lock = Lock()
     /// Taken around every call into the subscriber (and by `attach` around the subscription).
@@ -134,6 +138,8 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     private var owedFloor: UInt64?
     private let currentValue: (() -> (value: Output, version: UInt64))?
     private weak var core: SubjectCore<Output, Failure>?
+    /// The subject, held while the subscription is active, as Combine's subscription holds it.
+    private var subject: AnyObject?
     let description: String
     /// How many deliveries of `offer` run one inside the other; touched only under `deliveryLock`.
     private var nesting = 0
@@ -142,11 +148,12 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     private var deferred: [(value: Output, version: UInt64)] = []
 
     init(
-        name: String, core: SubjectCore<Output, Failure>, downstream: AnySubscriber<Output, Failure>,
-        currentValue: (() -> (value: Output, version: UInt64))?
+        name: String, core: SubjectCore<Output, Failure>, subject: AnyObject,
+        downstream: AnySubscriber<Output, Failure>, currentValue: (() -> (value: Output, version: UInt64))?
     ) {
         description = name
         self.core = core
+        self.subject = subject
         self.downstream = downstream
         self.currentValue = currentValue
         owesCurrentValue = currentValue != nil
@@ -216,8 +223,9 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     func finish(_ completion: Subscribers.Completion<Failure>) {
         deliveryLock.lock()
         defer { deliveryLock.unlock() }
-        let target = lock.withLock { downstream.take() }
+        let (target, subject) = lock.withLock { end() }
         target?.receive(completion: completion)
+        withExtendedLifetime(subject) {}
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -261,8 +269,14 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     /// Lets go of the subscriber: nothing reaches it any more. It is taken out under the lock and
     /// dropped after it, since its deinit may run any code.
     func cancel() {
-        let released = lock.withLock { downstream.take() }
-        withExtendedLifetime(released) {}
+        let released = lock.withLock { end() }
         core?.remove(self)
+        withExtendedLifetime(released) {}
+    }
+
+    /// Under `lock`: ends the subscription, handing over the subscriber and the subject for the
+    /// caller to drop once the lock is released.
+    private func end() -> (AnySubscriber<Output, Failure>?, AnyObject?) {
+        (downstream.take(), subject.take())
     }
 }

@@ -169,6 +169,54 @@ import Testing
         relay.cancel()
     }
 
+    /// As Combine's: an active subscription keeps its subject alive, so the subject is freed after
+    /// its last active subscription ends (by a cancel, or by the subject's completion), not before.
+    @Test(arguments: [false, true])
+    func anActiveSubscriptionKeepsItsSubjectUntilItEnds(byCompletion: Bool) throws {
+        weak var weakPassthrough: PassthroughSubject<Int, TestError>?
+        weak var weakCurrentValue: CurrentValueSubject<Int, TestError>?
+        let first = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+        let second = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+        do {
+            let passthrough = PassthroughSubject<Int, TestError>()
+            let currentValue = CurrentValueSubject<Int, TestError>(0)
+            weakPassthrough = passthrough
+            weakCurrentValue = currentValue
+            passthrough.subscribe(first)
+            currentValue.subscribe(second)
+        }
+        #expect(weakPassthrough != nil)
+        #expect(weakCurrentValue != nil)
+        weakPassthrough?.send(1)
+        #expect(first.values == [1])
+        if byCompletion {
+            weakPassthrough?.send(completion: .finished)
+            weakCurrentValue?.send(completion: .finished)
+        } else {
+            try #require(first.subscription).cancel()
+            try #require(second.subscription).cancel()
+        }
+        #expect(weakPassthrough == nil)
+        #expect(weakCurrentValue == nil)
+    }
+
+    @Test func aPublishedPropertysSubscriptionDoesNotKeepItsObject() {
+        final class Model: ObservableObject {
+            @Published var value = 0
+        }
+        weak var weakModel: Model?
+        let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
+        do {
+            let model = Model()
+            weakModel = model
+            model.$value.subscribe(recorder)
+            model.value = 1
+        }
+        #expect(weakModel == nil)
+        #expect(recorder.values == [0, 1])
+        recorder.cancel()
+    }
+
     @Test func aSubjectSubscriberLetsGoOfItsSubjectWhenCancelled() {
         let upstream = TestPublisher<Int, TestError>(keepsLastSubscriber: false)
         weak var weakSubject: PassthroughSubject<Int, TestError>?

@@ -5,8 +5,9 @@ import Testing
 /// `collect(.byTime)` and `collect(.byTimeOrCount)`: windows start at the subscription; each
 /// window's elements are emitted at its end, on the scheduler; empty windows emit nothing;
 /// `.byTimeOrCount` also emits a full array at once and starts the next window then. `.finished`
-/// flushes the last non-empty array; a failure drops it. `.byTime` asks upstream for unlimited
-/// elements; `.byTimeOrCount` asks for `count` elements per array demanded.
+/// flushes the last non-empty array; a failure drops it. `.byTime` asks upstream for one element,
+/// then one more per element (Combine's demand); `.byTimeOrCount` asks for `count` elements per
+/// array demanded, and ignores the demand returned for an array its timer closed.
 @Suite struct CollectByTimeTests {
     typealias Up = TestPublisher<Int, TestError>
 
@@ -14,9 +15,9 @@ import Testing
         let scheduler = VirtualTimeScheduler()
         let up = Up()
         let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(on: scheduler)
-        #expect(up.events == [.subscribe, .request(.unlimited)])
+        #expect(up.events == [.subscribe, .request(.max(1))])
         scheduler.advance(to: virtualMs(2))
-        #expect(up.send(1) == .none)
+        #expect(up.send(1) == .max(1))
         scheduler.advance(to: virtualMs(5))
         up.send(2)
         scheduler.advance(to: virtualMs(12))
@@ -32,7 +33,7 @@ import Testing
             timeline.lines == [
                 "0ms:subscription", "10ms:value([1, 2])", "20ms:value([3])", "35ms:value([4])", "35ms:finished",
             ])
-        #expect(up.events == [.subscribe, .request(.unlimited)])
+        #expect(up.events == [.subscribe, .request(.max(1))])
         #expect(scheduler.pendingCount == 0)
     }
 
@@ -48,15 +49,15 @@ import Testing
         #expect(timeline.lines == ["3ms:subscription", "13ms:value([1])", "23ms:value([2])"])
     }
 
-    @Test func byTimeAsksUpstreamForUnlimitedWhateverDownstreamAsks() {
+    @Test func byTimeAsksUpstreamForOneThenOneMorePerValueWhateverDownstreamAsks() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
         let timeline = up.collect(.byTime(scheduler, .milliseconds(10))).timeline(
             on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
-        up.send(1)
+        #expect(up.send(1) == .max(1))
         scheduler.advance(to: virtualMs(10))
         timeline.request(.max(3))
-        #expect(up.events == [.subscribe, .request(.unlimited)])
+        #expect(up.events == [.subscribe, .request(.max(1))])
         #expect(timeline.lines == ["0ms:subscription", "10ms:value([1])"])
     }
 
@@ -164,6 +165,28 @@ import Testing
         #expect(up.events == [.subscribe, .request(.max(3)), .request(.max(6))])
     }
 
+    @Test func byTimeOrCountIgnoresTheDemandReturnedForAnArrayItsTimerClosed() {
+        let scheduler = VirtualTimeScheduler()
+        let up = Up()
+        let timeline = up.collect(.byTimeOrCount(scheduler, .milliseconds(10), 3)).timeline(
+            on: scheduler, initialDemand: .max(1), demandPerValue: .max(1))
+        up.send(1)
+        scheduler.advance(to: virtualMs(10))
+        #expect(timeline.lines == ["0ms:subscription", "10ms:value([1])"])
+        #expect(up.events == [.subscribe, .request(.max(3))])
+        // The `.max(1)` returned for [1] was not counted: the full array [2, 3, 4] waits.
+        up.send(2)
+        up.send(3)
+        up.send(4)
+        scheduler.advance(to: virtualMs(15))
+        #expect(timeline.lines == ["0ms:subscription", "10ms:value([1])"])
+        timeline.request(.max(1))
+        scheduler.advance(to: virtualMs(16))
+        #expect(timeline.lines == ["0ms:subscription", "10ms:value([1])", "15ms:value([2, 3, 4])"])
+        // Demand returned for an array that was not closed by the timer counts.
+        #expect(up.events == [.subscribe, .request(.max(3)), .request(.max(3)), .request(.max(3))])
+    }
+
     @Test func cancelStopsTheTimerAndReachesUpstream() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
@@ -172,14 +195,14 @@ import Testing
         #expect(scheduler.pendingCount == 1)
         timeline.cancel()
         #expect(scheduler.pendingCount == 0)
-        #expect(up.events == [.subscribe, .request(.unlimited), .cancel])
+        #expect(up.events == [.subscribe, .request(.max(1)), .cancel])
         up.sendKeepingSubscriber(2)
         up.sendKeepingSubscriber(completion: .finished)
         timeline.request(.max(1))
         timeline.cancel()
         scheduler.advance(to: virtualMs(100))
         #expect(timeline.lines == ["0ms:subscription"])
-        #expect(up.events == [.subscribe, .request(.unlimited), .cancel])
+        #expect(up.events == [.subscribe, .request(.max(1)), .cancel])
     }
 
     @Test func cancelDropsAFullArrayInFlight() {

@@ -41,7 +41,7 @@ import Testing
             ])
     }
 
-    @Test func cancelIsLoggedBeforeItGoesUpstream() {
+    @Test func cancelIsLoggedBeforeItGoesUpstreamAndEveryEventAfterIt() {
         let upstream = TestPublisher<Int, TestError>()
         let log = PrintRecorder()
         let recorder = upstream.print("p", to: log).record(initialDemand: nil)
@@ -50,9 +50,61 @@ import Testing
         subscription?.cancel()
         subscription?.request(.max(1))
         upstream.sendKeepingSubscriber(1)
-        #expect(log.lines == ["p: receive subscription: (TestSubscription)", "p: receive cancel"])
+        // Combine's print logs every event it sees, after the end too; nothing goes on after it.
+        #expect(
+            log.lines == [
+                "p: receive subscription: (TestSubscription)", "p: receive cancel", "p: receive cancel",
+                "p: request max: (1)", "p: receive value: (1)",
+            ])
         #expect(upstream.events == [.subscribe, .cancel])
         #expect(recorder.events == [.subscription])
+    }
+
+    @Test func eventsAfterTheCompletionAreLoggedAndNotPassedOn() {
+        let upstream = TestPublisher<Int, TestError>()
+        let log = PrintRecorder()
+        let recorder = upstream.print(to: log).record(initialDemand: .max(1))
+        let subscription = recorder.subscription
+        upstream.sendKeepingSubscriber(completion: .finished)
+        subscription?.request(.max(1))
+        subscription?.cancel()
+        upstream.sendKeepingSubscriber(2)
+        upstream.sendKeepingSubscriber(completion: .failure(.oops))
+        #expect(
+            log.lines == [
+                "receive subscription: (TestSubscription)", "request max: (1)", "receive finished",
+                "request max: (1)", "receive cancel", "receive value: (2)", "receive error: (oops)",
+            ])
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(upstream.events == [.subscribe, .request(.max(1))])
+    }
+
+    @Test func aCancelBeforeTheSubscriptionAndASubscriptionAfterItAreLogged() throws {
+        let held = HeldPublisher<Int, TestError>()
+        let log = PrintRecorder()
+        let recorder = held.print(to: log).record()
+        try #require(held.subscriberAsSubscription).cancel()
+        let late = TestPublisher<Int, TestError>()
+        late.subscribe(try #require(held.subscriber))
+        #expect(log.lines == ["receive cancel", "receive subscription: (TestSubscription)"])
+        // As after a cancel before the subscription in Combine, the late one is left alone.
+        #expect(late.events == [.subscribe])
+        #expect(recorder.events == [])
+    }
+
+    @Test func aSubscriptionAfterTheEndIsLoggedAndCancelled() throws {
+        let upstream = TestPublisher<Int, TestError>()
+        let log = PrintRecorder()
+        let recorder = upstream.print(to: log).record(initialDemand: nil)
+        recorder.cancel()
+        let late = TestPublisher<Int, TestError>()
+        late.subscribe(try #require(upstream.lastSubscriber))
+        #expect(
+            log.lines == [
+                "receive subscription: (TestSubscription)", "receive cancel",
+                "receive subscription: (TestSubscription)",
+            ])
+        #expect(late.events == [.subscribe, .cancel])
     }
 
     @Test func logLinesComeBeforeTheEventIsPassedOn() {

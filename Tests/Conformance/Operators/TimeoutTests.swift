@@ -9,6 +9,15 @@ import Testing
 @Suite struct TimeoutTests {
     typealias Up = TestPublisher<Int, TestError>
 
+    /// Combine crashes here (its timer fires inside the subscribe and re-enters its lock); Sluice
+    /// times out, and its subscriber has the subscription before the completion.
+    @Test func onAnImmediateSchedulerItTimesOutAfterTheSubscription() {
+        let up = Up()
+        let recorder = up.timeout(.nanoseconds(10), scheduler: ImmediateScheduler.shared).record()
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(up.events.contains(.cancel))
+    }
+
     @Test func finishesAtTheExactInstantIntervalAfterTheLastValue() {
         let scheduler = VirtualTimeScheduler()
         let up = Up()
