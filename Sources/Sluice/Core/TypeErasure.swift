@@ -48,9 +48,9 @@ final class _ErasedPublisher<Upstream: Publisher>: _AnyPublisherBox<Upstream.Out
 
     @inlinable init(_ upstream: Upstream) { self.upstream = upstream }
 
-    // Through `subscribe`, as Combine's: an `_Introspection` hook sees the wrapped publisher.
+    // Not through `subscribe`: as in Combine, an `_Introspection` hook does not see this step.
     @inlinable override func subscribe(_ subscriber: AnySubscriber<Upstream.Output, Upstream.Failure>) {
-        upstream.subscribe(subscriber)
+        upstream.receive(subscriber: subscriber)
     }
 }
 

@@ -154,7 +154,8 @@ enum _IntrospectionHooks {
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
         let forwarding =
             subscriber is any IntrospectingSubscriber
-            || (subscriber as? AnySubscriber<Downstream.Input, Downstream.Failure>)?.wrapped is any IntrospectingSubscriber
+            || (subscriber as? AnySubscriber<Downstream.Input, Downstream.Failure>)?.wrapped
+                is any IntrospectingSubscriber
         guard !forwarding else {
             let shown = AnySubscriber(subscriber)
             report { $0.willReceive(publisher: publisher, subscriber: shown) }
@@ -240,9 +241,9 @@ extension _Runtime {
     @inlinable @inline(__always)
     public static var _mayFuse: Bool {
         #if Introspection
-            !_IntrospectionHooks.isActive
+        !_IntrospectionHooks.isActive
         #else
-            true
+        true
         #endif
     }
 }

@@ -23,8 +23,8 @@ public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, Cus
 
 extension AnyPublisher: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        // Through `subscribe`, as Combine's: an `_Introspection` hook sees the wrapped publisher too.
-        box.publisher.subscribe(subscriber)
+        // Not through `subscribe`: as in Combine, an `_Introspection` hook does not see this step.
+        box.publisher.receive(subscriber: subscriber)
     }
 }
 

@@ -7,18 +7,19 @@ import Testing
 /// Combine as OpenCombine's Apple-validated IntrospectionTests record them.
 @Suite struct IntrospectionHookTests {
     @Test func aSubscriptionAndEverySignalAcrossItAreReportedBeforeAndAfter() async {
-        let lines = lines(of: await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            let hook = PrintingHook()
-            let subject = PassthroughSubject<Int, TestError>()
-            let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil, demandPerValue: .max(1))
-            hook.enable()
-            subject.subscribe(recorder)
-            recorder.request(.max(2))
-            subject.send(1)
-            recorder.cancel()
-            subject.send(2)
-            hook.disable()
-        })
+        let lines = lines(
+            of: await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let hook = PrintingHook()
+                let subject = PassthroughSubject<Int, TestError>()
+                let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil, demandPerValue: .max(1))
+                hook.enable()
+                subject.subscribe(recorder)
+                recorder.request(.max(2))
+                subject.send(1)
+                recorder.cancel()
+                subject.send(2)
+                hook.disable()
+            })
         #expect(
             lines == [
                 "willReceive publisher: PassthroughSubject subscriber: RecordingSubscriber",
@@ -37,17 +38,18 @@ import Testing
     /// reported at each). A chain Sluice runs as one subscription subscribes operator by operator
     /// while a hook is enabled.
     @Test func eachOperatorBoundaryOfAChainIsReported() async {
-        let lines = lines(of: await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            let hook = PrintingHook(reportsPublishers: false)
-            let subject = PassthroughSubject<Int, Never>()
-            let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
-            hook.enable()
-            subject.map { $0 * 10 }.filter { $0 > 10 }.subscribe(recorder)
-            subject.send(1)
-            subject.send(2)
-            subject.send(completion: .finished)
-            hook.disable()
-        })
+        let lines = lines(
+            of: await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let hook = PrintingHook(reportsPublishers: false)
+                let subject = PassthroughSubject<Int, Never>()
+                let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
+                hook.enable()
+                subject.map { $0 * 10 }.filter { $0 > 10 }.subscribe(recorder)
+                subject.send(1)
+                subject.send(2)
+                subject.send(completion: .finished)
+                hook.disable()
+            })
         let requests = ["willRequest", "willRequest", "willRequest", "didRequest", "didRequest", "didRequest"]
         #expect(
             lines == [
@@ -78,26 +80,29 @@ import Testing
     /// An event goes to the hooks enabled when it happens; a subscription made while none was
     /// enabled is not watched, and `isEnabled` says which are.
     @Test func onlyTheHooksEnabledAtAnEventHearOfIt() async {
-        let lines = lines(of: await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            let first = PrintingHook(name: "first")
-            let second = PrintingHook(name: "second")
-            let subject = PassthroughSubject<Int, TestError>()
-            let unwatched = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
-            subject.subscribe(unwatched)
-            let watched = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
-            first.enable()
-            first.enable()
-            subject.subscribe(watched)
-            second.enable()
-            print("enabled: \(first.isEnabled) \(second.isEnabled)")
-            first.disable()
-            subject.send(1)
-            second.disable()
-            subject.send(2)
-            print("enabled: \(first.isEnabled) \(second.isEnabled)")
-        })
+        let lines = lines(
+            of: await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                let first = PrintingHook(name: "first")
+                let second = PrintingHook(name: "second")
+                let subject = PassthroughSubject<Int, TestError>()
+                let unwatched = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+                subject.subscribe(unwatched)
+                let watched = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+                first.enable()
+                first.enable()
+                subject.subscribe(watched)
+                second.enable()
+                print("enabled: \(first.isEnabled) \(second.isEnabled)")
+                first.disable()
+                subject.send(1)
+                second.disable()
+                subject.send(2)
+                print("enabled: \(first.isEnabled) \(second.isEnabled)")
+            })
         #expect(
-            lines.filter { !$0.contains("Receive publisher") && !$0.contains("subscription:") && !$0.contains("Request") }
+            lines.filter {
+                !$0.contains("Receive publisher") && !$0.contains("subscription:") && !$0.contains("Request")
+            }
                 == [
                     "enabled: true true",
                     "second: willReceive subscriber: RecordingSubscriber input: 1",
