@@ -67,8 +67,16 @@ func negativeIntervals() -> [MisuseScenario] {
     let dispatch = SchedulerUnderTest<DispatchQueue>(
         name: "DispatchQueue", make: { DispatchQueue(label: "misuse") },
         wait: { message, condition in MisuseCheck.eventually(message, condition) })
+    // Serial, as the other two: on a concurrent queue the actions `delay` schedules for a value and
+    // for the completion at the same instant may run in either order (in Combine too), which is
+    // not what these scenarios check.
     let operations = SchedulerUnderTest<OperationQueue>(
-        name: "OperationQueue", make: { OperationQueue() },
+        name: "OperationQueue",
+        make: {
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            return queue
+        },
         wait: { message, condition in MisuseCheck.eventually(message, condition) })
     let runLoop = SchedulerUnderTest<RunLoop>(
         name: "RunLoop", make: { RunLoop.current },
