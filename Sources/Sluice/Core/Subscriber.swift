@@ -31,12 +31,16 @@ extension Subscriptions {
     public static var empty: any Subscription { _EmptySubscription.shared }
 }
 
+/// A subscription that asks nothing of anyone: `Subscriptions.empty` (`shared`), or, named as an
+/// operator, what a fused chain that ended before it started hands on under that operator.
 @usableFromInline
 final class _EmptySubscription: Subscription, Introspected, Sendable {
-    @usableFromInline static let shared = _EmptySubscription()
+    @usableFromInline static let shared = _EmptySubscription("Empty")
+    @usableFromInline let name: StaticString
+    @inlinable init(_ name: StaticString) { self.name = name }
     @usableFromInline func request(_ demand: Subscribers.Demand) {}
     @usableFromInline func cancel() {}
-    @usableFromInline var description: String { "Empty" }
+    @usableFromInline var description: String { "\(name)" }
 }
 
 extension Subscribers {

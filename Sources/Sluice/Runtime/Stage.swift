@@ -350,24 +350,9 @@ where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
     var cursor = cursor
     guard !cursor.isExhausted else {
         subscriber.receive(
-            subscription: Cursor._showsSourceSubscription ? Subscriptions.empty : _EndedSubscription(cursor._name))
+            subscription: Cursor._showsSourceSubscription ? Subscriptions.empty : _EmptySubscription(cursor._name))
         subscriber.receive(completion: cursor._completion())
         return
     }
     subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber))
-}
-
-/// What an operator whose chain ended before it started hands its subscriber: it asks nothing of
-/// anyone and shows the operator's name, as that operator's own subscription does in Combine.
-@usableFromInline
-final class _EndedSubscription: Subscription, Introspected {
-    @usableFromInline let name: StaticString
-
-    @inlinable init(_ name: StaticString) { self.name = name }
-
-    @usableFromInline var description: String { "\(name)" }
-
-    @inlinable func request(_ demand: Subscribers.Demand) {}
-
-    @inlinable func cancel() {}
 }

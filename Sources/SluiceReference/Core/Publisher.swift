@@ -17,7 +17,7 @@ extension Publisher {
     ///
     /// While an ``_Introspection`` hook is enabled, the subscription is reported to it.
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        guard IntrospectionHooks.current.isEmpty else { return IntrospectionHooks.subscribe(self, subscriber) }
+        guard !IntrospectionHooks.isActive else { return IntrospectionHooks.subscribe(self, subscriber) }
         receive(subscriber: subscriber)
     }
 }

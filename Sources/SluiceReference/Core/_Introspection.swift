@@ -109,6 +109,9 @@ enum IntrospectionHooks {
 
     static var current: [any _Introspection] { lock.withLock { enabled } }
 
+    /// Whether any hook is enabled (what `subscribe(_:)` asks first).
+    static var isActive: Bool { lock.withLock { !enabled.isEmpty } }
+
     static func enable(_ hook: any _Introspection) {
         lock.withLock {
             if !enabled.contains(where: { $0 === hook }) { enabled.append(hook) }
