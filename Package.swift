@@ -1,8 +1,73 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import PackageDescription
 
 /// Where Apple's Combine is not: there `SluiceShim` is Sluice and SluiceFoundation.
 let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
+/// The machinery that checks the two implementations against each other; none of it ships. Each
+/// family in Checks/ is written once and compiled against each implementation: its `Sluice` and
+/// `Reference` folders link the shared sources (a symlink) and the second defines SLUICE_REFERENCE.
+/// - Differential (scripts/fuzz, DifferentialTests): a program language independent of both
+///   implementations, its generator and shrinker, one interpreter, and a libFuzzer target.
+/// - Stress (scripts/stress, StressTests): scenarios under real threads.
+/// - Misuse (scripts/misuse): API violations, each run in a child process of its own and checked
+///   against the answer it owes.
+let checks: [Target] = [
+    .target(name: "DifferentialProgram", path: "Checks/Differential/Program"),
+    .target(
+        name: "DifferentialSluice",
+        dependencies: ["Sluice", "SluiceTesting", "SluiceExt", "DifferentialProgram"],
+        path: "Checks/Differential/Sluice"
+    ),
+    .target(
+        name: "DifferentialReference",
+        dependencies: ["SluiceReference", "SluiceReferenceTesting", "SluiceReferenceExt", "DifferentialProgram"],
+        path: "Checks/Differential/Reference",
+        swiftSettings: [.define("SLUICE_REFERENCE")]
+    ),
+    .executableTarget(
+        name: "DifferentialFuzz",
+        dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"],
+        path: "Checks/Differential/Fuzz"
+    ),
+    .target(name: "StressKit", path: "Checks/Stress/Kit"),
+    .target(
+        name: "SluiceStressScenarios",
+        dependencies: ["Sluice", "SluiceExt", "StressKit"],
+        path: "Checks/Stress/Sluice"
+    ),
+    .target(
+        name: "SluiceReferenceStressScenarios",
+        dependencies: ["SluiceReference", "SluiceReferenceExt", "StressKit"],
+        path: "Checks/Stress/Reference",
+        swiftSettings: [.define("SLUICE_REFERENCE")]
+    ),
+    .executableTarget(
+        name: "SluiceStress",
+        dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"],
+        path: "Checks/Stress/Runner"
+    ),
+    .target(name: "MisuseKit", path: "Checks/Misuse/Kit"),
+    .target(
+        name: "SluiceMisuseScenarios",
+        dependencies: ["Sluice", "SluiceFoundation", "MisuseKit"],
+        path: "Checks/Misuse/Sluice"
+    ),
+    .target(
+        name: "SluiceReferenceMisuseScenarios",
+        dependencies: ["SluiceReference", "SluiceReferenceFoundation", "MisuseKit"],
+        path: "Checks/Misuse/Reference",
+        swiftSettings: [.define("SLUICE_REFERENCE")]
+    ),
+    .executableTarget(
+        name: "SluiceMisuse",
+        dependencies: ["MisuseKit", "SluiceMisuseScenarios", "SluiceReferenceMisuseScenarios"],
+        path: "Checks/Misuse/Runner"
+    ),
+]
 
 let package = Package(
     name: "Sluice",
@@ -72,27 +137,6 @@ let package = Package(
         ),
         // The conformance suite is written once (Tests/Conformance) and compiled against each
         // implementation: each per-implementation test target links the shared folder (a symlink).
-        // Differential testing (issue 5): a program language independent of both implementations,
-        // one interpreter source compiled against each (Sources/Differential{Sluice,Reference}/
-        // Interpreter is a symlink to Sources/DifferentialInterpreter), a seeded test suite and a
-        // libFuzzer target (scripts/fuzz).
-        .target(name: "DifferentialProgram"),
-        .target(
-            name: "DifferentialSluice", dependencies: ["Sluice", "SluiceTesting", "SluiceExt", "DifferentialProgram"]
-        ),
-        .target(
-            name: "DifferentialReference",
-            dependencies: ["SluiceReference", "SluiceReferenceTesting", "SluiceReferenceExt", "DifferentialProgram"],
-            swiftSettings: [.define("SLUICE_REFERENCE")]
-        ),
-        .executableTarget(
-            name: "DifferentialFuzz",
-            dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"]
-        ),
-        .testTarget(
-            name: "DifferentialTests",
-            dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"]
-        ),
         .testTarget(
             name: "SluiceReferenceConformanceTests",
             dependencies: [
@@ -108,38 +152,14 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        // Stress scenarios under real threads (issue 5): written once in Sources/StressScenarios and
-        // compiled against each implementation (each target links that folder, a symlink), run by
-        // the SluiceStress executable (scripts/stress) and, small, by StressTests in `swift test`.
-        .target(name: "StressKit"),
-        .target(name: "SluiceStressScenarios", dependencies: ["Sluice", "SluiceExt", "StressKit"]),
-        .target(
-            name: "SluiceReferenceStressScenarios",
-            dependencies: ["SluiceReference", "SluiceReferenceExt", "StressKit"],
-            swiftSettings: [.define("SLUICE_REFERENCE")]
-        ),
-        .executableTarget(
-            name: "SluiceStress",
-            dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"]
-        ),
-        // The misuse suite (scripts/misuse): scenarios written once in Sources/MisuseScenarios and
-        // compiled against each implementation (each target links that folder, a symlink), each run
-        // by SluiceMisuse in a child process of its own and checked against the answer it owes.
-        .target(name: "MisuseKit"),
-        .target(name: "SluiceMisuseScenarios", dependencies: ["Sluice", "SluiceFoundation", "MisuseKit"]),
-        .target(
-            name: "SluiceReferenceMisuseScenarios",
-            dependencies: ["SluiceReference", "SluiceReferenceFoundation", "MisuseKit"],
-            swiftSettings: [.define("SLUICE_REFERENCE")]
-        ),
-        .executableTarget(
-            name: "SluiceMisuse",
-            dependencies: ["MisuseKit", "SluiceMisuseScenarios", "SluiceReferenceMisuseScenarios"]
+        .testTarget(
+            name: "DifferentialTests",
+            dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"]
         ),
         .testTarget(
             name: "StressTests",
             dependencies: ["StressKit", "SluiceStressScenarios", "SluiceReferenceStressScenarios"]
         ),
-    ],
+    ] + checks,
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,7 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import PackageDescription
 
 // The benchmark harness is a package of its own, so that the root package's `swift test` stays light.

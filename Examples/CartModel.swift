@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // A `@Published` view model: the view reads the properties, the model derives one from the
 // others with operators, and `objectWillChange` tells the view before any of them changes.
 import Sluice

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Form validation: the form is valid when every field is, recomputed from the latest value of
 // each field whenever one changes (`combineLatest`), and published only when the verdict changes.
 import Sluice

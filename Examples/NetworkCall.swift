@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // A network call: a failed request (no connection, or a status other than 200) is tried again a
 // few times (`retry`); the body is decoded (`decode`); and whatever still fails becomes a value the
 // screen can show (`catch`), so the stream never fails.

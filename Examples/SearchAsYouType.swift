@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Search as you type: the query is debounced, so that typing does not start a search per key;
 // a repeated query starts nothing; and each new search replaces the one in flight
 // (`switchToLatest`), so a slow answer to an old query never overwrites a newer one.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 """Compares the public API of two modules from their symbol graphs (see scripts/api-check).
 
 A symbol is its kind, its path (`Publishers.Map.upstream`) and its declaration, with what may

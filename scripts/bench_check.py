@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 """Compares this run's deterministic counters with the committed baselines (see scripts/bench-check)."""
 import csv
 import json

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 """Turns a package-benchmark influx export into the comparison: perf/results.md and perf/results.svg.
 
 Benchmark names are "<scenario> [n=<units per run>] <implementation>" (see

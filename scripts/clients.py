@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 """Runs a real Combine library's own test suite against each Sluice implementation (see scripts/clients).
 
 The library is pointfreeco/combine-schedulers 1.2.2: AnyScheduler, TestScheduler (with debounce,

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 """Runs OpenCombine 0.14.0's own test suite against a Sluice module (see scripts/compat).
 
 The suite is validated by its authors against Apple's Combine: its `OPENCOMBINE_COMPATIBILITY_TEST`

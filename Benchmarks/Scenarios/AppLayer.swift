@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The app layer's scenarios: a `@Published` property observed by a sink, and `for await` over a
 // publisher's `values`. Compiled against each implementation, as Scenarios.swift.
 #if SLUICE

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Scenarios 8–13 (and 9b, 9c): combining operators and receive(on:), written once against the Combine API and
 // compiled against each implementation like Scenarios.swift. OpenCombine 0.14.0 has no `merge` and
 // no `combineLatest`: those scenarios are compiled only for Sluice and SluiceReference.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // SluiceExt's scenarios (16–18): share(replay:), withLatestFrom and an async sequence as a
 // publisher. Compiled against Sluice and SluiceReference only: OpenCombine has none of them.
 import Dispatch

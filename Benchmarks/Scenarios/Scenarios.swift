@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The benchmark scenarios, written once against the Combine API and compiled against each
 // implementation (see Package.swift). Every scenario returns a checksum; the harness checks that
 // all implementations and the hand-written loop agree.

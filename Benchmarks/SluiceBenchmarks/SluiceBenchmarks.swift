@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Sluice side by side with SluiceReference, OpenCombine 0.14.0, a hand-written loop and
 // AsyncSequence, in one run. Each scenario's benchmarks are named
 // "<scenario> [n=<units per run>] <implementation>"; `scripts/bench` turns the results into

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import Foundation
 
 // A run loop as a Combine scheduler: actions run on the run loop's thread, in its default mode.

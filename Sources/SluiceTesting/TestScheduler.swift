@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import Synchronization
 
 // A virtual-time scheduler for tests. Written once and compiled against each implementation (see

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Publishers scripted with marble diagrams on a virtual-time scheduler, each subscription keeping
 // a ledger of the demand traffic it saw. Written once and compiled against each implementation
 // (see VirtualTime.swift).

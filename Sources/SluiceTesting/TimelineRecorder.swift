@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // A subscriber that records what it receives along virtual time. Written once and compiled against
 // each implementation (see VirtualTime.swift).
 #if SLUICE_REFERENCE

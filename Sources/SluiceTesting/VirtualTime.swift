@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Virtual time for `TestScheduler`: a plain count of nanoseconds. Written once and compiled against
 // each implementation (SluiceTesting against Sluice, SluiceReferenceTesting against SluiceReference),
 // because `SchedulerTimeIntervalConvertible` is each implementation's own protocol.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Thousands of seeded random programs, run on both implementations; their traces must be equal.
 //   DIFF_SEED=<n>      replay a run (printed on failure); 1 by default; DIFF_SEED=random for a new one
 //   DIFF_PROGRAMS=<n>  how many programs (default 5000)

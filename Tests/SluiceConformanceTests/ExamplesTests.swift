@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import FlyingFox
 // The examples in Examples/ (the README links them), used as an app would use them: on virtual
 // time for the debounce, and against a real HTTP server on 127.0.0.1 for the network call.

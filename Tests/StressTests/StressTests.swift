@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // A small, fast run of every stress scenario against both implementations, so that CI exercises
 // them on every `swift test` (scripts/stress runs them at full scale, 10^6 events each).
 import SluiceReferenceStressScenarios

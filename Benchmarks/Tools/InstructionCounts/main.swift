@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Runs one Sluice scenario between callgrind client requests, so that
 // `valgrind --tool=callgrind --instr-atstart=no` counts exactly its instructions.
 // Usage: InstructionCounts <scenario>   (no argument: list the scenarios)

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 @_spi(Reflection) import Swift
 import Synchronization
 
@@ -68,12 +71,14 @@ struct PublishedFields: Sendable {
         func storage(in object: UnsafeRawPointer) -> PublishedStorage { type.storage(at: object + offset) }
     }
 
-    private static let known = Mutex<[ObjectIdentifier: [Field]]>([:])
+    private static let lock = Lock()
+    /// Guarded by `lock`.
+    nonisolated(unsafe) private static var known: [ObjectIdentifier: [Field]] = [:]
 
     /// The `Published` fields of instances of `type`, its superclasses' included.
     static func of(_ type: AnyObject.Type) -> [Field] {
         let key = ObjectIdentifier(type)
-        if let fields = known.withLock({ $0[key] }) { return fields }
+        if let fields = lock.withLock({ known[key] }) { return fields }
         var fields: [Field] = []
         // `.classType` (raw value 1), spelled out: the stdlib declares it a mutable static.
         _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
@@ -82,7 +87,7 @@ struct PublishedFields: Sendable {
             }
             return true
         }
-        known.withLock { $0[key] = fields }
+        lock.withLock { known[key] = fields }
         return fields
     }
 }

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// Declares that a type can transmit a sequence of values over time.
 ///
 /// A publisher delivers values to one or more ``Subscriber`` instances. The subscriber's `Input`
@@ -21,7 +24,10 @@ public protocol Publisher<Output, Failure> {
     /// Whether `_makeCursor()` can drive this whole chain synchronously.
     static var _isFusable: Bool { get }
 
-    /// The cursor over this chain; only called when `_isFusable` is true.
+    /// The cursor over this chain. Called when `_isFusable` is true, and on any publisher whose
+    /// cursor yields at most one value (`_Cursor._yieldsAtMostOneValue`): flatMap and switchToLatest
+    /// take such an inner publisher (`Just`, `Fail`, `Empty`, ... and stages over them) from its
+    /// cursor instead of subscribing to it, whatever `_isFusable` says.
     func _makeCursor() -> _Cursor
 
     /// Runs this fused chain to its end in the caller, as the inline `sink` does: each value goes

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A type that defines methods for encoding: what `encode(encoder:)` takes, such as `JSONEncoder`.
 public protocol TopLevelEncoder {
     /// The type this encoder produces.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 #if Introspection
 import Synchronization
 
@@ -114,7 +117,7 @@ extension _Introspection {
 /// `isActive` is read on every `subscribe(_:)` and fusion decision.
 @usableFromInline
 enum _IntrospectionHooks {
-    private static let lock = Mutex(())
+    private static let lock = Lock()
     /// Guarded by `lock`.
     nonisolated(unsafe) private static var enabled: [any _Introspection] = []
     /// How many are enabled: read without the lock.
@@ -122,24 +125,24 @@ enum _IntrospectionHooks {
 
     @usableFromInline static var isActive: Bool { count.load(ordering: .acquiring) != 0 }
 
-    static var current: [any _Introspection] { lock.withLock { _ in enabled } }
+    static var current: [any _Introspection] { lock.withLock { enabled } }
 
     static func enable(_ hook: any _Introspection) {
-        lock.withLock { _ in
+        lock.withLock {
             if !enabled.contains(where: { $0 === hook }) { enabled.append(hook) }
             count.store(enabled.count, ordering: .releasing)
         }
     }
 
     static func disable(_ hook: any _Introspection) {
-        lock.withLock { _ in
+        lock.withLock {
             enabled.removeAll { $0 === hook }
             count.store(enabled.count, ordering: .releasing)
         }
     }
 
     static func isEnabled(_ hook: any _Introspection) -> Bool {
-        lock.withLock { _ in enabled.contains { $0 === hook } }
+        lock.withLock { enabled.contains { $0 === hook } }
     }
 
     /// Reports an event to every hook enabled now.

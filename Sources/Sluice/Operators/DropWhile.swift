@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Publisher {
     /// Omits elements from the upstream publisher until a given closure returns false, before
     /// republishing all remaining elements.

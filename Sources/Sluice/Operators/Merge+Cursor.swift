@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The fused merge (see Merge+Subscription.swift for the unfused one).
 
 // A merge of synchronous upstreams, for a consumer whose demand is unlimited from the start, is

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import Synchronization
 
 extension Publisher {
@@ -35,9 +38,9 @@ extension Publishers {
         /// A closure that returns a subject each time a subscriber attaches to the multicast publisher.
         public final let createSubject: () -> SubjectType
 
-        /// Guards the one-time creation only; recursive, because `createSubject` is user code that
+        /// Guards the one-time creation only; re-entrant, because `createSubject` is user code that
         /// runs under it (so two threads cannot both create a subject).
-        @usableFromInline let creation = RecursiveLock()
+        @usableFromInline let creation = ReentrantLock()
         /// Written once under `creation`; after that only read. `made` publishes it to readers
         /// that skip the lock.
         @exclusivity(unchecked)

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // switchToLatest's unfused subscription keeps its state here, as a machine whose events return
 // actions (see `_MachineAction`); the subscription itself is in SwitchToLatest.swift.
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The fused zip: Zip, Zip3 and Zip4 over synchronous upstreams, for the consumers that ask for
 // `.unlimited` at once (see Zip.swift).
 

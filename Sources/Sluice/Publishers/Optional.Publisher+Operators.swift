@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Combine's eager specialisations on `Optional.Publisher`: applied to the optional value at once,
 // at assembly time. As shipped, `nil` stays `nil` through almost all of them, even where the general
 // operator would publish something for an empty stream (`count()`, `reduce`, `contains`): only

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Optional {
     /// A publisher that publishes this optional's value, if any, to each subscriber exactly once.
     @inlinable public var publisher: Optional<Wrapped>.Publisher { Publisher(self) }

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A type that publishes a property marked with an attribute.
 ///
 /// `@Published var name = value` in a class: `$name` is a publisher of the property's values. It

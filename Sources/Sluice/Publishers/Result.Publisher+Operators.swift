@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Combine's eager specialisations on `Result.Publisher`: applied to the result at once, at assembly
 // time. A failure passes through every one of them unchanged, without calling the closure, except
 // `replaceError`, which replaces it, and `ignoreOutput()`, whose `Empty` cannot carry it: as

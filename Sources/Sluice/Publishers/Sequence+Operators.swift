@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Combine's eager specialisations on `Publishers.Sequence`: the operator runs over the whole sequence
 // when it is applied, at assembly time (an infinite sequence never returns, as in Combine), and the
 // result is again a source: another `Publishers.Sequence`, or, for the operators that fold the stream

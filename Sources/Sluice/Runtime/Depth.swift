@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// How deep Sluice's own recursion may go on one thread before it turns into a loop.
 ///
 /// A subscriber that sends into the subject it listens to re-enters the subject's delivery from

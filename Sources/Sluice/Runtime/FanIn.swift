@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The machine behind `zip` and `combineLatest` of every arity.
 //
 // One class (`_FanInSubscription`) per subscription, generic over its slots: a struct of 2, 3 or 4 typed slots

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // `_FanInSubscription`, the subscription of a `zip` or `combineLatest`, and `_FanInSide`, its subscriber to
 // each upstream. Their slots, lanes and steps, and how they fit together: FanIn.swift.
 

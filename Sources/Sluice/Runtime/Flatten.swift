@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The fused form of `flatMap` and `switchToLatest` (see `_Runtime.FusedCursor._needsUnlimitedDemand`), and
 // the one-shot take both operators use for an inner publisher that yields at most one value.
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension _Runtime {
     /// What one step of a fused chain produced. See `RuntimeContract.md`.
     @frozen

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,25 +11,27 @@ import Musl
 import Darwin
 #endif
 
+/// The two locks of the fast runtime, shared with SluiceExt (`package` access).
+
 /// A lock stored inline in its owner: one atomic word, so it costs no allocation. Taking it when
 /// free is one compare-and-swap; when taken, it spins briefly and then yields the CPU.
 ///
 /// Sluice holds a `Lock` only for a few instructions, to change state where two threads can truly
 /// meet (a `request` racing a completion, say), and never while calling out. See `RuntimeContract.md`.
 @frozen @usableFromInline
-struct Lock: ~Copyable {
-    @usableFromInline let isLocked = Atomic<Bool>(false)
+package struct Lock: ~Copyable {
+    @usableFromInline package let isLocked = Atomic<Bool>(false)
 
-    @inlinable init() {}
+    @inlinable package init() {}
 
     @inlinable
-    func lock() {
+    package func lock() {
         if isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
         lockContended()
     }
 
     @usableFromInline
-    func lockContended() {
+    package func lockContended() {
         spinThenYield {
             !isLocked.load(ordering: .relaxed)
                 && isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
@@ -39,13 +44,13 @@ struct Lock: ~Copyable {
     /// it took the retain after the store, when another thread could already have freed what
     /// `guarded` held. (Seen in `SubjectCore.send`: a use-after-free under
     /// `scripts/stress --only cancel`.)
-    @inlinable func unlock() {
+    @inlinable package func unlock() {
         atomicMemoryFence(ordering: .releasing)
         isLocked.store(false, ordering: .releasing)
     }
 
     @inlinable
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()
@@ -54,47 +59,11 @@ struct Lock: ~Copyable {
 
 /// Retries `tryAcquire` until it succeeds: 64 tries back to back, then yielding the CPU between tries.
 @usableFromInline
-func spinThenYield(until tryAcquire: () -> Bool) {
+package func spinThenYield(until tryAcquire: () -> Bool) {
     var spins = 0
     while !tryAcquire() {
         spins += 1
         if spins >= 64 { sched_yield() }
-    }
-}
-
-/// A pthread recursive mutex: its holder may take it again. It guards `multicast`'s one-time
-/// creation of its subject, which runs the user's `createSubject` under it: that code may reach
-/// the same multicast again.
-@usableFromInline
-final class RecursiveLock: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    @usableFromInline
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
-
-    @inlinable func lock() { pthread_mutex_lock(mutex) }
-
-    @inlinable func unlock() { pthread_mutex_unlock(mutex) }
-
-    @inlinable
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
     }
 }
 
@@ -109,25 +78,25 @@ final class RecursiveLock: @unchecked Sendable {
 /// holds the lock, and otherwise marks the holder's word so that the holder's outermost `unlock()`
 /// answers it. Nobody waits for a delivery.
 @frozen @usableFromInline
-struct ReentrantLock: ~Copyable {
+package struct ReentrantLock: ~Copyable {
     /// The holder's thread, or 0 when free; bit 0 set asks the holder to release on unlock
     /// (a `pthread_t` is an aligned address, so its bit 0 is clear).
-    @usableFromInline let owner = Atomic<UInt>(0)
+    @usableFromInline package let owner = Atomic<UInt>(0)
     /// How many times the holder took it beyond the first. Only the holder touches it.
-    @usableFromInline let depth = Atomic<UInt>(0)
+    @usableFromInline package let depth = Atomic<UInt>(0)
 
-    @usableFromInline static var releaseRequested: UInt { 1 }
+    @usableFromInline package static var releaseRequested: UInt { 1 }
 
-    @inlinable init() {}
+    @inlinable package init() {}
 
     @inlinable
-    func lock() {
+    package func lock() {
         if !tryLock() { _ = lockAfterTry() }
     }
 
     /// Takes the lock if nobody holds it: one compare-and-swap.
     @inlinable
-    func tryLock() -> Bool {
+    package func tryLock() -> Bool {
         owner.compareExchange(expected: 0, desired: currentThread(), ordering: .sequentiallyConsistent).exchanged
     }
 
@@ -135,7 +104,7 @@ struct ReentrantLock: ~Copyable {
     /// many times it now holds it beyond the first (so that a re-entrant caller can bound its
     /// nesting); otherwise waits for it, and returns 0.
     @inlinable
-    func lockAfterTry() -> UInt {
+    package func lockAfterTry() -> UInt {
         let me = currentThread()
         if owner.load(ordering: .relaxed) & ~Self.releaseRequested == me {
             let nested = depth.load(ordering: .relaxed) + 1
@@ -147,7 +116,7 @@ struct ReentrantLock: ~Copyable {
     }
 
     @usableFromInline
-    func lockContended(_ me: UInt) {
+    package func lockContended(_ me: UInt) {
         spinThenYield {
             owner.load(ordering: .relaxed) == 0
                 && owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
@@ -157,7 +126,7 @@ struct ReentrantLock: ~Copyable {
     /// Unlocks; true if a release was asked for while the lock was held (see `requestRelease()`):
     /// the caller releases now, outside the lock.
     @inlinable @discardableResult
-    func unlock() -> Bool {
+    package func unlock() -> Bool {
         let nested = depth.load(ordering: .relaxed)
         if nested > 0 {
             depth.store(nested - 1, ordering: .relaxed)
@@ -175,7 +144,7 @@ struct ReentrantLock: ~Copyable {
     /// the caller must release now (nobody holds the lock); otherwise the holder's outermost
     /// `unlock()` will answer true instead (also when the caller is the holder, inside a delivery).
     @inlinable
-    func requestRelease() -> Bool {
+    package func requestRelease() -> Bool {
         let me = currentThread()
         var current = owner.load(ordering: .sequentiallyConsistent)
         while true {
@@ -202,7 +171,7 @@ struct ReentrantLock: ~Copyable {
 
     /// The calling thread's identity: its `pthread_t`, which is never 0.
     @inlinable
-    func currentThread() -> UInt {
+    package func currentThread() -> UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A first-in first-out queue in one circular buffer that doubles when full.
 ///
 /// Appending and taking the first element are O(1); the only allocations are the buffer's growth

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The fast runtime's contract (locks, demand, fusion, lifetimes, specialisation, exclusivity) is an
 // article of the documentation: Sources/Sluice/Sluice.docc/RuntimeContract.md.
 

@@ -1,10 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 import Synchronization
 
 extension _Runtime {
     /// One operator that decides, value by value, what comes out: `map`, `filter`, `compactMap`,
-    /// `tryMap`, `scan`, ... Each such operator is written once, as a stage, and runs two ways:
-    /// fused, inside a `_Runtime.StageCursor` over a synchronous upstream, or unfused, inside a
-    /// `StageSubscription` over any other upstream. See `RuntimeContract.md`.
+    /// `tryMap`, `scan`, ... Each such operator is written once, as a stage, and runs four ways.
+    /// Over a synchronous upstream it is fused: pulled inside a `_Runtime.StageCursor` (`next()`),
+    /// or pushed by the upstream's own loop through the body `_forEach` passes it (continuation
+    /// passing, the route of long chains). Over any other upstream it is a subscriber: inside a
+    /// `StageSubscription` of its own, or, for the operators that in Combine pass their upstream's
+    /// subscription through, inside a `StageSubscriber` only. See `RuntimeContract.md`.
     public protocol Stage<Input, Output> {
         associatedtype Input
         associatedtype Output

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // What the `try` operators share: a thrown error becomes the chain's failure.
 //
 // `tryMap`, `tryFilter`, `tryCompactMap`, `tryScan` and `tryRemoveDuplicates` are stages like their

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// What the subscription of `drop(untilOutputFrom:)` or `prefix(untilOutputFrom:)` hears from
 /// the other publisher, the trigger. The subscription keeps all the state; the subscriber below
 /// only relays.

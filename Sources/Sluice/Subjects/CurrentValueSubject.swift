@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
 /// A subscriber receives the current value when it first asks for demand, then every later value;

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A first-in, first-out queue that lets go of each element as it is taken out: a subscriber's
 /// values waiting for demand, and `ReplaySubject`'s last values (`limit` keeps the newest).
 ///

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A publisher that performs type erasure by wrapping another publisher.
 ///
 /// As Combine's, it is one reference to the box that holds the publisher, and erasing an

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A type-erasing subscriber.
 ///
 /// Wraps an existing subscriber whose details you don't want to expose, or builds a subscriber

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Subscribers {
     /// A signal that a publisher has stopped publishing, normally or because of an error.
     public enum Completion<Failure: Error> {

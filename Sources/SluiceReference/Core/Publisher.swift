@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// Declares that a type can transmit a sequence of values over time.
 ///
 /// A publisher delivers values to one or more ``Subscriber`` instances. The subscriber's `Input`

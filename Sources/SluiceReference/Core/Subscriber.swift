@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A protocol that declares a type that can receive input from a publisher.
 public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
     /// The kind of values this subscriber receives.

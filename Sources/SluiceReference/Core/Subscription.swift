@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A protocol representing the connection of a subscriber to a publisher.
 ///
 /// Subscriptions are classes: they have identity, and cancelling one frees the resources of the

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// Combine's debugging hooks. An object that conforms and is enabled hears of every subscription
 /// made with ``Publisher/subscribe(_:)`` while it is enabled, and then of every signal that crosses
 /// that subscription, just before and just after it: the subscription, each input with the demand

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Publisher where Failure == Never {
     /// Creates a connectable wrapper around the publisher: nothing flows until `connect()`.
     public func makeConnectable() -> Publishers.MakeConnectable<Self> {

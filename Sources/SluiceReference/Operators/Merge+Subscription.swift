@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The merge family's one machine: the subscription every arity of `Merge` (and `MergeMany`) runs
 // on, and the side that subscribes to each upstream. The public types are in Merge.swift.
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Publisher {
     /// Republishes elements while a predicate closure indicates publishing should continue,
     /// and finishes at the first element for which it does not.

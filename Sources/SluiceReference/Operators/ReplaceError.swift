@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Publisher {
     /// Replaces any error from the upstream publisher with the provided element, then finishes.
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 extension Publisher {
     /// Transforms elements from the upstream publisher by providing the current element to a
     /// closure along with the last value returned by the closure, and publishes each result.

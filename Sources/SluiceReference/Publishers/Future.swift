@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A publisher that eventually produces a single value and then finishes, or fails.
 ///
 /// The closure runs once, when the future is created, not per subscription. The first call of the

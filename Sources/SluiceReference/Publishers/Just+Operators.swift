@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // Combine's eager specialisations on `Just`: the answer is known when the operator is applied, so
 // each returns a source publisher (`Just`, `Optional.Publisher`, `Result.Publisher`,
 // `Publishers.Sequence`, `Empty`) instead of an operator wrapper. Closures run at once, here.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// How a fan-in subscription turns its upstreams' values into tuples.
 enum FanInRule {
     /// `zip`: each upstream's values wait in a queue; a tuple takes the oldest value of every queue.

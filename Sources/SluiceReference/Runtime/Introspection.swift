@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A subscription, or an operator's subscriber that an upstream sees, that introspects as
 /// Combine's does: it describes itself by its operator's name ("Map", "Zip",
 /// "PassthroughSubject"), shows that name in a playground, and reflects the children Combine's

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,17 +9,19 @@ import Musl
 import Darwin
 #endif
 
-/// A plain mutual-exclusion lock.
+/// A plain mutual-exclusion lock, shared with SluiceReferenceExt (`package` access).
 ///
 /// The reference holds one per subscription object and never calls another stage while holding
 /// it: every method takes the lock, reads or changes its state enum, releases the lock, and only
 /// then talks to upstream or downstream. That is what keeps re-entrant calls deadlock-free.
-final class Lock: @unchecked Sendable {
+@usableFromInline
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A recursive lock may be taken again by the thread that holds it: subjects deliver under
     /// one, so that a subscriber can send into the subject it listens to.
-    init(recursive: Bool = false) {
+    @usableFromInline
+    package init(recursive: Bool = false) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
@@ -34,11 +39,12 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    @usableFromInline
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()

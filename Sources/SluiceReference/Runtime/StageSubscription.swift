@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// What a one-to-one operator decides for one upstream value.
 enum StageStep<Output, Failure: Error> {
     /// Forward the value downstream; downstream's answer is the new demand upstream.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// Ends the process because a rule was broken: an API violation (a `request(.none)`, a value into a
 /// subscriber before its subscription, a negative count) or one of the runtime's own invariants.
 ///

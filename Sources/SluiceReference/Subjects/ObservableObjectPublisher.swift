@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A publisher that publishes changes from observable objects: `send()` signals every subscriber.
 ///
 /// As Combine's, it does not count demand: a subscriber receives every signal sent while it is

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A subject that broadcasts elements to downstream subscribers.
 ///
 /// It keeps no value: a subscriber sees only what is sent after it subscribed, and only as far as

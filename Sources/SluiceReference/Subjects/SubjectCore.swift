@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// What `PassthroughSubject` and `CurrentValueSubject` share: the list of subscribers, the
 /// completion once sent, and the upstream subscriptions handed over by `send(subscription:)`.
 ///

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// One log for the traffic of several publishers and a subscriber, to check the order of events
 /// *across* them (which upstream is subscribed first, which one is cancelled first). Each
 /// `TestPublisher` records only its own traffic; this records the interleaving.

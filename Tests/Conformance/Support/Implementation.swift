@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 // The conformance suite is written once against the Combine API. Each test target compiles this
 // folder against one implementation, chosen by a compilation condition in Package.swift.
 #if SLUICE_REFERENCE

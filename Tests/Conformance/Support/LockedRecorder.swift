@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A subscriber for tests whose events arrive on other threads or tasks: it asks for
 /// `initialDemand` when subscribed and keeps what it receives under a lock, so the test can read it
 /// from its own thread at any time.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A subscriber that records every event it receives, with a scriptable demand.
 ///
 /// - `initialDemand`: requested as soon as the subscription arrives (`nil`: request nothing).

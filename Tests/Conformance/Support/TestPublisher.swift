@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
 /// A publisher the test drives by hand. It records, in order, what subscribers ask of it:
 /// each subscription, each `request` with its demand, each `cancel`.
 ///

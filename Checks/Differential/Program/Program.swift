@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
+// The pipeline language: a source, a chain of operators, a subscriber script, and a script of
+// steps run after subscription. Element type is always Int; the failure type is `Never` or
+// `any Error` (tracked statically so that every printed program typechecks).
+
+/// A demand as the program writes it. `.none` is only used where Combine allows it (a value's
+/// returned demand, or "no initial request"); the generator never asks `request(.none)`.
+public enum DemandSpec: Hashable, Sendable, CustomStringConvertible {
+    case none
+    case max(Int)
+    case unlimited
+
+    public var description: String {
+        switch self {
+        case .none: ".none"
+        case .max(let n): ".max(\(n))"
+        case .unlimited: ".unlimited"
+        }
+    }
+}
+
+/// A failure type a pipeline stage can have.
+public enum FailureKind: Hashable, Sendable {
+    case never
+    case error  // `any Error`
+
+    public var swift: String { self == .never ? "Never" : "any Error" }
+}
+
+/// Where the values come from.
+public indirect enum Source: Hashable, Sendable {
+    case just(Int)
+    case empty(FailureKind)
+    case fail(TestError)
+    /// `[..].publisher` when `.never`, `Publishers.Sequence<[Int], any Error>(sequence:)` otherwise.
+    case sequence([Int], FailureKind)
+    /// Driven by the steps (`send`, `finish`, `fail`).
+    case passthrough
+    case currentValue(Int)
+    /// A `Future` fulfilled at init with this value, or (`nil`) by the first `send`/`fail` step.
+    case future(Int?)
+    /// `Deferred { inner }`; the inner source is a stateless one.
+    case deferred(Source)
+    /// A hand-driven upstream that records each `request` and `cancel` into the trace.
+    case upstream
+    /// SluiceExt's `ReplaySubject(bufferSize:)`, driven by the steps.
+    case replay(Int)
+    /// SluiceExt's `PassthroughRelay`, fed by the `send` steps (a relay cannot complete: `finish`
+    /// and `fail` do nothing).
+    case relay
+    /// SluiceExt's `CurrentValueRelay`, fed like `relay`.
+    case currentValueRelay(Int)
+
+    public var failure: FailureKind {
+        switch self {
+        case .just: .never
+        case .empty(let f): f
+        case .fail: .error
+        case .sequence(_, let f): f
+        case .passthrough, .currentValue, .future, .upstream, .replay: .error
+        case .relay, .currentValueRelay: .never
+        case .deferred(let inner): inner.failure
+        }
+    }
+
+    /// True when the steps can feed it.
+    public var isDriven: Bool {
+        switch self {
+        case .passthrough, .currentValue, .upstream, .replay, .relay, .currentValueRelay: true
+        case .future(let v): v == nil
+        default: false
+        }
+    }
+}
+
+/// One operator. Closures come from the menu; `try` variants throw `TestError.oops` when their
+/// predicate holds.
+public enum Op: Hashable, Sendable {
+    case map(IntFunction)
+    case filter(Predicate)
+    /// `nil` when the predicate holds, else the function's result.
+    case compactMap(Predicate, IntFunction)
+    case tryMap(Predicate, IntFunction)
+    case scan(Int, Accumulator)
+    case tryScan(Int, Accumulator, Predicate)
+    case removeDuplicates
+    /// `.map { pred ? nil : $0 }.replaceNil(with:)`
+    case replaceNil(Predicate, Int)
+    case replaceError(Int)
+    case replaceEmpty(Int)
+    case mapError
+    case setFailureType
+    case collect
+    case collectCount(Int)
+    case reduce(Int, Accumulator)
+    case count
+    case min
+    case max
+    case first
+    case last
+    case firstWhere(Predicate)
+    case contains(Int)
+    case containsWhere(Predicate)
+    case allSatisfy(Predicate)
+    case ignoreOutput
+    case dropFirst(Int)
+    case dropWhile(Predicate)
+    case prefix(Int)
+    case prefixWhile(Predicate)
+    case outputAt(Int)
+    /// `output(in: lower...upper)`
+    case outputIn(Int, Int)
+    case append([Int])
+    case prepend([Int])
+    case catchWith(Recovery)
+    case retry(Int)
+    /// Records every event passing this point into the trace, labelled with its position.
+    case handleEvents
+    /// `.print("p<position>", to: printLog)`: every line `print` writes goes into the trace.
+    case print
+    case erase
+
+    // Combining and multicasting.
+    case merge(Side)
+    /// `.zip(side).map { $0.0 &* 100 &+ $0.1 }`
+    case zip(Side)
+    /// `.combineLatest(side).map { $0.0 &* 100 &+ $0.1 }`
+    case combineLatest(Side)
+    /// `.flatMap(maxPublishers: demand) { v in inner(v) }`
+    case flatMap(DemandSpec, Inner)
+    /// `.map { v in inner(v) }.switchToLatest()`
+    case switchToLatest(Inner)
+    case share
+    /// SluiceExt's `.share(replay:)`
+    case shareReplay(Int)
+    /// SluiceExt's `.withLatestFrom(side) { $0 &* 100 &+ $1 }`
+    case withLatestFrom(Side)
+    /// `.multicast { PassthroughSubject() }.autoconnect()`
+    case multicastAutoconnect
+    /// `.buffer(size:prefetch:whenFull:)`; `keepFull` picks `.keepFull` over `.byRequest`.
+    case buffer(Int, keepFull: Bool, BufferFull)
+
+    // Time, on the program's virtual-time scheduler; durations in milliseconds.
+    case delay(Int)
+    case debounce(Int)
+    case throttle(Int, latest: Bool)
+    /// `customError` fails with `TestError.other` at the timeout instead of finishing.
+    case timeout(Int, customError: Bool)
+    case receiveOn
+    case subscribeOn
+    /// `.measureInterval(using:).map { Int($0.nanoseconds / 1_000_000) }`
+    case measureInterval
+    /// `.collect(.byTime(scheduler, .milliseconds(ms)))` with the collected values encoded.
+    case collectByTime(Int)
+    case collectByTimeOrCount(Int, Int)
+
+    /// The failure type after this operator, given the failure type before it.
+    public func failure(after f: FailureKind) -> FailureKind {
+        switch self {
+        case .tryMap, .tryScan, .mapError, .setFailureType, .catchWith: .error
+        case .replaceError: .never
+        default: f
+        }
+    }
+
+    /// Operators that are written as two calls (the second bringing the element back to Int).
+    /// They are always applied to a type-erased upstream, so no eager overload interferes.
+    public var isCompound: Bool {
+        switch self {
+        case .replaceNil, .contains, .containsWhere, .allSatisfy, .collect, .collectCount, .ignoreOutput: true
+        case .zip, .combineLatest, .switchToLatest, .multicastAutoconnect, .measureInterval, .collectByTime,
+            .collectByTimeOrCount:
+            true
+        default: false
+        }
+    }
+
+    /// True for the operators that run on the program's virtual-time scheduler.
+    public var usesScheduler: Bool {
+        switch self {
+        case .delay, .debounce, .throttle, .timeout, .receiveOn, .subscribeOn, .measureInterval, .collectByTime,
+            .collectByTimeOrCount:
+            true
+        default: false
+        }
+    }
+
+    /// True for the operators that can subscribe to the program's second subject.
+    public var usesOther: Bool {
+        switch self {
+        case .merge(.other), .zip(.other), .combineLatest(.other), .withLatestFrom(.other), .flatMap(_, .other),
+            .switchToLatest(.other):
+            true
+        default: false
+        }
+    }
+}
+
+/// The second publisher of `merge`, `zip` and `combineLatest`, with the chain's failure type.
+public enum Side: Hashable, Sendable {
+    case just(Int)
+    case sequence([Int])
+    /// The program's second subject (`other`), driven by the `*Other` steps.
+    case other
+}
+
+/// What `flatMap` and `switchToLatest` make of each value `v`, with the chain's failure type.
+public enum Inner: Hashable, Sendable, CaseIterable {
+    /// `Just(v)`
+    case just
+    /// `[v, v &+ 1].publisher`
+    case pair
+    case empty
+    /// `Fail(error: TestError.other)`; only on a failing chain (`normalized()` makes it `.empty`).
+    case fail
+    /// The program's second subject, subscribed once per inner.
+    case other
+}
+
+/// `buffer`'s policy when it is full.
+public enum BufferFull: Hashable, Sendable, CaseIterable {
+    case dropNewest
+    case dropOldest
+    /// `.customError { TestError.other }`; only on a failing chain (else `.dropNewest`).
+    case customError
+}
+
+/// The subscriber at the end: `RecordingSubscriber`'s behaviour from the conformance suite.
+public struct SubscriberScript: Hashable, Sendable {
+    /// Requested on subscription; `.none` means no request at all.
+    public var initial: DemandSpec
+    /// Returned from every `receive(_:)`.
+    public var perValue: DemandSpec
+    /// Cancel (and return `.none`) on receiving this many values.
+    public var cancelAfterValues: Int?
+    /// Inside the receive of value number `index` (1-based, counting values so far), request more.
+    public var reentrantRequest: ReentrantRequest?
+
+    public struct ReentrantRequest: Hashable, Sendable {
+        public var afterValues: Int
+        public var demand: DemandSpec
+        public init(afterValues: Int, demand: DemandSpec) {
+            self.afterValues = afterValues
+            self.demand = demand
+        }
+    }
+
+    public init(
+        initial: DemandSpec, perValue: DemandSpec, cancelAfterValues: Int? = nil,
+        reentrantRequest: ReentrantRequest? = nil
+    ) {
+        self.initial = initial
+        self.perValue = perValue
+        self.cancelAfterValues = cancelAfterValues
+        self.reentrantRequest = reentrantRequest
+    }
+}
+
+/// A step run after `subscribe` returns, in order.
+public enum Step: Hashable, Sendable {
+    /// Sends a value into a driven source (a test upstream only sends with outstanding demand).
+    case send(Int)
+    case finish
+    case fail(TestError)
+    /// The subscriber requests more.
+    case request(DemandSpec)
+    /// The subscriber cancels.
+    case cancel
+    /// Drives the second subject (`other`).
+    case sendOther(Int)
+    case finishOther
+    case failOther(TestError)
+    /// Moves the virtual clock forward by this many milliseconds.
+    case advance(Int)
+}
+
+/// A whole differential program.
+public struct Program: Hashable, Sendable {
+    public var source: Source
+    public var ops: [Op]
+    public var subscriber: SubscriberScript
+    /// A second subscriber to the same chain, subscribed right after the first; the steps'
+    /// `request` and `cancel` are the first one's. Its events enter the one trace, so the order
+    /// between two subscribers of a subject (or of `share`) is compared too.
+    public var secondSubscriber: SubscriberScript?
+    public var steps: [Step]
+
+    public init(
+        source: Source, ops: [Op], subscriber: SubscriberScript, secondSubscriber: SubscriberScript? = nil,
+        steps: [Step]
+    ) {
+        self.source = source
+        self.ops = ops
+        self.subscriber = subscriber
+        self.secondSubscriber = secondSubscriber
+        self.steps = steps
+    }
+
+    /// True when an operator runs on the virtual-time scheduler: the trace then carries instants.
+    public var usesScheduler: Bool { ops.contains { $0.usesScheduler } }
+
+    /// True when an operator subscribes to the second subject.
+    public var usesOther: Bool { ops.contains { $0.usesOther } }
+
+    /// The failure type before each operator and at the end.
+    public var failures: [FailureKind] {
+        var f = source.failure
+        var out = [f]
+        for op in ops {
+            f = op.failure(after: f)
+            out.append(f)
+        }
+        return out
+    }
+}
