@@ -38,27 +38,24 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 
 /// The storage every `@Published` property has, seen without its value type: where the owning
 /// object's `objectWillChange` is kept.
-@usableFromInline
-class PublishedStorage {
+protocol WillChangeStorage: AnyObject {
     /// The object's publisher, if one is installed here already; otherwise `candidate`, installed.
-    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        _trap("PublishedStorage.install is overridden by PublishedSubject")
-    }
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher
 
     /// The object's publisher, if installed.
-    var installed: ObservableObjectPublisher? {
-        _trap("PublishedStorage.installed is overridden by PublishedSubject")
-    }
+    var installed: ObservableObjectPublisher? { get }
 }
 
-/// A field type that holds `PublishedStorage`: `Published`, whatever its value.
+/// A field type that holds a `WillChangeStorage`: `Published`, whatever its value.
 protocol PublishedField {
     /// The storage of the field of this type at `address`.
-    static func storage(at address: UnsafeRawPointer) -> PublishedStorage
+    static func storage(at address: UnsafeRawPointer) -> any WillChangeStorage
 }
 
 extension Published: PublishedField {
-    static func storage(at address: UnsafeRawPointer) -> PublishedStorage { address.load(as: Published.self).subject }
+    static func storage(at address: UnsafeRawPointer) -> any WillChangeStorage {
+        address.load(as: Published.self).subject
+    }
 }
 
 /// Where a class keeps its `@Published` fields: their offsets in an instance, found once per class.
@@ -68,7 +65,7 @@ struct PublishedFields: Sendable {
         let offset: Int
         let type: any PublishedField.Type
 
-        func storage(in object: UnsafeRawPointer) -> PublishedStorage { type.storage(at: object + offset) }
+        func storage(in object: UnsafeRawPointer) -> any WillChangeStorage { type.storage(at: object + offset) }
     }
 
     private static let lock = Lock()

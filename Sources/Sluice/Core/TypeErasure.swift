@@ -35,25 +35,32 @@ extension AnyPublisher: Publisher {
     }
 }
 
-/// What an `AnyPublisher` holds: the erased publisher, behind one virtual call.
+/// What an `AnyPublisher` holds: the erased publisher, behind one call through `subscribeEntry`
+/// (a function that captures nothing, made where the publisher's type is known, so the box is one
+/// allocation).
 @usableFromInline
 class _AnyPublisherBox<Output, Failure: Error> {
-    @inlinable init() {}
+    @usableFromInline let subscribeEntry: (_AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void
 
-    @usableFromInline func subscribe(_ subscriber: AnySubscriber<Output, Failure>) {
-        _trap("_AnyPublisherBox.subscribe is overridden by _ErasedPublisher")
+    @inlinable
+    init(subscribeEntry: @escaping (_AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void) {
+        self.subscribeEntry = subscribeEntry
     }
+
+    @inlinable func subscribe(_ subscriber: AnySubscriber<Output, Failure>) { subscribeEntry(self, subscriber) }
 }
 
 @usableFromInline
 final class _ErasedPublisher<Upstream: Publisher>: _AnyPublisherBox<Upstream.Output, Upstream.Failure> {
     @usableFromInline let upstream: Upstream
 
-    @inlinable init(_ upstream: Upstream) { self.upstream = upstream }
-
-    // Not through `subscribe`: as in Combine, an `_Introspection` hook does not see this step.
-    @inlinable override func subscribe(_ subscriber: AnySubscriber<Upstream.Output, Upstream.Failure>) {
-        upstream.receive(subscriber: subscriber)
+    // Not through `subscribe(_:)`: as in Combine, an `_Introspection` hook does not see this step.
+    @inlinable
+    init(_ upstream: Upstream) {
+        self.upstream = upstream
+        super.init { box, subscriber in
+            unsafeDowncast(box, to: _ErasedPublisher.self).upstream.receive(subscriber: subscriber)
+        }
     }
 }
 

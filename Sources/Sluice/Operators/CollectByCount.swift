@@ -60,11 +60,8 @@ where Downstream.Input == [Element] {
     /// Fewer than `count` elements between signals. Upstream sends serially; a cancel leaves it
     /// alone (it dies with the subscription).
     @exclusivity(unchecked) @usableFromInline var buffer: [Element] = []
-    @usableFromInline let isDone = Atomic<Bool>(false)
-    @usableFromInline let lock = Mutex(())
-    /// Guarded by `lock`.
     @exclusivity(unchecked)
-    @usableFromInline var handOff = UpstreamHandOff<Never>()
+    @usableFromInline var slot = UpstreamSlot<Never>()
 
     @inlinable
     init(count: Int, downstream: Downstream) {
@@ -76,7 +73,7 @@ where Downstream.Input == [Element] {
     @usableFromInline var description: String { "CollectByCount" }
 
     @usableFromInline var customMirror: Mirror {
-        let upstream = lock.withLock(guarding: &handOff) { $0.live }
+        let upstream = slot.activeUpstream().upstream
         return Mirror(
             self,
             children: [
@@ -87,19 +84,15 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLock(guarding: &handOff, { $0.attach(subscription) }) {
-        case .attached: break
         // As Combine's, a subscription after downstream cancelled is left alone
         // (CollectByCountTests.testCollectByCountCancelBeforeSubscription).
-        case .afterCancel: return
-        case .again: return subscription.cancel()
-        }
+        guard slot.attachOrCancelLate(subscription) else { return }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Element) -> Subscribers.Demand {
-        guard !isDone.load(ordering: .relaxed) else { return .none }
+        guard slot.current.isLive else { return .none }
         buffer.append(input)
         guard buffer.count >= count else { return .none }
         var full: [Element] = []
@@ -107,16 +100,13 @@ where Downstream.Input == [Element] {
         swap(&full, &buffer)
         // Downstream answers in arrays; upstream counts elements.
         let more = lifetime.call(self) { downstream.with { $0.receive(full) } } ?? .none
-        return more == .none || isDone.load(ordering: .relaxed) ? .none : more * count
+        return more == .none || !slot.current.isLive ? .none : more * count
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         // As Combine's, a completion before upstream's subscription is passed on (alone).
-        guard !isDone.load(ordering: .relaxed),
-            lock.withLock(guarding: &handOff, { $0.end(parking: nil) != nil || $0.endBeforeSubscription() })
-        else { return }
-        isDone.store(true, ordering: .releasing)
+        guard slot.current.isLive, slot.finish(parking: nil) != nil || slot.end(abandoning: true) != nil else { return }
         let rest = buffer
         buffer = []
         lifetime.call(self) {
@@ -130,13 +120,12 @@ where Downstream.Input == [Element] {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        lock.withLock(guarding: &handOff) { $0.live }?.request(demand * count)
+        slot.activeUpstream().upstream?.request(demand * count)
     }
 
     @inlinable
     func cancel() {
-        isDone.store(true, ordering: .releasing)
-        lock.withLock(guarding: &handOff) { $0.cancel() }?.cancel()
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

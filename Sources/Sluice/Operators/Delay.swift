@@ -71,15 +71,16 @@ extension Publishers {
 /// of downstream. A delayed value or completion still scheduled holds this object until it runs,
 /// but no longer downstream.
 @usableFromInline
-final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: UpstreamLink,
-    Subscriber, Subscription
+final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
     /// Upstream completed; its completion is on its way. Values already scheduled still go out,
     /// and the demand they return still goes upstream, as in Combine.
-    @inlinable static var completing: UInt8 { firstOwnState }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
@@ -98,19 +99,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         scheduler = publisher.scheduler
         options = publisher.options
         lifetime = Lifetime { unsafeDowncast($0, to: _DelaySubscription.self).downstream.release() }
-        super.init()
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard attachOrCancelLate(subscription) else { return }
+        guard slot.attachOrCancelLate(subscription) else { return }
         // The subscription itself is not delayed.
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        guard slot.status.load(ordering: .acquiring) == .active else { return .none }
         scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
             self.deliver(input)
         }
@@ -120,7 +120,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard
-            status.compareExchange(expected: Self.active, desired: Self.completing, ordering: .acquiringAndReleasing)
+            slot.status.compareExchange(expected: .active, desired: .finishing, ordering: .acquiringAndReleasing)
                 .exchanged
         else { return }
         scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
@@ -132,24 +132,24 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func deliver(_ input: Input) {
         let more =
             lifetime.call(self) {
-                status.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+                slot.status.load(ordering: .acquiring) != .ended ? downstream.with { $0.receive(input) } : .none
             } ?? .none
         guard more != .none else { return }
-        lock.lock()
-        let upstream = upstream
-        lock.unlock()
+        slot.lock.lock()
+        let upstream = slot.upstream
+        slot.lock.unlock()
         upstream?.request(more)
     }
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         guard
-            status.compareExchange(expected: Self.completing, desired: Self.done, ordering: .acquiringAndReleasing)
+            slot.status.compareExchange(expected: .finishing, desired: .ended, ordering: .acquiringAndReleasing)
                 .exchanged
         else { return }
-        lock.lock()
-        upstream = nil
-        lock.unlock()
+        slot.lock.lock()
+        slot.upstream = nil
+        slot.lock.unlock()
         lifetime.call(self) {
             guard lifetime.end() else { return }
             downstream.with { $0.receive(completion: completion) }
@@ -158,16 +158,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let upstream = upstream
-        lock.unlock()
+        slot.lock.lock()
+        let upstream = slot.upstream
+        slot.lock.unlock()
         upstream?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        // A completed upstream (`completing`) has nothing to cancel.
-        end(abandoning: true)?.upstream?.cancel()
+        // A completed upstream (`finishing`) has nothing to cancel.
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

@@ -58,7 +58,9 @@ extension Publishers {
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 @usableFromInline
-final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, Subscription, Introspected {
+final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -80,7 +82,6 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
         remaining = count
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: DropSubscription.self).downstream.release() }
-        super.init()
     }
 
     @usableFromInline var description: String { "Drop" }
@@ -89,7 +90,7 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
     func receive(subscription: any Subscription) {
         // Upstream's first request is the demand that waited for it, plus the values to drop.
         var first = Subscribers.Demand.none
-        let attached = attachOrCancelLate(subscription) {
+        let attached = slot.attachOrCancelLate(subscription) {
             first = pending + count
             pending = .none
         }
@@ -101,7 +102,7 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
     func receive(_ input: Input) -> Subscribers.Demand {
         // Downstream holds this subscription from the start, so, as Combine's, even a value that
         // comes before upstream's subscription is dropped or passed on; only the end stops values.
-        guard status.load(ordering: .acquiring) < Self.done else { return .none }
+        guard slot.current.isLive else { return .none }
         guard remaining == 0 else {
             // Asked for on top of downstream's demand: it leaves nothing to replace.
             remaining -= 1
@@ -114,7 +115,7 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
     func receive(completion: Subscribers.Completion<Failure>) {
         // Downstream already has its subscription, so even a completion that comes before
         // upstream's subscription can be delivered.
-        guard end() != nil else { return }
+        guard slot.end() != nil else { return }
         lifetime.call(self) {
             if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
         }
@@ -123,23 +124,23 @@ final class DropSubscription<Downstream: Subscriber>: UpstreamLink, Subscriber, 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        lock.lock()
-        switch status.load(ordering: .relaxed) {
-        case Self.awaiting:
+        slot.lock.lock()
+        switch slot.status.load(ordering: .relaxed) {
+        case .awaiting:
             pending += demand
-            lock.unlock()
-        case Self.active:
-            let current = upstream
-            lock.unlock()
+            slot.lock.unlock()
+        case .active:
+            let current = slot.upstream
+            slot.lock.unlock()
             current?.request(demand)
         default:
-            lock.unlock()
+            slot.lock.unlock()
         }
     }
 
     @inlinable
     func cancel() {
-        end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

@@ -114,9 +114,11 @@ protocol _EventObserver<Input, Failure> {
 /// through `gate`; once the stream has ended, the last of those, or the cancel if none is running,
 /// lets go of them.
 @usableFromInline
-final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: UpstreamLink, Subscriber,
+final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure {
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Observer.Input
     @usableFromInline typealias Failure = Observer.Failure
 
@@ -133,7 +135,6 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
         self.observer = Releasable(observer)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: _PassThroughSubscription.self).release() }
-        super.init()
     }
 
     @usableFromInline var description: String { Observer.name }
@@ -143,7 +144,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @inlinable
     func receive(subscription: any Subscription) {
         observeEvery { $0.receive(subscription: subscription) }
-        switch attach(subscription) {
+        switch slot.attach(subscription) {
         case .attached:
             lifetime.call(self) {
                 observeLive { $0.receive(subscription: subscription) }
@@ -159,8 +160,8 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     func receive(_ input: Input) -> Subscribers.Demand {
         observeEvery { $0.receive(input) }
         return lifetime.call(self) {
-            let current = status.load(ordering: .acquiring)
-            guard current == Self.active || current == Self.awaiting else { return .none }
+            let current = slot.status.load(ordering: .acquiring)
+            guard current == .active || current == .awaiting else { return .none }
             observeLive { $0.receive(input) }
             let demand = downstream.with { $0.receive(input) }
             if demand != .none { observer.value?.request(demand, synchronous: true) }
@@ -172,10 +173,10 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     func receive(completion: Subscribers.Completion<Failure>) {
         observeEvery { $0.receive(completion: completion) }
         lifetime.call(self) {
-            let current = status.load(ordering: .acquiring)
-            guard current == Self.active || current == Self.awaiting else { return }
+            let current = slot.status.load(ordering: .acquiring)
+            guard current == .active || current == .awaiting else { return }
             // A subscription that comes after it is left alone, as after a cancel.
-            _ = end(abandoning: true)
+            _ = slot.end(abandoning: true)
             guard lifetime.end() else { return }
             observeLive { $0.receive(completion: completion) }
             downstream.with { $0.receive(completion: completion) }
@@ -185,9 +186,9 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         observeEvery { $0.request(demand, synchronous: false) }
-        let (state, current) = activeUpstream()
+        let (state, current) = slot.activeUpstream()
         // The observer hears of a request before the subscription too, as Combine's does.
-        guard current != nil || state == Self.awaiting else { return }
+        guard current != nil || state == .awaiting else { return }
         lifetime.call(self) { observeLive { $0.request(demand, synchronous: false) } }
         current?.request(demand)
     }
@@ -195,7 +196,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @inlinable
     func cancel() {
         observeEvery { $0.cancel() }
-        let current = end(abandoning: true)?.upstream
+        let current = slot.end(abandoning: true)?.upstream
         lifetime.call(self) {
             if lifetime.end(), current != nil { observeLive { $0.cancel() } }
         }

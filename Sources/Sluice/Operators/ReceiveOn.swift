@@ -53,24 +53,24 @@ extension Publishers {
 /// lock and no allocation beyond the closure: the lock guards only the upstream slot, which
 /// subscription, request, cancel and the end of the stream touch.
 ///
-/// States (`UpstreamLink`'s and one of its own): `awaiting` the subscription, `active`, `completing` (upstream has completed and the
-/// completion is scheduled: values scheduled before it still arrive and their demand still goes
-/// upstream; a cancel has nothing left to stop), `done` (delivered, or cancelled: scheduled values
+/// The slot's states: `awaiting` the subscription, `active`, `finishing` (upstream has completed and
+/// the completion is scheduled: values scheduled before it still arrive and their demand still goes
+/// upstream; a cancel has nothing left to stop), `ended` (delivered, or cancelled: scheduled values
 /// find it and are dropped), `abandoned` (cancelled before upstream's subscription came).
 ///
 /// Lifetimes: downstream is used only inside calls through `lifetime` (the subscription, each
 /// delivery, the completion); the completion's delivery or a cancel ends it, and the last call in
 /// flight (or the cancel, when none is) lets go of downstream. A scheduled delivery still holds this
-/// object until it runs, but no longer downstream. A cancel while `completing` ends nothing: the
+/// object until it runs, but no longer downstream. A cancel while `finishing` ends nothing: the
 /// completion on its way is still delivered (as in Combine), and its delivery ends the lifetime.
 @usableFromInline
-final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: UpstreamLink, Subscriber,
+final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber,
     Subscription, Introspected
 {
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-
-    @inlinable static var completing: UInt8 { firstOwnState }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
@@ -85,7 +85,6 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         self.scheduler = scheduler
         self.options = options
         lifetime = Lifetime { unsafeDowncast($0, to: _ReceiveOnSubscription.self).downstream.release() }
-        super.init()
     }
 
     @usableFromInline var description: String { "ReceiveOn" }
@@ -94,27 +93,27 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard attachOrCancelLate(subscription) else { return }
+        guard slot.attachOrCancelLate(subscription) else { return }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         // Upstream sends serially; a cancel racing this load is caught again in `deliver`.
-        guard status.load(ordering: .relaxed) == Self.active else { return .none }
+        guard slot.status.load(ordering: .relaxed) == .active else { return .none }
         scheduler.schedule(options: options) { self.deliver(input) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .active else {
+            slot.lock.unlock()
             return
         }
-        status.store(Self.completing, ordering: .releasing)
-        lock.unlock()
+        slot.status.store(.finishing, ordering: .releasing)
+        slot.lock.unlock()
         scheduler.schedule(options: options) { self.finish(completion) }
     }
 
@@ -124,23 +123,23 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
     func deliver(_ input: Input) {
         let demand =
             lifetime.call(self) {
-                status.load(ordering: .acquiring) != Self.done ? downstream.with { $0.receive(input) } : .none
+                slot.status.load(ordering: .acquiring) != .ended ? downstream.with { $0.receive(input) } : .none
             } ?? .none
         if demand != .none { requestUpstream(demand) }
     }
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.completing else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .finishing else {
+            slot.lock.unlock()
             return
         }
-        status.store(Self.done, ordering: .releasing)
+        slot.status.store(.ended, ordering: .releasing)
         // Let go of upstream: a fused upstream holds its subscriber, and this ends the cycle.
-        let finished = upstream
-        upstream = nil
-        lock.unlock()
+        let finished = slot.upstream
+        slot.upstream = nil
+        slot.lock.unlock()
         withExtendedLifetime(finished) {
             lifetime.call(self) {
                 guard lifetime.end() else { return }
@@ -149,12 +148,12 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         }
     }
 
-    /// Passes demand upstream while the stream is live or completing.
+    /// Passes demand upstream while the stream is active or finishing.
     @inlinable
     func requestUpstream(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let target = upstream
-        lock.unlock()
+        slot.lock.lock()
+        let target = slot.upstream
+        slot.lock.unlock()
         target?.request(demand)
     }
 
@@ -167,17 +166,17 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
 
     @inlinable
     func cancel() {
-        lock.lock()
-        let current = status.load(ordering: .relaxed)
-        guard current == Self.active || current == Self.awaiting else {
+        slot.lock.lock()
+        let current = slot.status.load(ordering: .relaxed)
+        guard current == .active || current == .awaiting else {
             // Completing: the completion is on its way and upstream is finished; nothing to stop.
-            lock.unlock()
+            slot.lock.unlock()
             return
         }
-        status.store(current == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
-        let cancelled = upstream
-        upstream = nil
-        lock.unlock()
+        slot.status.store(current == .awaiting ? .abandoned : .ended, ordering: .releasing)
+        let cancelled = slot.upstream
+        slot.upstream = nil
+        slot.lock.unlock()
         cancelled?.cancel()
         lifetime.end(self)
     }

@@ -60,13 +60,10 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @usableFromInline let lifetime: Lifetime
     /// Only upstream's signals touch it, serially.
     @exclusivity(unchecked) @usableFromInline var receivedValue = false
-    /// Upstream's subscription has come and the stream has not ended: values before it are
+    /// Values are taken only while it is `active`: those before upstream's subscription are
     /// ignored, as Combine's are (ReplaceEmptyTests.testReplaceEmptyReceiveValueBeforeSubscription).
-    @usableFromInline let isLive = Atomic<Bool>(false)
-    @usableFromInline let lock = Mutex(())
-    /// Guarded by `lock`.
     @exclusivity(unchecked)
-    @usableFromInline var handOff = UpstreamHandOff<Input>()
+    @usableFromInline var slot = UpstreamSlot<Input>()
 
     @inlinable
     init(output: Input, downstream: Downstream) {
@@ -79,35 +76,29 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let attachment = lock.withLock(guarding: &handOff) {
-            let attachment = $0.attach(subscription)
-            if case .attached = attachment { isLive.store(true, ordering: .releasing) }
-            return attachment
-        }
-        switch attachment {
+        switch slot.attach(subscription) {
         case .attached: break
         // As Combine's (ReplaceEmptyTests.testReplaceEmptyCancelBeforeSubscription).
-        case .afterCancel: return subscription.request(.unlimited)
-        case .again: return subscription.cancel()
+        case .late(afterCancel: true): return subscription.request(.unlimited)
+        case .late(afterCancel: false): return subscription.cancel()
         }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        if isLive.load(ordering: .acquiring) { subscription.request(.unlimited) }
+        if slot.current == .active { subscription.request(.unlimited) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard isLive.load(ordering: .acquiring) else { return .none }
+        guard slot.current == .active else { return .none }
         receivedValue = true
         return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard isLive.load(ordering: .acquiring) else { return }
+        guard slot.current == .active else { return }
         var replacement: Input?
         if case .finished = completion, !receivedValue { replacement = output }
-        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: replacement) }) else { return }
-        isLive.store(false, ordering: .releasing)
+        guard let ending = slot.finish(parking: replacement) else { return }
         guard ending.deliverNow else { return }
         lifetime.call(self) {
             guard lifetime.end() else { return }
@@ -119,7 +110,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        let (parked, live) = lock.withLock(guarding: &handOff) { ($0.request(), $0.live) }
+        let (parked, live) = slot.request()
         if let parked {
             lifetime.call(self) {
                 guard lifetime.end() else { return }
@@ -132,10 +123,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func cancel() {
-        lock.withLock(guarding: &handOff) {
-            isLive.store(false, ordering: .releasing)
-            return $0.cancel()
-        }?.cancel()
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

@@ -50,16 +50,17 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 ///
 /// Values come serially from upstream and touch only the atomic demand word and status (no lock
 /// per value). `request`, `cancel` and the completion meet under the lock: a failure that finds no
-/// demand parks the stream in `replacing`, and the request that finds it there delivers.
+/// demand parks the stream in `finishing`, and the request that finds it there delivers.
 @usableFromInline
-final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: UpstreamLink, Subscriber,
+final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
     /// Upstream failed while downstream had no demand: the replacement waits for a request.
-    @inlinable static var replacing: UInt8 { firstOwnState }
 
     @usableFromInline let output: Upstream.Output
     /// Used only inside calls through `lifetime`.
@@ -74,20 +75,19 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         self.output = output
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: ReplaceErrorSubscription.self).downstream.release() }
-        super.init()
     }
 
     @usableFromInline var description: String { "ReplaceError" }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard attachOrCancelLate(subscription) else { return }
+        guard slot.attachOrCancelLate(subscription) else { return }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        guard slot.status.load(ordering: .acquiring) == .active else { return .none }
         // Combine traps here too: this operator counts demand, so an upstream that overruns it
         // is caught rather than passed on.
         _require(
@@ -100,19 +100,19 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .active else {
+            slot.lock.unlock()
             return
         }
-        upstream = nil
+        slot.upstream = nil
         if case .failure = completion, demand.load() == 0 {
-            status.store(Self.replacing, ordering: .releasing)
-            lock.unlock()
+            slot.status.store(.finishing, ordering: .releasing)
+            slot.lock.unlock()
             return
         }
-        status.store(Self.done, ordering: .releasing)
-        lock.unlock()
+        slot.status.store(.ended, ordering: .releasing)
+        slot.lock.unlock()
         finish(replacing: { if case .failure = completion { true } else { false } }())
     }
 
@@ -129,25 +129,25 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        lock.lock()
+        slot.lock.lock()
         _ = self.demand.add(demand)
-        switch status.load(ordering: .relaxed) {
-        case Self.active:
-            let upstream = upstream
-            lock.unlock()
+        switch slot.status.load(ordering: .relaxed) {
+        case .active:
+            let upstream = slot.upstream
+            slot.lock.unlock()
             upstream?.request(demand)
-        case Self.replacing:
-            status.store(Self.done, ordering: .releasing)
-            lock.unlock()
+        case .finishing:
+            slot.status.store(.ended, ordering: .releasing)
+            slot.lock.unlock()
             finish(replacing: true)
         default:
-            lock.unlock()
+            slot.lock.unlock()
         }
     }
 
     @inlinable
     func cancel() {
-        end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 }

@@ -85,14 +85,15 @@ extension Publishers {
 /// flight, or the cancel when none is, lets go of both. The timer is cancelled at the end; a timer
 /// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
-final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: UpstreamLink,
-    Subscriber, Subscription, Introspected
+final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
     /// Upstream completed; the completion waits on the scheduler (a cancel still reaches upstream).
-    @inlinable static var completing: UInt8 { firstOwnState }
 
     @usableFromInline let interval: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
@@ -121,7 +122,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.customError = Releasable(customError)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: _TimeoutSubscription.self).release() }
-        super.init()
     }
 
     @usableFromInline var description: String { "Timeout" }
@@ -130,7 +130,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard attachOrCancelLate(subscription) else { return }
+        guard slot.attachOrCancelLate(subscription) else { return }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         // The clock starts at the subscription, once downstream has it: a scheduler that runs the
         // timeout at once (`ImmediateScheduler`) cannot end the stream before downstream's
@@ -140,7 +140,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .acquiring) == Self.active else { return .none }
+        guard slot.status.load(ordering: .acquiring) == .active else { return .none }
         restartClock()
         scheduler.schedule(options: options) { self.deliver(input) }
         return .none
@@ -148,14 +148,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .active else {
+            slot.lock.unlock()
             return
         }
-        status.store(Self.completing, ordering: .releasing)
+        slot.status.store(.finishing, ordering: .releasing)
         let stale = disarm()
-        lock.unlock()
+        slot.lock.unlock()
         stale?.cancel()
         scheduler.schedule(options: options) { self.finish(completion) }
     }
@@ -164,28 +164,28 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.active, let live = upstream else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .active, let live = slot.upstream else {
+            slot.lock.unlock()
             return
         }
         // Combine starts the clock again at the first request.
         let restart = !hasRequested
         hasRequested = true
-        lock.unlock()
+        slot.lock.unlock()
         live.request(demand)
         if restart { restartClock() }
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        let live = upstream
-        upstream = nil
-        let before = status.load(ordering: .relaxed)
-        status.store(before == Self.awaiting ? Self.abandoned : Self.done, ordering: .releasing)
+        slot.lock.lock()
+        let live = slot.upstream
+        slot.upstream = nil
+        let before = slot.status.load(ordering: .relaxed)
+        slot.status.store(before == .awaiting ? .abandoned : .ended, ordering: .releasing)
         let stale = disarm()
-        lock.unlock()
+        slot.lock.unlock()
         stale?.cancel()
         live?.cancel()
         lifetime.end(self)
@@ -197,27 +197,27 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func deliver(_ input: Input) {
         let more =
             lifetime.call(self) { () -> Subscribers.Demand in
-                let now = status.load(ordering: .acquiring)
-                guard now == Self.active || now == Self.completing else { return .none }
+                let now = slot.status.load(ordering: .acquiring)
+                guard now == .active || now == .finishing else { return .none }
                 return downstream.with { $0.receive(input) }
             } ?? .none
         guard more != .none else { return }
-        lock.lock()
-        let live = status.load(ordering: .relaxed) == Self.active ? upstream : nil
-        lock.unlock()
+        slot.lock.lock()
+        let live = slot.status.load(ordering: .relaxed) == .active ? slot.upstream : nil
+        slot.lock.unlock()
         live?.request(more)
     }
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.completing else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .finishing else {
+            slot.lock.unlock()
             return
         }
-        status.store(Self.done, ordering: .releasing)
-        upstream = nil
-        lock.unlock()
+        slot.status.store(.ended, ordering: .releasing)
+        slot.upstream = nil
+        slot.lock.unlock()
         lifetime.call(self) {
             guard lifetime.end() else { return }
             downstream.with { $0.receive(completion: completion) }
@@ -227,16 +227,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// The armed timer ran out: cancel upstream and end the stream.
     @inlinable
     func expire(epoch: UInt) {
-        lock.lock()
-        guard epoch == timerEpoch, status.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
+        slot.lock.lock()
+        guard epoch == timerEpoch, slot.status.load(ordering: .relaxed) == .active else {
+            slot.lock.unlock()
             return
         }
-        let live = upstream
-        upstream = nil
-        status.store(Self.done, ordering: .releasing)
+        let live = slot.upstream
+        slot.upstream = nil
+        slot.status.store(.ended, ordering: .releasing)
         let stale = disarm()
-        lock.unlock()
+        slot.lock.unlock()
         stale?.cancel()
         live?.cancel()
         lifetime.call(self) {
@@ -251,27 +251,27 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Replaces the armed timer by one due `interval` from now, unless the stream has ended.
     @inlinable
     func restartClock() {
-        lock.lock()
-        guard status.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
+        slot.lock.lock()
+        guard slot.status.load(ordering: .relaxed) == .active else {
+            slot.lock.unlock()
             return
         }
         let stale = disarm()
         let epoch = timerEpoch
-        lock.unlock()
+        slot.lock.unlock()
         stale?.cancel()
         let token = scheduler.schedule(
             after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
             options: options
         ) { self.expire(epoch: epoch) }
-        lock.lock()
+        slot.lock.lock()
         // A newer restart, a cancel or a completion may have come while scheduling.
-        guard epoch == timerEpoch, status.load(ordering: .relaxed) == Self.active else {
-            lock.unlock()
+        guard epoch == timerEpoch, slot.status.load(ordering: .relaxed) == .active else {
+            slot.lock.unlock()
             return token.cancel()
         }
         timer = token
-        lock.unlock()
+        slot.lock.unlock()
     }
 
     /// Lets go of downstream and `customError`: called once, when `lifetime` says so.

@@ -22,7 +22,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     @usableFromInline var result: Result<Output, Failure>?
     /// The subscriptions that arrived before the result, in order of subscription.
     @exclusivity(unchecked)
-    @usableFromInline var waiting: [_FutureSubscriptionBase<Output, Failure>] = []
+    @usableFromInline var waiting: [any FutureWaiter<Output, Failure>] = []
 
     /// Creates a publisher and runs `attemptToFulfill` at once with the promise that settles it.
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
@@ -61,19 +61,19 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     /// Forgets a cancelled subscription, so that the future does not keep it alive.
     @usableFromInline
-    func remove(_ subscription: _FutureSubscriptionBase<Output, Failure>) {
+    func remove(_ subscription: any FutureWaiter<Output, Failure>) {
         lock.withLock { waiting.removeAll { $0 === subscription } }
     }
 }
 
-/// What the future holds of a subscription: something the result can be handed to. A base class
-/// rather than a protocol so that the waiting list is a plain array of references.
+/// What the future holds of a subscription: something the result can be handed to.
 @usableFromInline
-class _FutureSubscriptionBase<Output, Failure: Error> {
-    @usableFromInline init() {}
+protocol FutureWaiter<Output, Failure>: AnyObject {
+    associatedtype Output
+    associatedtype Failure: Error
 
     /// Hands the result over; called exactly once, by the future.
-    @usableFromInline func settle(_ result: Result<Output, Failure>) { _trap("abstract") }
+    func settle(_ result: Result<Output, Failure>)
 }
 
 /// One subscriber's view of a future.
@@ -86,9 +86,7 @@ class _FutureSubscriptionBase<Output, Failure: Error> {
 /// request itself needs no hand-over: it comes from the subscriber, so a result already known is
 /// delivered inside that request, as Combine does (also from inside `receive(subscription:)`).
 @usableFromInline
-final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase<Downstream.Input, Downstream.Failure>,
-    Subscription, Introspected
-{
+final class _FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscription, Introspected {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -131,7 +129,7 @@ final class _FutureSubscription<Downstream: Subscriber>: _FutureSubscriptionBase
     }
 
     @inlinable
-    override func settle(_ result: Result<Output, Failure>) {
+    func settle(_ result: Result<Output, Failure>) {
         self.result = result
         raise(Self.settled)
     }

@@ -89,7 +89,7 @@ extension Publisher where Failure == Never {
 /// the owning object's `objectWillChange` once that is asked for, and what `assign(to:)` feeds it
 /// from.
 @usableFromInline
-final class PublishedSubject<Value>: PublishedStorage {
+final class PublishedSubject<Value>: WillChangeStorage {
     @usableFromInline let core: SubjectCore<Value, Never>
     /// Written once under `core.lock`, when the object's `objectWillChange` is first asked for.
     @exclusivity(unchecked)
@@ -119,7 +119,7 @@ final class PublishedSubject<Value>: PublishedStorage {
     }
 
     /// The object's publisher, if one is installed here already; otherwise `candidate`, installed.
-    override func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
         core.lock.withLock {
             if let objectWillChange { return objectWillChange }
             objectWillChange = candidate
@@ -127,7 +127,7 @@ final class PublishedSubject<Value>: PublishedStorage {
         }
     }
 
-    override var installed: ObservableObjectPublisher? { core.lock.withLock { objectWillChange } }
+    var installed: ObservableObjectPublisher? { core.lock.withLock { objectWillChange } }
 
     /// Keeps `subscription` among the property's assignments, to be cancelled with the storage.
     func assign(_ subscription: any Subscription) {

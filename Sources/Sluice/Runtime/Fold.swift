@@ -15,11 +15,11 @@ import Synchronization
 // downstream cancelled is still asked for `.unlimited`.
 //
 // Threads: upstream calls `receive(_:)` serially, so the fold itself is touched without a lock; the
-// per-value cost is one relaxed load of `isDone` and the fold's own step. Over a fused upstream there
+// per-value cost is one atomic load of the slot's status and the fold's own step. Over a fused upstream there
 // is no upstream subscription at all: `run(_:)` pulls the cursor in a loop and calls that
 // `receive(_:)` directly, as a `FusedSubscription` would under the fold's `.unlimited`. Only the
 // hand-off at the end (upstream's completion against a downstream `request` or `cancel` from another
-// thread) goes through the `Mutex`, which is never held while calling out.
+// thread) goes through the `UpstreamSlot`'s lock, which is never held while calling out.
 //
 // A `try` operator's fold and its non-throwing twin share one `_Runtime.Fold` type: the fold stores a
 // throwing closure (a non-throwing one converts to it for free) and the operator says what a thrown
@@ -119,14 +119,10 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// are serial.
     @exclusivity(unchecked) @usableFromInline var fold: Releasable<Operator.Fold>
     @exclusivity(unchecked) @usableFromInline var downstream: Releasable<Downstream>
-    /// False only while the stream is live: set until upstream's subscription arrives (a value
-    /// or completion before it is dropped, as Combine's reducers do), and again at a cancel or the
-    /// end; read before every value. Changed under `lock`.
-    @usableFromInline let isDone = Atomic<Bool>(true)
-    @usableFromInline let lock = Mutex(())
-    /// Guarded by `lock`.
+    /// Values and completions are taken only while it is `active`: before upstream's subscription
+    /// they are dropped, as Combine's reducers do. Read before every value.
     @exclusivity(unchecked)
-    @usableFromInline var handOff = UpstreamHandOff<Downstream.Input>()
+    @usableFromInline var slot = UpstreamSlot<Downstream.Input>()
     @usableFromInline let lifetime: Lifetime
 
     @inlinable
@@ -139,26 +135,21 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @usableFromInline var description: String { "\(Operator._name)" }
 
     @usableFromInline var customMirror: Mirror {
-        let status = lock.withLock(guarding: &handOff) { "\($0)" }
+        let status = "\(slot.current)"
         return Mirror(
             self, children: Operator._children(fold: fold.value, downstream: downstream.value as Any, status: status))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let attachment = lock.withLock(guarding: &handOff) { handOff in
-            let attachment = handOff.attach(subscription)
-            if case .attached = attachment { isDone.store(false, ordering: .releasing) }
-            return attachment
-        }
-        switch attachment {
+        switch slot.attach(subscription) {
         case .attached: break
         // As Combine's reducers (ReduceTests.testReduceCancelBeforeSubscription, and the like).
-        case .afterCancel: return subscription.request(.unlimited)
-        case .again: return subscription.cancel()
+        case .late(afterCancel: true): return subscription.request(.unlimited)
+        case .late(afterCancel: false): return subscription.cancel()
         }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        if !isDone.load(ordering: .acquiring) { subscription.request(.unlimited) }
+        if slot.current == .active { subscription.request(.unlimited) }
     }
 
     /// Folds a fused upstream chain to its end (or to the fold's answer, or to a cancel). Downstream
@@ -169,11 +160,11 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     func run(_ upstream: Operator.Upstream) {
         receive(subscription: Subscriptions.empty)
         lifetime.call(self) {
-            guard !isDone.load(ordering: .relaxed) else { return }
+            guard slot.current == .active else { return }
             upstream._forEach(
                 { input in
                     consume(input)
-                    return !isDone.load(ordering: .relaxed)
+                    return slot.current == .active
                 }, { complete($0) })
         }
     }
@@ -192,7 +183,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// Inside a `lifetime` call: folds in one value.
     @inlinable
     func consume(_ input: Input) {
-        guard !isDone.load(ordering: .relaxed) else { return }
+        guard slot.current == .active else { return }
         do {
             if try fold.with({ try $0.fold(input) }) { return }
             conclude(.finished, cancellingUpstream: true)
@@ -204,7 +195,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// Inside a `lifetime` call: upstream's completion.
     @inlinable
     func complete(_ completion: Subscribers.Completion<Failure>) {
-        guard !isDone.load(ordering: .relaxed) else { return }
+        guard slot.current == .active else { return }
         switch completion {
         case .finished: conclude(.finished, cancellingUpstream: false)
         case .failure(let error): conclude(.failure(Operator._failure(fromUpstream: error)), cancellingUpstream: false)
@@ -220,10 +211,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         // As Combine's reducers, a finish waits for demand even without a value (ReduceTests'
         // testUpstreamFinishesImmediatelyWithoutDemand); a failure goes out at once.
         let finished = if case .finished = completion { true } else { false }
-        guard let ending = lock.withLock(guarding: &handOff, { $0.end(parking: value, parkingAnyway: finished) }) else {
-            return
-        }
-        isDone.store(true, ordering: .releasing)
+        guard let ending = slot.finish(parking: value, parkingAnyway: finished) else { return }
         if cancellingUpstream { ending.upstream?.cancel() }
         guard ending.deliverNow else { return }
         _ = lifetime.end()
@@ -234,7 +222,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        let parked = lock.withLock(guarding: &handOff) { $0.request() }
+        let parked = slot.request().waiting
         if let parked {
             lifetime.call(self) {
                 guard lifetime.end() else { return }
@@ -246,10 +234,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     func cancel() {
-        lock.withLock(guarding: &handOff) { handOff in
-            isDone.store(true, ordering: .releasing)
-            return handOff.cancel()
-        }?.cancel()
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 

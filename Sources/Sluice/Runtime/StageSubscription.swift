@@ -13,12 +13,13 @@ import Synchronization
 /// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
 /// cancel if none is running, lets go of them.
 @usableFromInline
-final class StageSubscription<Stage: _Runtime.Stage, Downstream: Subscriber>: UpstreamLink, Subscriber, Subscription,
-    Introspected
+final class StageSubscription<Stage: _Runtime.Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
 where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure
 
+    @exclusivity(unchecked)
+    @usableFromInline var slot = UpstreamSlot<Never>()
     /// Used only inside calls through `lifetime` (from upstream, serially).
     @exclusivity(unchecked)
     @usableFromInline var stage: Releasable<Stage>
@@ -31,16 +32,15 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         self.stage = Releasable(stage)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
-        super.init()
     }
 
     @usableFromInline var description: String { "\(Stage._name)" }
 
     @usableFromInline var customMirror: Mirror {
         let status =
-            switch status.load(ordering: .acquiring) {
-            case Self.awaiting: "awaiting subscription"
-            case Self.active: "subscribed"
+            switch slot.current {
+            case .awaiting: "awaiting subscription"
+            case .active: "subscribed"
             default: "terminal"
             }
         return Mirror(self, children: stage.value?._children(downstream: downstream.value as Any, status: status) ?? [])
@@ -48,7 +48,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch attach(subscription) {
+        switch slot.attach(subscription) {
         case .attached:
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         case .late(let afterCancel):
@@ -59,9 +59,9 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lifetime.call(self) {
-            switch status.load(ordering: .acquiring) {
-            case Self.active: return step(input)
-            case Self.awaiting:
+            switch slot.current {
+            case .active: return step(input)
+            case .awaiting:
                 if Stage._edges.trapsBeforeSubscription {
                     _trap("API violation: \(Stage._name) received a value before its subscription")
                 }
@@ -96,13 +96,13 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
         lifetime.call(self) {
-            if status.load(ordering: .acquiring) == Self.awaiting {
+            if slot.current == .awaiting {
                 if Stage._edges.trapsBeforeSubscription {
                     _trap("API violation: \(Stage._name) received a completion before its subscription")
                 }
                 guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
             }
-            guard end() != nil, lifetime.end() else { return }
+            guard slot.end() != nil, lifetime.end() else { return }
             let mapped: Subscribers.Completion<Downstream.Failure> =
                 switch completion {
                 case .finished: .finished
@@ -115,8 +115,8 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        let (state, current) = activeUpstream()
-        if state == Self.awaiting && Stage._edges.trapsBeforeSubscription {
+        let (status, current) = slot.activeUpstream()
+        if status == .awaiting && Stage._edges.trapsBeforeSubscription {
             _trap("API violation: \(Stage._name) requested demand before its subscription")
         }
         current?.request(demand)
@@ -124,7 +124,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func cancel() {
-        end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true)?.upstream?.cancel()
         lifetime.end(self)
     }
 
@@ -132,7 +132,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     /// completing downstream.
     @inlinable
     func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let ending = end() else { return }
+        guard let ending = slot.end() else { return }
         ending.upstream?.cancel()
         if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }

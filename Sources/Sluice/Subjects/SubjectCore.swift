@@ -148,7 +148,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         conduits = []
         upstreams = []
         lock.unlock()
-        for conduit in receivers { conduit.finish(completion) }
+        for conduit in receivers { conduit.finishEntry(conduit, completion) }
     }
 
     @usableFromInline
@@ -228,17 +228,22 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     /// Delivery specialised for the concrete subscriber: a vtable call would run the unspecialised
     /// override, so `Conduit.init` (inlined where the subscriber attaches) makes these closures.
     /// `offerEntry` offers a sent value; `owedEntry` delivers the owed current value;
-    /// `releaseEntry` lets go of the subscriber (once, when `delivery` says so).
+    /// `releaseEntry` lets go of the subscriber (once, when `delivery` says so); `finishEntry`
+    /// delivers the completion; `downstreamEntry` shows the subscriber to reflection.
     @usableFromInline let offerEntry: (ConduitBase, Output, UInt64) -> Void
     @usableFromInline let owedEntry: (ConduitBase) -> Void
     @usableFromInline let releaseEntry: (ConduitBase) -> Void
+    @usableFromInline let finishEntry: (ConduitBase, Subscribers.Completion<Failure>) -> Void
+    @usableFromInline let downstreamEntry: (ConduitBase) -> Any
 
     @usableFromInline
     init(
         core: SubjectCore<Output, Failure>,
         offerEntry: @escaping (ConduitBase, Output, UInt64) -> Void,
         owedEntry: @escaping (ConduitBase) -> Void,
-        releaseEntry: @escaping (ConduitBase) -> Void
+        releaseEntry: @escaping (ConduitBase) -> Void,
+        finishEntry: @escaping (ConduitBase, Subscribers.Completion<Failure>) -> Void,
+        downstreamEntry: @escaping (ConduitBase) -> Any
     ) {
         self.core = core
         coreOwner = core
@@ -247,6 +252,8 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
         self.offerEntry = offerEntry
         self.owedEntry = owedEntry
         self.releaseEntry = releaseEntry
+        self.finishEntry = finishEntry
+        self.downstreamEntry = downstreamEntry
     }
 
     @usableFromInline var description: String { core.name }
@@ -258,18 +265,9 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
         return Mirror(
             self,
             children: [
-                ("parent", subject as Any), ("downstream", reflectedDownstream), ("demand", demand),
+                ("parent", subject as Any), ("downstream", downstreamEntry(self)), ("demand", demand),
                 ("subject", subject as Any),
             ])
-    }
-
-    @usableFromInline var reflectedDownstream: Any {
-        _trap("ConduitBase.reflectedDownstream is overridden by Conduit")
-    }
-
-    /// Delivers the completion (and ends the subscription).
-    @usableFromInline func finish(_ completion: Subscribers.Completion<Failure>) {
-        _trap("ConduitBase.finish is overridden by Conduit")
     }
 
     @usableFromInline
@@ -338,7 +336,9 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
                 unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version)
             },
             owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() },
-            releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).release() })
+            releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).release() },
+            finishEntry: { conduit, completion in unsafeDowncast(conduit, to: Conduit.self).finish(completion) },
+            downstreamEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).downstream.value as Any })
     }
 
     /// Lets go of the subscriber and the subject, once, when `delivery` says so.
@@ -347,8 +347,6 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
         downstream.release()
         subject = nil
     }
-
-    @usableFromInline override var reflectedDownstream: Any { downstream.value as Any }
 
     /// Offers a sent value. A send from inside `receive` re-enters here (`delivery` is re-entrant) and
     /// is delivered at once, as in Combine, up to `nestedDeliveryLimit` deliveries deep; deeper, it
@@ -418,8 +416,9 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
         if more != .none { demand += more }
     }
 
+    /// Delivers the completion (and ends the subscription).
     @inlinable
-    override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
         delivery.lock()
         if !isDone.exchange(true, ordering: .sequentiallyConsistent) {
             downstream.with { $0.receive(completion: completion) }

@@ -26,9 +26,9 @@ extension Publisher {
             }
             return _starvedSink(keeping: self, receiveValue, receiveCompletion)
         }
-        let link = SinkLink()
-        subscribe(SinkSubscriber(link: link, receiveCompletion: receiveCompletion, receiveValue: receiveValue))
-        return AnyCancellable(object: link)
+        let token = SinkToken()
+        subscribe(SinkSubscriber(token: token, receiveCompletion: receiveCompletion, receiveValue: receiveValue))
+        return AnyCancellable(object: token)
     }
 }
 
@@ -50,55 +50,21 @@ func _starvedSink<P: Publisher>(
     AnyCancellable { withExtendedLifetime((publisher, receiveValue, receiveCompletion)) {} }
 }
 
-/// What `sink(...)`'s `AnyCancellable` holds: the subscription, once it has come, and whether the
-/// caller cancelled. It holds nothing of the subscriber, so the caller holding the token does not
-/// keep the closures alive.
+/// What `sink(...)`'s `AnyCancellable` holds: the upstream slot (the subscription, once it has
+/// come, and where the stream is). It holds nothing of the subscriber, so the caller holding the
+/// token does not keep the closures alive.
 @usableFromInline
-final class SinkLink: Cancellable, @unchecked Sendable {
-    @usableFromInline let lock = Lock()
+final class SinkToken: Cancellable, @unchecked Sendable {
     @exclusivity(unchecked)
-    @usableFromInline var subscription: (any Subscription)?
-    /// Set by `cancel()` and at the end of the stream; read by the subscriber before each value.
-    @usableFromInline let hasEnded = Atomic<Bool>(false)
-    /// Set once a subscription was taken (later ones are cancelled). Guarded by `lock`.
-    @exclusivity(unchecked)
-    @usableFromInline var isAttached = false
+    @usableFromInline var slot = UpstreamSlot<Never>()
 
     @inlinable init() {}
 
-    /// Takes the first subscription; false for any other (the caller cancels it).
-    @usableFromInline
-    func attach(_ subscription: any Subscription) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isAttached, !hasEnded.load(ordering: .relaxed) else { return false }
-        isAttached = true
-        self.subscription = subscription
-        return true
-    }
-
-    /// The stream ended from upstream's side: lets go of the subscription. True for the one
-    /// caller that ended it (then deliver the completion).
-    @usableFromInline
-    func detach() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !hasEnded.exchange(true, ordering: .relaxed) else { return false }
-        isAttached = true
-        subscription = nil
-        return true
-    }
-
     @usableFromInline
     func cancel() {
-        lock.lock()
         // As Combine's sink, it ignores a cancel before its subscription (PrintTests.testSynchronization).
-        guard isAttached else { return lock.unlock() }
-        _ = hasEnded.exchange(true, ordering: .relaxed)
-        let current = subscription
-        subscription = nil
-        lock.unlock()
-        current?.cancel()
+        guard slot.current != .awaiting else { return }
+        slot.end()?.upstream?.cancel()
     }
 }
 
@@ -106,21 +72,21 @@ final class SinkLink: Cancellable, @unchecked Sendable {
 ///
 /// Its closures are `let`s: upstream lets go of this subscriber when the stream ends (every Sluice
 /// subscription does, once no delivery runs), and that is what releases them. So a value costs one
-/// relaxed load of the link's flag, which keeps out a value that a misbehaving upstream sends after
+/// atomic load of the token's status, which keeps out a value that a misbehaving upstream sends after
 /// the cancel.
 @usableFromInline
 final class SinkSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
-    @usableFromInline let link: SinkLink
+    @usableFromInline let token: SinkToken
     @usableFromInline let receiveValue: (Input) -> Void
     @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
     @inlinable
     init(
-        link: SinkLink,
+        token: SinkToken,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Input) -> Void
     ) {
-        self.link = link
+        self.token = token
         self.receiveCompletion = receiveCompletion
         self.receiveValue = receiveValue
     }
@@ -129,19 +95,19 @@ final class SinkSubscriber<Input, Failure: Error>: Subscriber, CustomStringConve
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return subscription.cancel() }
+        guard token.slot.attachOrCancelLate(subscription) else { return }
         subscription.request(.unlimited)
     }
 
     @inlinable
     func receive(_ value: Input) -> Subscribers.Demand {
-        if !link.hasEnded.load(ordering: .relaxed) { receiveValue(value) }
+        if token.slot.current.isLive { receiveValue(value) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        if link.detach() { receiveCompletion(completion) }
+        if token.slot.end() != nil { receiveCompletion(completion) }
     }
 }
 

@@ -31,32 +31,30 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 }
 
 /// The storage of a `@Published` property, whatever its value type.
-class PublishedStorageBase {
+protocol WillChangeStorage: AnyObject {
     /// The publisher installed here; `candidate` if there was none (it is installed then).
-    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        _trap("overridden by PublishedStorage")
-    }
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher
 
     /// The publisher installed here, if any.
-    var installed: ObservableObjectPublisher? { _trap("overridden by PublishedStorage") }
+    var installed: ObservableObjectPublisher? { get }
 }
 
 /// A type that is a `Published` of some value type.
 private protocol PublishedField {
-    static func storage(at address: UnsafeRawPointer) -> PublishedStorageBase
+    static func storage(at address: UnsafeRawPointer) -> any WillChangeStorage
 }
 
 extension Published: PublishedField {
-    fileprivate static func storage(at address: UnsafeRawPointer) -> PublishedStorageBase {
+    fileprivate static func storage(at address: UnsafeRawPointer) -> any WillChangeStorage {
         address.load(as: Published.self).storage
     }
 }
 
 /// The storages of `object`'s `Published` fields, its superclasses' included, read at the offsets
 /// its class's field metadata gives.
-private func publishedStorages(of object: AnyObject) -> [PublishedStorageBase] {
+private func publishedStorages(of object: AnyObject) -> [any WillChangeStorage] {
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-    var storages: [PublishedStorageBase] = []
+    var storages: [any WillChangeStorage] = []
     // `_EachFieldOptions.classType` is raw value 1 (the stdlib declares it a mutable static).
     _forEachField(of: type(of: object), options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
         if let published = fieldType as? any PublishedField.Type {

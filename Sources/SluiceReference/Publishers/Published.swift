@@ -73,7 +73,7 @@ extension Publisher where Failure == Never {
 
 /// What a `@Published` property stores: its value, the subject of `$name`, the owning object's
 /// `objectWillChange` once somebody asks for it, and the subscriptions `assign(to:)` made.
-final class PublishedStorage<Value>: PublishedStorageBase {
+final class PublishedStorage<Value>: WillChangeStorage {
     private let lock = Lock()
     private var current: Value
     /// The version of `current`: the number of the send that brought it.
@@ -87,7 +87,6 @@ final class PublishedStorage<Value>: PublishedStorageBase {
 
     init(_ value: Value) {
         current = value
-        super.init()
         core = SubjectCore(
             name: "PublishedSubject", currentValue: { [unowned self] in lock.withLock { (current, version) } },
             asksUpstreamAtOnce: true)
@@ -116,14 +115,14 @@ final class PublishedStorage<Value>: PublishedStorageBase {
         }
     }
 
-    override func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+    func install(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
         lock.withLock {
             if objectWillChange == nil { objectWillChange = candidate }
             return objectWillChange!
         }
     }
 
-    override var installed: ObservableObjectPublisher? { lock.withLock { objectWillChange } }
+    var installed: ObservableObjectPublisher? { lock.withLock { objectWillChange } }
 
     /// Keeps the subscription of an `assign(to:)`, to be cancelled with the storage.
     func assign(_ subscription: any Subscription) {

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
+import Synchronization
+
+/// Where a stream is, seen from the subscription between it and its subscriber.
+@usableFromInline
+enum UpstreamStatus: UInt8 {
+    /// Upstream's subscription has not come.
+    case awaiting
+    /// Upstream's subscription is held: the stream is live.
+    case active
+    /// Upstream has ended and is let go of, and the subscription still owes downstream its end:
+    /// a value that waits for demand (a fold's result, `replaceEmpty`'s and `replaceError`'s
+    /// replacement) or a completion on its scheduler (`receive(on:)`, `delay`, `timeout`).
+    case finishing
+    /// Ended: nothing more goes downstream.
+    case ended
+    /// Cancelled before upstream's subscription came. As in Combine, a subscription that comes
+    /// after this is left alone (any other late subscription is cancelled).
+    case abandoned
+
+    /// Awaiting, active or finishing.
+    @inlinable var isLive: Bool { rawValue < Self.ended.rawValue }
+}
+
+extension UpstreamStatus: AtomicRepresentable {
+    @usableFromInline typealias AtomicRepresentation = UInt8.AtomicRepresentation
+
+    @inlinable
+    static func encodeAtomicRepresentation(_ value: consuming Self) -> AtomicRepresentation {
+        UInt8.encodeAtomicRepresentation(value.rawValue)
+    }
+
+    /// Without `init(rawValue:)`'s check, which the value path would pay on every load: the word
+    /// only ever holds what `encodeAtomicRepresentation` stored, and each case's raw value is its
+    /// declaration index, which is how the enum is laid out.
+    @inlinable
+    static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> Self {
+        unsafeBitCast(UInt8.decodeAtomicRepresentation(storage), to: Self.self)
+    }
+}
+
+/// What `attach(_:whileLocked:)` made of upstream's subscription.
+@usableFromInline
+enum UpstreamAttachment {
+    /// It was awaited: the stream is `active`, and the caller hands itself downstream.
+    case attached
+    /// A second one, or one after the end: `afterCancel` when a cancel came before the first
+    /// (Combine leaves such a subscription alone; it cancels the others).
+    case late(afterCancel: Bool)
+}
+
+/// How the stream ended, for the one caller that ended it: upstream's subscription if the
+/// stream was `active` (the caller cancels it when the end comes from downstream or the middle).
+@usableFromInline
+struct UpstreamEnding {
+    @usableFromInline let upstream: (any Subscription)?
+
+    @inlinable init(upstream: (any Subscription)?) { self.upstream = upstream }
+}
+
+/// The upstream side of a subscription that stands between an upstream and its subscriber: the
+/// status (read without the lock on each value, changed under it), upstream's subscription while
+/// the stream is active, and the value that waits for downstream's first request. Every such
+/// subscription of the fast runtime owns one, stored inline (`@exclusivity(unchecked) var slot`):
+/// a run of stages, `handleEvents` and `print`, `dropFirst`, `delay`, `receive(on:)`, `timeout`,
+/// `replaceError`, `replaceEmpty`, `collect(_:)`, the folds, and `sink`'s token.
+///
+/// `awaiting` → `active` → (`finishing` →) `ended`; or `awaiting` → `abandoned` (a cancel first).
+/// The lock is held for a few words only, never while calling out: each method says what to do
+/// and the caller does it after unlocking. Letting go of `upstream` at the end breaks the cycle
+/// with a fused upstream, which holds its subscriber.
+@frozen @usableFromInline
+struct UpstreamSlot<Waiting>: ~Copyable {
+    @usableFromInline let status = Atomic<UpstreamStatus>(.awaiting)
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock`; held while `active`.
+    @usableFromInline var upstream: (any Subscription)?
+    /// Guarded by `lock`; while `finishing`, what waits for downstream's first request.
+    @usableFromInline var waiting: Waiting?
+    /// Guarded by `lock`: downstream has asked for something.
+    @usableFromInline var hasDemand = false
+
+    @inlinable init() {}
+
+    /// The status under no lock (one atomic load), for the value path.
+    @inlinable var current: UpstreamStatus { status.load(ordering: .acquiring) }
+
+    /// Takes upstream's subscription if it is awaited. `whileLocked` runs under the same lock as
+    /// the stream becomes `active`: the owner takes there what waited for the subscription (the
+    /// demand `dropFirst` holds back).
+    @inlinable
+    mutating func attach(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> UpstreamAttachment {
+        lock.lock()
+        let now = status.load(ordering: .relaxed)
+        guard now == .awaiting else {
+            lock.unlock()
+            return .late(afterCancel: now == .abandoned)
+        }
+        upstream = subscription
+        whileLocked()
+        status.store(.active, ordering: .releasing)
+        lock.unlock()
+        return .attached
+    }
+
+    /// `attach(_:whileLocked:)` with Combine's answer to a late subscription: it is cancelled,
+    /// unless a cancel came before the first one (then it is left alone). True when it was attached.
+    @inlinable
+    mutating func attachOrCancelLate(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> Bool {
+        switch attach(subscription, whileLocked: whileLocked) {
+        case .attached:
+            return true
+        case .late(let afterCancel):
+            if !afterCancel { subscription.cancel() }
+            return false
+        }
+    }
+
+    /// Upstream's subscription while the stream is `active` (where a request goes), and the status
+    /// it found.
+    @inlinable
+    func activeUpstream() -> (status: UpstreamStatus, upstream: (any Subscription)?) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = status.load(ordering: .relaxed)
+        return (now, now == .active ? upstream : nil)
+    }
+
+    /// Ends the stream, once: a live stream becomes `ended`, and an awaiting one `abandoned` (for a
+    /// cancel) or `ended`. Nil when it had ended already. Upstream's subscription and the waiting
+    /// value are let go of.
+    ///
+    /// A compare-and-exchange, not a store: an owner may move from `active` to `finishing` without
+    /// the lock (`delay`), and whichever state it left says whether upstream is still there to cancel.
+    @inlinable
+    mutating func end(abandoning: Bool = false) -> UpstreamEnding? {
+        lock.lock()
+        defer { lock.unlock() }
+        var now = status.load(ordering: .relaxed)
+        while true {
+            guard now.isLive else { return nil }
+            let next: UpstreamStatus = abandoning && now == .awaiting ? .abandoned : .ended
+            let (exchanged, found) = status.compareExchange(
+                expected: now, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            now = found
+        }
+        let live = now == .active ? upstream : nil
+        upstream = nil
+        waiting = nil
+        return UpstreamEnding(upstream: live)
+    }
+
+    /// Ends the stream from upstream's side while it is `active`, for an owner whose end may wait
+    /// for demand: with `value` (or with `parkingAnyway`: a finish without a value) and no request
+    /// yet, the stream is `finishing` and the value waits. Nil if the stream was not active;
+    /// otherwise upstream's subscription (to cancel, if ending early) and whether to deliver now.
+    @inlinable
+    mutating func finish(parking value: Waiting?, parkingAnyway: Bool = false) -> (
+        upstream: (any Subscription)?, deliverNow: Bool
+    )? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard status.load(ordering: .relaxed) == .active else { return nil }
+        let live = upstream
+        upstream = nil
+        if (value != nil || parkingAnyway) && !hasDemand {
+            waiting = value
+            status.store(.finishing, ordering: .releasing)
+            return (live, false)
+        }
+        status.store(.ended, ordering: .releasing)
+        return (live, true)
+    }
+
+    /// Notes downstream's request; hands back the waiting end if there is one (deliver its value,
+    /// if any, then `.finished`), and upstream's subscription if the stream is active.
+    @inlinable
+    mutating func request() -> (waiting: Waiting??, upstream: (any Subscription)?) {
+        lock.lock()
+        defer { lock.unlock() }
+        hasDemand = true
+        switch status.load(ordering: .relaxed) {
+        case .active:
+            return (nil, upstream)
+        case .finishing:
+            status.store(.ended, ordering: .releasing)
+            defer { waiting = nil }
+            return (.some(waiting), nil)
+        default:
+            return (nil, nil)
+        }
+    }
+}
