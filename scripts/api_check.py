@@ -7,7 +7,8 @@ differ between two implementations of one API taken out: attributes (`@inlinable
 the module's name, a stored `let` against a read-only computed `var`, and generic requirements on
 underscored machinery. Publishers' `receive(subscriber:)` is left out: `Publisher` requires it of
 every publisher, and the graph lists it or not depending on where its implementation comes from. Symbols
-with an underscored name anywhere in their path are machinery, not API, and are left out.
+with an underscored name anywhere in their path are machinery, not API, and are left out. The
+symbols both modules have must have the same doc comment too.
 """
 import glob
 import json
@@ -28,8 +29,15 @@ def declaration(symbol, module):
     return text
 
 
+def doc(symbol):
+    """The doc comment's text, lines joined, spacing normalised."""
+    lines = [line["text"] for line in symbol.get("docComment", {}).get("lines", [])]
+    return re.sub(r"\s+", " ", " ".join(lines)).strip()
+
+
 def api(directory, module):
-    symbols = set()
+    """The module's public API: each symbol (kind, path, declaration) with its doc comment."""
+    symbols = {}
     for path in glob.glob(os.path.join(directory, f"{module}.symbols.json")) + \
             glob.glob(os.path.join(directory, f"{module}@*.symbols.json")):
         for symbol in json.load(open(path))["symbols"]:
@@ -40,7 +48,9 @@ def api(directory, module):
             # depends on whether a default implementation in an underscored protocol provides it.
             if components[-1] == "receive(subscriber:)" and symbol["kind"]["identifier"] == "swift.method":
                 continue
-            symbols.add((symbol["kind"]["identifier"], ".".join(components), declaration(symbol, module)))
+            key = (symbol["kind"]["identifier"], ".".join(components), declaration(symbol, module))
+            # A symbol declared in the module and seen again through an extension keeps its comment.
+            symbols[key] = symbols.get(key) or doc(symbol)
     return symbols
 
 
@@ -82,14 +92,20 @@ def main():
     if not a or not b:
         print(f"api-check: no symbols read for {first if not a else second}: was the symbol graph extracted?")
         sys.exit(1)
-    only_first, only_second = sorted(a - b), sorted(b - a)
+    only_first, only_second = sorted(a.keys() - b.keys()), sorted(b.keys() - a.keys())
     for kind, path, text in only_first:
         print(f"  only in {first}: {path} ({kind}): {text}")
     for kind, path, text in only_second:
         print(f"  only in {second}: {path} ({kind}): {text}")
-    verdict = "the same" if not (only_first or only_second) else "different"
-    print(f"api-check: {first} and {second}: {len(a)} and {len(b)} public symbols, {verdict}")
-    sys.exit(1 if only_first or only_second else 0)
+    # One API, one description: the doc comments of the symbols both have must match.
+    drifted = sorted(key for key in a.keys() & b.keys() if a[key] != b[key])
+    for kind, path, text in drifted:
+        print(f"  doc comments differ: {path} ({kind}): {text}\n    {first}: {a[(kind, path, text)]!r}\n"
+              f"    {second}: {b[(kind, path, text)]!r}")
+    verdict = "the same" if not (only_first or only_second or drifted) else "different"
+    print(f"api-check: {first} and {second}: {len(a)} and {len(b)} public symbols, {len(drifted)} doc comments "
+          f"that differ, {verdict}")
+    sys.exit(1 if only_first or only_second or drifted else 0)
 
 
 main()

@@ -3,7 +3,7 @@
 
 /// A protocol indicating that an activity or action supports cancellation.
 public protocol Cancellable {
-    /// Cancels the activity.
+    /// Cancels the activity. Calling `cancel()` frees any allocated resources.
     func cancel()
 }
 
@@ -21,10 +21,10 @@ extension Cancellable {
     }
 }
 
+// Wrapping a cancellable object costs no allocation beyond the `AnyCancellable` itself.
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
-/// An `AnyCancellable` cancels when it is deinitialised; the wrapped action runs at most once.
-/// Wrapping a cancellable object costs no allocation beyond the `AnyCancellable` itself.
+/// An `AnyCancellable` calls `cancel()` when it is deinitialised; the wrapped action runs at most once.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// What cancelling runs. Both payloads are class-bound, so taking the action is a retain: an
     /// `any Cancellable` would be copied and destroyed through its value witnesses (about 70
@@ -56,8 +56,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @inlinable
     init() { action = .none }
 
-    /// Wraps the given cancellable; cancelling this object cancels it. (A cancellable value, not
-    /// an object, is kept by a closure.)
+    // A cancellable value, not an object, is kept by a closure.
+    /// Wraps the given cancellable; cancelling this object cancels it.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
         if let object = canceller as? any Cancellable & AnyObject {

@@ -78,8 +78,9 @@ extension Subscribers {
         /// Multiplies demand in place (see `*`).
         @inlinable public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
-        /// `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited` is `.none`; a
-        /// result that would be negative is `.none` (Apple: "Combine adjusts the value to `.max(0)`").
+        /// Subtracts demand: `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited`
+        /// is `.none`; a result that would be negative is `.none`, as Apple documents ("Combine adjusts the
+        /// value to `.max(0)`").
         @inlinable
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }

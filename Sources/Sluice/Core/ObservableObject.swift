@@ -18,13 +18,14 @@ public protocol ObservableObject: AnyObject {
 }
 
 extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
-    /// A publisher that emits before any `@Published` property of the object changes.
+    // The object's `@Published` fields are found once per class, from its field metadata, not by a `Mirror`
+    // of each object.
+    /// A publisher that emits before any `@Published` property of the object (its superclasses' included) changes.
     ///
-    /// The object's `@Published` fields are found once per class (from its field metadata, not by
-    /// a `Mirror` of each object); the publisher is made on the first access and kept in the storage
-    /// of each of them, so every later access returns the same one. An object without `@Published`
-    /// fields gets the same one on every access too, as in Combine (since iOS 13.3): it is kept in a
-    /// side table by the object's identity.
+    /// The publisher is made on the first access and kept in the storage of each of those properties, so
+    /// every later access returns the same one. An object without `@Published` properties gets the same
+    /// publisher at each access too, as in Combine (since iOS 13.3), kept in a side table by the object's
+    /// identity.
     public var objectWillChange: ObservableObjectPublisher {
         let fields = PublishedFields.of(type(of: self))
         guard let first = fields.first else { return UnpublishedObjects.shared.publisher(of: self) }

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+// The underscored requirements are Sluice's fusion hook (see `Sluice.docc/RuntimeContract.md`). They have
+// default implementations: a publisher written outside Sluice conforms exactly as it would to Combine's
+// `Publisher`, and is simply never fused.
 /// Declares that a type can transmit a sequence of values over time.
 ///
 /// A publisher delivers values to one or more ``Subscriber`` instances. The subscriber's `Input`
 /// and `Failure` must match the publisher's `Output` and `Failure`.
-///
-/// The underscored requirements are Sluice's fusion hook (see `Sluice.docc/RuntimeContract.md`). They have
-/// default implementations: a publisher written outside Sluice conforms exactly as it would to
-/// Combine's `Publisher`, and is simply never fused.
 public protocol Publisher<Output, Failure> {
     /// The kind of values published by this publisher.
     associatedtype Output
@@ -58,11 +57,11 @@ public protocol Publisher<Output, Failure> {
 }
 
 extension Publisher {
+    // Sluice has the hook only when built with the package trait `Introspection`.
     /// Attaches the specified subscriber to this publisher.
-    @inlinable @inline(__always)
     ///
-    /// With the package trait `Introspection`, while an ``_Introspection`` hook is enabled, the
-    /// subscription is reported to it.
+    /// While an `_Introspection` hook is enabled, the subscription is reported to it.
+    @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         #if Introspection
         if _IntrospectionHooks.isActive { return _IntrospectionHooks.subscribe(self, subscriber) }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+// Sluice's timing operators are generic over it and `@inlinable`, so a concrete scheduler's `schedule` calls
+// specialise in the user's module.
 /// A protocol that defines when and how to execute a closure.
 ///
-/// Combine's shape exactly, so schedulers written for Combine (and wrappers in the style of
-/// pointfreeco's combine-schedulers) conform unchanged. Sluice's timing operators are generic over it
-/// and `@inlinable`, so a concrete scheduler's `schedule` calls specialise in the user's module.
+/// A scheduler has a notion of time (`SchedulerTimeType`, a `Strideable` whose stride converts from seconds,
+/// milliseconds, microseconds and nanoseconds), a clock (`now`), and three ways to run an action: as soon as
+/// possible, at a date, or repeatedly from a date. Timing operators such as `delay`, `debounce` and
+/// `receive(on:)` are written against this protocol only. It has Combine's shape exactly, so schedulers
+/// written for Combine (and wrappers in the style of pointfreeco's combine-schedulers) conform unchanged.
 public protocol Scheduler<SchedulerTimeType> {
     /// The type that describes a point in time for this scheduler.
     associatedtype SchedulerTimeType: Strideable where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
@@ -39,7 +43,7 @@ extension Scheduler {
         schedule(options: nil, action)
     }
 
-    /// Performs the action at some time after the specified date, with the minimum tolerance.
+    /// Performs the action at some time after the specified date, using the scheduler's minimum tolerance.
     @inlinable
     public func schedule(after date: SchedulerTimeType, _ action: @escaping () -> Void) {
         schedule(after: date, tolerance: minimumTolerance, options: nil, action)
@@ -53,7 +57,7 @@ extension Scheduler {
         schedule(after: date, tolerance: tolerance, options: nil, action)
     }
 
-    /// Performs the action repeatedly from the specified date, with the minimum tolerance.
+    /// Performs the action repeatedly from the specified date, using the scheduler's minimum tolerance.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, _ action: @escaping () -> Void
@@ -73,14 +77,15 @@ extension Scheduler {
 
 /// A protocol that provides a scheduler with an expression for relative time.
 public protocol SchedulerTimeIntervalConvertible {
-    /// The given number of seconds.
+    /// Converts the specified number of seconds into an instance of this scheduler time type.
     static func seconds(_ s: Int) -> Self
-    /// The given number of seconds, as a floating-point value.
+    /// Converts the specified number of seconds, as a floating-point value, into an instance of this
+    /// scheduler time type.
     static func seconds(_ s: Double) -> Self
-    /// The given number of milliseconds.
+    /// Converts the specified number of milliseconds into an instance of this scheduler time type.
     static func milliseconds(_ ms: Int) -> Self
-    /// The given number of microseconds.
+    /// Converts the specified number of microseconds into an instance of this scheduler time type.
     static func microseconds(_ us: Int) -> Self
-    /// The given number of nanoseconds.
+    /// Converts the specified number of nanoseconds into an instance of this scheduler time type.
     static func nanoseconds(_ ns: Int) -> Self
 }

@@ -23,14 +23,15 @@ extension Subscriber where Input == Void {
 
 /// A protocol representing the connection of a subscriber to a publisher.
 ///
-/// `request(_:)` and `cancel()` may be called from any thread.
+/// Subscriptions are classes: they have identity, and cancelling one frees the resources of the
+/// connection. `request(_:)` and `cancel()` may be called from any thread.
 public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
     /// Tells a publisher that it may send more values to the subscriber.
     func request(_ demand: Subscribers.Demand)
 }
 
 extension Subscriptions {
-    /// A subscription that ignores requests and cancels.
+    /// A subscription that does nothing: requests and cancels are ignored.
     public static var empty: any Subscription { _EmptySubscription.shared }
 }
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+// Fusion stops here: the erased publisher is subscribed to like any other. The box is made where the
+// publisher is erased, its type known there, so the chain beneath runs specialised, and the erasure costs one
+// virtual call at subscribe time and the `AnySubscriber` it hands on, one closure call per event at the
+// boundary.
 /// A publisher that performs type erasure by wrapping another publisher.
 ///
-/// Fusion stops here: the erased publisher is subscribed to like any other.
-///
-/// As Combine's, it is one reference to a box that holds the publisher (erasing an `AnyPublisher`
-/// again gives the same box). The box is made where the publisher is erased, its type known there,
-/// so the chain beneath runs specialised, and the erasure costs one virtual call at subscribe time
-/// and the `AnySubscriber` it hands on, one closure call per event at the boundary.
+/// As Combine's, it is one reference to the box that holds the publisher, and erasing an
+/// `AnyPublisher` again gives the same box.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, CustomPlaygroundDisplayConvertible {
     @usableFromInline let box: _AnyPublisherBox<Output, Failure>
@@ -85,8 +85,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// What it shows a debugger: the wrapped subscriber, or a name for a closure-made one.
     @usableFromInline let wrapped: Any
 
-    /// Wraps the given subscriber. (Inlinable: the closures are made where `S` is known, so the
-    /// calls through them run specialised code.)
+    // Inlinable: the closures are made where `S` is known, so the calls through them run specialised code.
+    /// Wraps the given subscriber.
     @inlinable
     public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
         if let erased = s as? AnySubscriber<Input, Failure> {
@@ -100,8 +100,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         wrapped = s
     }
 
-    /// Wraps the given subject, as `subscribe(_:)` with a subject does: the subject decides when to
-    /// ask upstream, and receives values and the completion until cancelled.
+    /// Wraps the given subject, as `Publisher.subscribe(_:)` with a subject does: the upstream subscription
+    /// is handed to the subject, which decides when to ask for values, and values and the completion are sent
+    /// to it until the subscription is cancelled.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
         self.init(SubjectSubscriber(s))
     }

@@ -4,8 +4,8 @@
 extension Publisher {
     /// Raises a fatal error when its upstream publisher fails, and otherwise republishes all received input.
     ///
-    /// The trap message is `prefix`, a space and the error (only the error when `prefix` is empty),
-    /// reported at `file` and `line`.
+    /// The trap message is `prefix`, a space, and the error (just the error when `prefix` is
+    /// empty), reported at `file` and `line`.
     @inlinable
     public func assertNoFailure(_ prefix: String = "", file: StaticString = #file, line: UInt = #line)
         -> Publishers.AssertNoFailure<Self>
@@ -15,10 +15,9 @@ extension Publisher {
 }
 
 extension Publishers {
+    // A stage: values pass unchanged, and only the failure path does something (it traps), so the operator
+    // fuses over a synchronous upstream at no cost.
     /// A publisher that raises a fatal error upon receiving any failure, and otherwise republishes all received input.
-    ///
-    /// A stage: values pass unchanged, and only the failure path does something (it traps), so the
-    /// operator fuses over a synchronous upstream at no cost.
     @frozen
     public struct AssertNoFailure<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
@@ -74,7 +73,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Never> { .value(input) }
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Never> { .value(input) }
 
         /// Never returns: the failure is the programmer error this operator exists to catch.
         @inlinable

@@ -15,10 +15,10 @@ extension ConnectablePublisher {
 extension Publishers {
     /// A publisher that automatically connects to an upstream connectable publisher.
     ///
-    /// It counts its subscribers: subscribing while disconnected connects; the cancel that brings
-    /// the count to zero cancels the connection. A completion does not change the count (as in
-    /// Combine), so after the upstream completes a new subscriber does not reconnect until every
-    /// earlier subscriber has cancelled.
+    /// It counts its subscribers: subscribing while disconnected connects; a subscriber's cancel
+    /// that brings the count to zero cancels the connection. A completion does not change the
+    /// count (as in Combine), so after the upstream completes a new subscriber does not reconnect
+    /// until every earlier subscriber has cancelled.
     public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

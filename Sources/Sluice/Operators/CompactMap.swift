@@ -107,7 +107,7 @@ extension Publishers.TryCompactMap {
     }
 }
 
-extension _Runtime.FusedStep {
+extension _Runtime.StageStep {
     /// `compactMap`'s rule: a value goes on, `nil` is a skip (one more from upstream).
     @inlinable @inline(__always)
     init(valueOrSkip output: Output?) {
@@ -127,8 +127,8 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
-            _Runtime.FusedStep(valueOrSkip: transform(input))
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
+            _Runtime.StageStep(valueOrSkip: transform(input))
         }
     }
 }
@@ -148,8 +148,8 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
-            ._catching { try _Runtime.FusedStep(valueOrSkip: transform(input)) }
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
+            ._catching { try _Runtime.StageStep(valueOrSkip: transform(input)) }
         }
 
         @inlinable @inline(__always)

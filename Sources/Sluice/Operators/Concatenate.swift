@@ -50,18 +50,19 @@ extension Publisher {
 }
 
 extension Publishers {
+    // When both parts are synchronous sources, the two run as one fused chain, the suffix's part made only
+    // when the prefix's runs out.
     /// A publisher that emits all of one publisher's elements before those from another publisher.
     ///
     /// The prefix is subscribed first; downstream receives its subscription when the prefix's
-    /// arrives, so its first request goes straight to the prefix, as in Combine. The suffix is
-    /// subscribed only when the prefix finishes, and is asked for whatever downstream requested
-    /// and did not receive from the prefix. A failure of the prefix ends the stream; the suffix is
-    /// then never subscribed. When both parts are synchronous sources, the two run as one fused
-    /// chain, the suffix's part made only when the prefix's runs out.
+    /// arrives, so its first request goes straight to the prefix (a synchronous prefix such as a
+    /// sequence delivers inside it), as in Combine. The suffix is subscribed only when the prefix
+    /// finishes, and is asked for whatever downstream requested and did not receive from the
+    /// prefix. A failure of the prefix ends the stream; the suffix is then never subscribed.
     ///
-    /// A concatenation of concatenations (`append` chained, through `AnyPublisher`) runs as one list
-    /// of publishers, subscribed one after the other by one subscription: a chain of 100,000 appends
-    /// neither nests 100,000 subscriptions nor recurses.
+    /// A concatenation of concatenations (`append` chained, through `AnyPublisher` or not) runs as
+    /// one list of publishers, subscribed one after the other by one subscription: a chain of
+    /// 100,000 appends neither nests 100,000 subscriptions nor recurses.
     @frozen
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
@@ -131,7 +132,7 @@ extension _Runtime {
         }
 
         @inlinable
-        public mutating func next() -> _Runtime.FusedStep<Suffix.Output, Suffix.Failure> {
+        public mutating func next() -> _Runtime.StageStep<Suffix.Output, Suffix.Failure> {
             if suffix != nil { return suffix!.next() }
             if let failure { return .failure(failure) }
             let step = prefix.next()

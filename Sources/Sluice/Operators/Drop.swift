@@ -16,10 +16,10 @@ extension Publisher {
 extension Publishers {
     /// A publisher that omits a specified number of elements before republishing later elements.
     ///
-    /// Like Combine, it asks for the elements it drops up front, on top of downstream's demand,
-    /// and a dropped element is not replaced by a new request. So a synchronous upstream that
-    /// has nothing beyond the dropped elements completes without any demand from downstream: the
-    /// fused form drops them when the chain is subscribed, for the same reason.
+    /// As in Combine, it asks upstream for the elements it will drop up front, whatever downstream's demand:
+    /// the first request upstream is the demand downstream has made so far plus `count`, and a dropped
+    /// element asks for nothing more. So a synchronous upstream that has nothing beyond the dropped elements
+    /// completes without any demand from downstream.
     @frozen
     public struct Drop<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output

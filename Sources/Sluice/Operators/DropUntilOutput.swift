@@ -6,8 +6,8 @@ import Synchronization
 extension Publisher {
     /// Ignores elements from the upstream publisher until it receives an element from a second publisher.
     ///
-    /// If the second publisher completes before its first element, the stream ends with that
-    /// completion; after its first element, the second publisher no longer matters.
+    /// A completion of the second publisher before its first element ends the stream (a failure
+    /// fails it); after its first element, the second publisher no longer matters.
     @inlinable
     public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
     where Failure == P.Failure {

@@ -20,8 +20,8 @@ extension Publisher {
 extension Publishers {
     /// A publisher that omits elements from an upstream publisher until a given closure returns false.
     ///
-    /// The closure is asked only until it first returns false; from then on every element passes.
-    /// A dropped element is replaced by a request for one more from upstream.
+    /// The switch happens once: after the first `false`, the closure is no longer called and every
+    /// element passes. A dropped element is replaced by a request for one more from upstream.
     @frozen
     public struct DropWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
@@ -109,7 +109,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             let predicate = self.predicate
             return state.drops { predicate(input) } ? .skip : .value(input)
         }
@@ -128,7 +128,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             let predicate = self.predicate
             do {
                 return try state.drops { try predicate(input) } ? .skip : .value(input)

@@ -24,7 +24,7 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// A publisher that encodes the upstream's values with an encoder.
+    /// A publisher that encodes the upstream's values with an encoder; a thrown error ends the stream.
     @frozen
     public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: _Runtime.StageOperator
     where Upstream.Output: Encodable {
@@ -51,7 +51,7 @@ extension Publishers {
         }
     }
 
-    /// A publisher that decodes the upstream's values with a decoder.
+    /// A publisher that decodes the upstream's values with a decoder; a thrown error ends the stream.
     @frozen
     public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: _Runtime.StageOperator
     where Upstream.Output == Coder.Input {
@@ -89,7 +89,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             ._catching { .value(try encoder.encode(input)) }
         }
 
@@ -116,7 +116,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(decoder: Coder) { self.decoder = decoder }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             ._catching { .value(try decoder.decode(Output.self, from: input)) }
         }
 

@@ -68,7 +68,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             isIncluded(input) ? .value(input) : .skip
         }
     }

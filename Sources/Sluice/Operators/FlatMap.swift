@@ -50,16 +50,16 @@ extension Publisher where Failure == Never {
 }
 
 extension Publishers {
+    // An inner publisher that hands over at most one value synchronously (`Just`, `Optional`, `Result`,
+    // `Fail`, stages over them) or an `Empty` is not subscribed to: its value and completion are taken at
+    // once, which is what subscribing to it would produce.
     /// A publisher that transforms elements from an upstream publisher into a new publisher.
     ///
     /// Downstream receives the subscription before upstream is subscribed. Each inner publisher
-    /// is asked for one value at a time (for `.unlimited` once downstream's demand is); a value
-    /// that arrives while downstream has no demand waits, and its publisher is asked for the next
-    /// one when it is delivered. Values are delivered one at a time, whichever thread sends them.
-    ///
-    /// An inner publisher that hands over at most one value synchronously (`Just`, `Optional`,
-    /// `Result`, `Fail`, stages over them) or an `Empty` is not subscribed to: its value and
-    /// completion are taken at once, which is what subscribing to it would produce.
+    /// is asked for one value at a time (or for `.unlimited` once downstream's demand is
+    /// unlimited); a value that arrives while downstream has no demand waits in a buffer, and
+    /// the inner publisher is asked for the next one when it is delivered. Values are delivered
+    /// one at a time, whichever thread sends them.
     @frozen
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {

@@ -6,9 +6,9 @@ import Synchronization
 extension Publisher {
     /// Performs the specified closures when publisher events occur.
     ///
-    /// Each closure runs just before its event is passed on. `receiveRequest` sees all demand that
-    /// goes upstream: explicit `request(_:)` calls, and the non-zero demand downstream returns
-    /// from `receive(_:)`.
+    /// Each closure runs just before its event is passed on. `receiveRequest` sees every demand
+    /// that goes upstream: the explicit `request(_:)` calls and the non-zero demand that
+    /// downstream returns from `receive(_:)`.
     @inlinable
     public func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
@@ -49,7 +49,7 @@ extension Publishers {
 
         /// Creates a publisher that performs the specified closures when publisher events occur.
         ///
-        /// `receiveRequest` has no default value here, as in Combine (it has one in `handleEvents`).
+        /// As in Combine, `receiveRequest` has no default value here (it does in `handleEvents`).
         @inlinable
         public init(
             upstream: Upstream,

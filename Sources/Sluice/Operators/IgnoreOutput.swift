@@ -11,12 +11,12 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// A publisher that ignores all upstream elements, but passes along the upstream publisher's
-    /// completion state (finished or failed).
+    /// A publisher that ignores all upstream elements, but passes along the upstream publisher's completion
+    /// state (finished or failed).
     ///
-    /// As Combine's, it hands downstream the upstream's own subscription, then asks it for
-    /// `.unlimited`; downstream's requests and cancel go straight upstream, and every completion
-    /// is passed on whenever it comes.
+    /// As Combine's, it hands downstream the upstream's own subscription, then asks it for `.unlimited`;
+    /// downstream's requests and cancel go straight upstream. No value is ever sent, so the completion needs
+    /// no demand: it is passed on whenever it comes.
     @frozen
     public struct IgnoreOutput<Upstream: Publisher>: Publisher {
         public typealias Output = Never

@@ -12,7 +12,7 @@ extension Publisher where Failure == Never {
 extension Publishers {
     /// A publisher that provides explicit connectability to another publisher.
     ///
-    /// A multicast through a `PassthroughSubject`; copies of this value share that multicast.
+    /// It is a multicast through a `PassthroughSubject`: copies of this value share one subject.
     @frozen
     public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher {
         public typealias Output = Upstream.Output

@@ -68,6 +68,6 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> { .value(transform(input)) }
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> { .value(transform(input)) }
     }
 }

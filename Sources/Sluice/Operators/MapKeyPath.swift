@@ -138,7 +138,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             .value(input[keyPath: keyPath])
         }
     }
@@ -164,7 +164,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<(Output0, Output1), Failure> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1), Failure> {
             .value((input[keyPath: keyPath0], input[keyPath: keyPath1]))
         }
     }
@@ -192,7 +192,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<(Output0, Output1, Output2), Failure> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1, Output2), Failure> {
             .value((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
         }
     }

@@ -44,7 +44,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Upstream.Output, Upstream.Failure> {
+        public mutating func next() -> _Runtime.StageStep<Upstream.Output, Upstream.Failure> {
             if hasFinished { return rest.next() }
             if current == nil { current = upstream._makeCursor() }
             switch current!.next() {
@@ -105,7 +105,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Upstream.Output, Upstream.Failure> {
+        public mutating func next() -> _Runtime.StageStep<Upstream.Output, Upstream.Failure> {
             while current != nil {
                 switch current!.next() {
                 case .finished:

@@ -5,17 +5,18 @@
 // Merge … Merge8 (Merge.swift).
 
 extension Publishers {
+    // Every merge (`Merge` … `Merge8` too) runs on the same subscription.
     /// A publisher created by applying the merge function to an arbitrary number of upstream
     /// publishers.
     ///
-    /// Every merge (`Merge` … `Merge8` too) runs on the same subscription. Downstream receives the
+    /// Every merge (`Merge` … `Merge8` too) works the same way. Downstream receives the
     /// subscription first, then the upstreams are subscribed in order. While downstream's demand is
-    /// unlimited each upstream is asked for `.unlimited`; otherwise each is asked for one value at a
-    /// time, and again (`.max(1)`) once its value has been delivered. A value that arrives while
-    /// downstream has no demand waits in its upstream's queue; waiting values go out in upstream
-    /// order when demand comes. Delivery is serial even when upstreams send from several threads.
-    /// The merge finishes once every upstream has finished (after any waiting values); a failure of
-    /// any upstream cancels all of them and fails the merge.
+    /// unlimited, each upstream is asked for `.unlimited`; otherwise each upstream is asked for one
+    /// value at a time, and asked again (`.max(1)`) once its value has been delivered. A value that
+    /// arrives while downstream has no demand waits, one queue per upstream, and waiting values are
+    /// delivered in upstream order when demand comes. Values are delivered serially even when the
+    /// upstreams send from several threads. The merge finishes once every upstream has finished
+    /// (after any waiting values); a failure of any upstream cancels all of them and fails the merge.
     @frozen
     public struct MergeMany<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output

@@ -30,13 +30,13 @@ extension Publisher {
 }
 
 extension Publishers {
+    // Over a synchronous upstream it runs fused, as a stage.
     /// A publisher that publishes elements specified by a range in the sequence of published
     /// elements.
     ///
-    /// Demand, as in Combine: downstream's requests pass straight upstream; each element before the
-    /// range is dropped and replaced by a request for one more; after the element at the range's
-    /// last index, upstream is cancelled and this publisher finishes. Over a synchronous upstream
-    /// it runs fused, as a stage.
+    /// Demand, as in Combine: downstream requests pass straight upstream; each element before
+    /// the range is dropped and replaced by a request for one more; the element at the last index
+    /// of the range is delivered, then upstream is cancelled and this publisher finishes.
     @frozen
     public struct Output<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
@@ -83,7 +83,7 @@ extension _Runtime {
         @inlinable public static var _name: StaticString { "Output" }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             let current = index
             index &+= 1
             if current < range.lowerBound { return .skip }

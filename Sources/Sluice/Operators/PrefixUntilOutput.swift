@@ -6,8 +6,8 @@ import Synchronization
 extension Publisher {
     /// Republishes elements until another publisher emits an element; then finishes.
     ///
-    /// If the other publisher completes without emitting, it no longer matters: the stream goes
-    /// on until upstream ends.
+    /// The other publisher's failure type does not matter: if it completes without emitting,
+    /// the stream simply goes on until upstream ends.
     @inlinable
     public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
         Publishers.PrefixUntilOutput(upstream: self, other: publisher)
@@ -17,7 +17,7 @@ extension Publisher {
 extension Publishers {
     /// A publisher that republishes elements until another publisher emits an element.
     ///
-    /// As in Combine: the other publisher is subscribed and asked for one element first, then
+    /// As in Combine, the other publisher is subscribed (and asked for one element) first, then
     /// upstream; downstream receives the subscription when upstream's arrives. When the other
     /// publisher emits, upstream is cancelled and the stream finishes.
     @frozen

@@ -86,7 +86,7 @@ extension Publishers {
 @inlinable @inline(__always)
 func _prefixWhileStep<Value, Failure: Error>(
     _ input: Value, _ predicate: (Value) throws -> Bool
-) rethrows -> _Runtime.FusedStep<Value, Failure> {
+) rethrows -> _Runtime.StageStep<Value, Failure> {
     try predicate(input) ? .value(input) : .finished
 }
 
@@ -105,7 +105,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             _prefixWhileStep(input, predicate)
         }
     }
@@ -126,7 +126,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             do { return try _prefixWhileStep(input, predicate) } catch { return .failure(error) }
         }
 

@@ -15,10 +15,10 @@ extension Publisher {
 extension Publishers {
     /// A publisher that prints log messages for all publishing events, optionally prefixed with a given string.
     ///
-    /// The lines are Combine's: `receive subscription: (<subscription>)`, `request unlimited`,
-    /// `request max: (<n>)`, `receive value: (<value>)`, `receive finished`,
-    /// `receive error: (<error>)`, `receive cancel`; demand that downstream returns from
-    /// `receive(_:)` gets a ` (synchronous)` suffix.
+    /// The lines, as Combine prints them: `receive subscription: (<subscription>)`,
+    /// `request unlimited`, `request max: (<n>)`, `receive value: (<value>)`, `receive finished`,
+    /// `receive error: (<error>)`, `receive cancel`. Demand that downstream returns from
+    /// `receive(_:)` is logged with a ` (synchronous)` suffix.
     ///
     /// As Combine's, it logs every event it sees: before upstream's subscription, and after the
     /// end too (a `receive cancel` or a `request max: (1)` that comes after the stream finished). It

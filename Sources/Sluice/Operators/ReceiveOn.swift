@@ -6,9 +6,9 @@ import Synchronization
 extension Publisher {
     /// Specifies the scheduler on which to receive elements from the publisher.
     ///
-    /// Each value and the completion reach downstream from an action scheduled on `scheduler`;
-    /// the subscription, and downstream's requests and cancel, pass through at once. Operators
-    /// before this one are unaffected.
+    /// Each value and the completion are delivered downstream from an action scheduled on
+    /// `scheduler`; the subscription itself, and downstream's requests and cancel, pass through
+    /// at once. Operators before this one are unaffected.
     @inlinable
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.ReceiveOn<Self, S>

@@ -134,7 +134,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value, Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             memory.admit(input, unless: predicate) ? .value(input) : .skip
         }
     }
@@ -158,7 +158,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             ._catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
         }
 

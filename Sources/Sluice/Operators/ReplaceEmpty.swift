@@ -18,9 +18,10 @@ extension Publishers {
     /// A publisher that replaces an empty stream with a provided element.
     ///
     /// Demand, as in Combine: it asks upstream for `.unlimited` once downstream has the
-    /// subscription, and passes each downstream request on as well. Upstream values go straight
-    /// through, with downstream's answer as the new demand; only the replacement element waits for
-    /// downstream demand.
+    /// subscription, and also passes each downstream request on. Upstream values are forwarded as
+    /// they come, with downstream's answer as the new demand, so a downstream that asked for less
+    /// than everything can receive more than it asked for. Only the replacement element waits
+    /// for downstream demand.
     @frozen
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output

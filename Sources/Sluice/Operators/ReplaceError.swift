@@ -12,13 +12,12 @@ extension Publisher {
 }
 
 extension Publishers {
+    // Not a stage: the replacement may only be sent against demand, so the operator counts downstream's
+    // demand itself (and is never fused; a fused upstream ends at it).
     /// A publisher that replaces any errors in the stream with a provided element.
     ///
     /// On an upstream failure it sends `output` and `.finished`, at once if downstream has demand
     /// left, otherwise at downstream's next request. Values and `.finished` pass through.
-    ///
-    /// Not a stage: the replacement may only be sent against demand, so the operator counts
-    /// downstream's demand itself (and is never fused; a fused upstream ends at it).
     @frozen
     public struct ReplaceError<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output

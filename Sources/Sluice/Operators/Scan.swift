@@ -120,7 +120,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             result = nextPartialResult(result, input)
             return .value(result)
         }
@@ -147,7 +147,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             ._catching {
                 result = try nextPartialResult(result, input)
                 return .value(result)

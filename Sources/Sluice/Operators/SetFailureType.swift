@@ -55,7 +55,7 @@ extension _Runtime {
         @inlinable @inline(__always) init() {}
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, Failure> { .value(input) }
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> { .value(input) }
 
         @inlinable @inline(__always)
         public func mapFailure(_ error: Never) -> Failure {}

@@ -6,8 +6,9 @@ import Synchronization
 extension Publisher {
     /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
     ///
-    /// The subscribe to the upstream publisher, each request and the cancel run in actions
-    /// scheduled on `scheduler`; values and the completion pass through on the upstream's thread.
+    /// Subscribing to the upstream publisher, each request and the cancel run in actions
+    /// scheduled on `scheduler`. Values and the completion pass through on whatever thread the
+    /// upstream sends them.
     @inlinable
     public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.SubscribeOn<Self, S>

@@ -47,16 +47,16 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 }
 
 extension Publishers {
+    // A synchronous one-shot inner publisher (`Just`, `Optional`, `Result`, `Fail`, stages over them) or an
+    // `Empty` is not subscribed to: its cursor waits for demand in the subscription, which is what a
+    // subscription to it would do.
     /// A publisher that flattens nested publishers, republishing only the elements of the most
     /// recent one.
     ///
     /// Downstream receives the subscription before upstream is subscribed; upstream is asked for
-    /// `.unlimited`. A new publisher cancels the previous one and, once subscribed, is asked for
-    /// everything downstream requested and has not received; later requests pass straight to it.
-    ///
-    /// A synchronous one-shot inner publisher (`Just`, `Optional`, `Result`, `Fail`, stages over
-    /// them) or an `Empty` is not subscribed to: its cursor waits for demand in the subscription,
-    /// which is what a subscription to it would do.
+    /// `.unlimited`. When a new publisher arrives, the previous one is cancelled and the new one,
+    /// once subscribed, is asked for everything downstream requested and has not received;
+    /// later requests pass straight to it.
     @frozen
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where P == Upstream.Output, P.Failure == Upstream.Failure {

@@ -87,7 +87,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) throws -> Bool) { self.isIncluded = isIncluded }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.FusedStep<Value, any Error> {
+        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             ._catching { try isIncluded(input) ? .value(input) : .skip }
         }
 

@@ -80,7 +80,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, any Error> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             ._catching { .value(try transform(input)) }
         }
 

@@ -44,7 +44,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
             if !hasRun { run() }
             if let failure { return .failure(failure) }
             guard index < aValues.count && index < bValues.count else { return .finished }

@@ -4,21 +4,26 @@
 extension Publisher where Failure == Never {
     /// The elements of this publisher as an asynchronous sequence: `for await value in publisher.values`.
     ///
-    /// Each `next()` asks upstream for one element; nothing is buffered, so a `PassthroughSubject`
-    /// drops what it sends while no `next()` waits (the iterating task is busy), as Apple's does.
+    /// Each `next()` asks upstream for one more element, so values that a publisher sends while no
+    /// `next()` is waiting are not buffered: a `PassthroughSubject` drops what it sends while the
+    /// iterating task is busy elsewhere, as Apple's does.
     public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
 }
 
 extension Publisher {
-    /// The elements of this publisher as an asynchronous throwing sequence; its failure is thrown
-    /// by the `next()` that meets it. One element is asked for per `next()`, nothing is buffered.
+    /// The elements of this publisher as an asynchronous throwing sequence: its failure is thrown
+    /// by the `next()` that meets it.
+    ///
+    /// As with `values` of a publisher that cannot fail, elements are asked for one per `next()`
+    /// and not buffered.
     public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
 }
 
 /// A publisher that never fails, as an `AsyncSequence`.
 ///
-/// Making an iterator subscribes. Each `next()` requests one element; cancelling a task waiting in
-/// `next()`, or letting go of the iterator, cancels the subscription. After the end, `nil`.
+/// Making an iterator subscribes to the publisher. Each `next()` requests one element; cancelling
+/// the task that waits in `next()` cancels the subscription, and so does letting go of the last
+/// copy of the iterator. After the end every `next()` returns `nil`.
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
     public typealias Element = P.Output
 
@@ -46,8 +51,10 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     public func makeAsyncIterator() -> Iterator { Iterator(owner: _AsyncIterationOwner(subscribingTo: publisher)) }
 }
 
-/// A publisher as an `AsyncSequence` whose iteration throws the publisher's failure: the `next()`
-/// that meets it throws (or the next one, if none waited), and every later one returns `nil`.
+/// A publisher as an `AsyncSequence` whose iteration throws the publisher's failure.
+///
+/// As `AsyncPublisher`, and: the failure is thrown by the `next()` that meets it (a failure that
+/// comes while no `next()` waits is kept for the next one); every `next()` after that returns `nil`.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     public typealias Element = P.Output
 
@@ -78,7 +85,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 /// One crossing from the thread a publisher sends on to the task that awaits: Combine's elements
 /// and failures need not be `Sendable`, and the sender keeps nothing of what it hands over.
 @usableFromInline
-struct _Handover<Value>: @unchecked Sendable {
+struct Handover<Value>: @unchecked Sendable {
     @usableFromInline let value: Value
 
     @inlinable init(_ value: Value) { self.value = value }
@@ -116,7 +123,7 @@ final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
 /// upstream.
 @usableFromInline
 final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-    @usableFromInline typealias Waiter = UnsafeContinuation<_Handover<Result<Output?, Failure>>, Never>
+    @usableFromInline typealias Waiter = UnsafeContinuation<Handover<Result<Output?, Failure>>, Never>
 
     @usableFromInline enum Phase {
         /// Demand from `next()` calls that came first waits in `early`.
@@ -147,7 +154,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
         case .over(let failure):
             phase = .over(failure: nil)
             lock.unlock()
-            waiter.resume(returning: _Handover(failure.map { .failure($0) } ?? .success(nil)))
+            waiter.resume(returning: Handover(failure.map { .failure($0) } ?? .success(nil)))
         }
     }
 
@@ -202,7 +209,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
                 waiter = waiters.removeFirst()
             }
             lock.unlock()
-            waiter.resume(returning: _Handover(.success(input)))
+            waiter.resume(returning: Handover(.success(input)))
         }
         return .none
     }
@@ -219,7 +226,7 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
         let thrower = failure == nil || waiting.isEmpty ? nil : waiting.removeFirst()
         phase = .over(failure: thrower == nil ? failure : nil)
         lock.unlock()
-        if let thrower, let failure { thrower.resume(returning: _Handover(.failure(failure))) }
+        if let thrower, let failure { thrower.resume(returning: Handover(.failure(failure))) }
         Self.end(waiting)
         _ = previous  // upstream's subscription, let go of outside the lock
     }
@@ -233,6 +240,6 @@ final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @u
 
     @usableFromInline
     static func end(_ waiting: [Waiter]) {
-        for waiter in waiting { waiter.resume(returning: _Handover(.success(nil))) }
+        for waiter in waiting { waiter.resume(returning: Handover(.success(nil))) }
     }
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+// The publisher it makes is subscribed as it is, so its own fusion still applies inside.
 /// A publisher that awaits subscription before running the supplied closure to create a publisher
 /// for the new subscriber.
 ///
-/// The closure runs once per subscription, when the subscriber attaches, never at creation. The
-/// publisher it makes is subscribed as it is, so its own fusion still applies inside.
+/// The closure runs once per subscription, at subscription time, never at creation.
 @frozen
 public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     public typealias Output = DeferredPublisher.Output

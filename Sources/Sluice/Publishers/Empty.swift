@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+// `Empty` is not fused into chains: whether it ever completes is a stored value, while fusion is decided from
+// static types, and a fused chain has no way to wait forever. Nothing is lost: it sends no value, so a chain
+// over it runs no closure per element. Its cursor (`_Runtime.EmptyCursor`) serves the consumers that take a
+// one-shot publisher without subscribing to it (`flatMap`, `switchToLatest`): they ask it whether it is
+// starved, that is, never completes.
 /// A publisher that never publishes any values, and optionally finishes immediately.
 ///
-/// Each subscriber gets `Subscriptions.empty`, then `.finished` at once whatever its demand, or, with
-/// `completeImmediately: false`, nothing more, ever.
-///
-/// `Empty` is not fused into chains: whether it ever completes is a stored value, while fusion is
-/// decided from static types, and a fused chain has no way to wait forever. Nothing is lost: it
-/// sends no value, so a chain over it runs no closure per element. Its cursor (`_Runtime.EmptyCursor`)
-/// serves the consumers that take a one-shot publisher without subscribing to it (`flatMap`,
-/// `switchToLatest`): they ask it whether it is starved, that is, never completes.
+/// Each subscriber gets `Subscriptions.empty` and then, if `completeImmediately` is true, `.finished` at
+/// once, whatever its demand; otherwise nothing more, ever.
 @frozen
 public struct Empty<Output, Failure: Error>: Publisher, Equatable {
     public typealias _Cursor = _Runtime.EmptyCursor<Output, Failure>
@@ -52,7 +51,7 @@ extension _Runtime {
 
         @inlinable init(completes: Bool) { self.completes = completes }
 
-        @inlinable public mutating func next() -> _Runtime.FusedStep<Output, Failure> { .finished }
+        @inlinable public mutating func next() -> _Runtime.StageStep<Output, Failure> { .finished }
 
         @inlinable public var isExhausted: Bool { true }
 

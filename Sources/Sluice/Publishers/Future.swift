@@ -3,15 +3,14 @@
 
 import Synchronization
 
+// The future's lock guards only its result and its list of waiting subscriptions, and is never held while a
+// subscriber is called. Each subscription then settles with one atomic state word.
 /// A publisher that eventually produces a single value and then finishes, or fails.
 ///
-/// The closure runs once, when the future is created, not per subscription. The first call of the
-/// promise settles the result; later calls are ignored. The result is replayed to every
-/// subscriber, present and future: a value waits for the subscriber's first request and is followed
-/// by `.finished`; a failure is sent without demand. The promise may be called from any thread.
-///
-/// The future's lock guards only its result and its list of waiting subscriptions, and is never held
-/// while a subscriber is called. Each subscription then settles with one atomic state word.
+/// The closure runs once, when the future is created, not per subscription. The first call of the promise
+/// settles the result; later calls are ignored. The result is replayed to every subscriber, present and
+/// future: a value waits for the subscriber's first request and is followed by `.finished`; a failure is sent
+/// at once, without demand. The promise may be called from any thread.
 public final class Future<Output, Failure: Error>: Publisher {
     /// A closure the future's creator calls, once, with the result.
     public typealias Promise = (Result<Output, Failure>) -> Void
@@ -198,17 +197,17 @@ extension Future {
     }
 
     /// How the promise is fulfilled. A sink waits for it: the future holds the sink until it delivers.
-    private var outcome: _Handover<Result<Output, Failure>> {
+    private var outcome: Handover<Result<Output, Failure>> {
         get async {
             await withCheckedContinuation { continuation in
                 subscribe(
                     Subscribers.Sink(
                         receiveCompletion: {
                             if case .failure(let error) = $0 {
-                                continuation.resume(returning: _Handover(.failure(error)))
+                                continuation.resume(returning: Handover(.failure(error)))
                             }
                         },
-                        receiveValue: { continuation.resume(returning: _Handover(.success($0))) }))
+                        receiveValue: { continuation.resume(returning: Handover(.success($0))) }))
             }
         }
     }

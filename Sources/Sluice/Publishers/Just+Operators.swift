@@ -213,7 +213,7 @@ extension Just {
         tryReduce(initialResult, nextPartialResult)
     }
 
-    /// Publishes the value under the given failure type.
+    /// Publishes the value with the given failure type.
     @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
         .init(.success(output))

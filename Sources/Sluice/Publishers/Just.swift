@@ -51,7 +51,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
             defer { pending = nil }
             switch pending {
             case .success(let value)?: return .value(value)

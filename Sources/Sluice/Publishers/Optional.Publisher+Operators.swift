@@ -91,8 +91,8 @@ extension Optional.Publisher {
 
     /// Publishes the value if the range (relative to `0..<Int.max`) contains index 0.
     ///
-    /// The range must meet the limits `Publishers.Output` puts on it in Combine: a lower bound that is
-    /// not negative, an upper bound below `Int.max - 1`.
+    /// As in Combine, the lower bound must not be negative and the upper bound must be below
+    /// `Int.max - 1`, the limits `Publishers.Output` puts on a range.
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let bounds = range.relative(to: 0..<Int.max)

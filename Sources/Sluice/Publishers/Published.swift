@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+// The value lives in the publisher's subject.
 /// A type that publishes a property marked with an attribute.
 ///
-/// `@Published var name = value` in a class: `$name` is a publisher of the property's values. It
-/// sends the current value to a new subscriber (when it first asks) and each new value in the
-/// property's `willSet`: a subscriber sees the new value while the property still holds the old one.
-/// In an `ObservableObject`, the object's default `objectWillChange` fires before that.
-///
-/// The value lives in the publisher's subject, so copies of the wrapper share it. Setting the
-/// property from several threads is safe: each subscriber receives values one at a time, and the
-/// property ends with the last value sent.
+/// `@Published var name = value` in a class: `$name` publishes the current value to a new subscriber (when it
+/// first asks) and then each value set, in the property's `willSet`: a subscriber sees the new value while
+/// the property still holds the old one. In an `ObservableObject`, the object's default `objectWillChange`
+/// fires first. The value lives in the storage that copies of the wrapper share. Setting the property from
+/// several threads is safe: each subscriber receives values one at a time, and the property ends with the
+/// last value sent.
 @propertyWrapper
 public struct Published<Value> {
     @usableFromInline let subject: PublishedSubject<Value>
@@ -34,8 +33,8 @@ public struct Published<Value> {
         set { fatalError("@Published is only available on properties of classes") }
     }
 
-    /// The property's publisher (`$name`). Assigning one leaves the property as it is, as in
-    /// Combine; `assign(to: &$name)` is the way to feed it.
+    /// The property's publisher (`$name`). Assigning one changes nothing, as in Combine: it is settable so
+    /// that `assign(to: &$name)`, the way to feed the property from a publisher, can take it `inout`.
     public var projectedValue: Publisher {
         get { Publisher(subject) }
         // The setter exists so that `$name` can be passed `inout` to `assign(to:)`.

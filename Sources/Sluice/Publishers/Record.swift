@@ -43,10 +43,9 @@ public struct Record<Output, Failure: Error>: Publisher {
 }
 
 extension Record {
+    // Built once, before any subscription: its members are not inlinable, so that its fields can stay
+    // read-only from outside.
     /// A recorded sequence of outputs, followed by a completion.
-    ///
-    /// Built once, before any subscription: its members are not inlinable, so that its fields can stay
-    /// read-only from outside.
     public struct Recording {
         /// The type of the values the recording holds.
         public typealias Input = Output
@@ -144,7 +143,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
             guard index < output.endIndex else {
                 switch completion {
                 case .finished: return .finished

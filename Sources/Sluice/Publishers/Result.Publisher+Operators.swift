@@ -185,7 +185,7 @@ extension Result.Publisher where Output: Equatable {
 }
 
 extension Result.Publisher where Failure == Never {
-    /// Publishes the value under the given failure type.
+    /// Publishes the value with the given failure type.
     @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
         .init(.success(result.get()))

@@ -124,7 +124,7 @@ extension Publishers.Sequence {
         return .init(sequence: results)
     }
 
-    /// Publishes the same elements under the given failure type.
+    /// Publishes the same elements with the given failure type.
     @inlinable
     public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
         .init(sequence: sequence)
@@ -184,7 +184,7 @@ extension Publishers.Sequence where Elements: Collection {
     @inlinable
     public func count() -> Result<Int, Failure>.Publisher { .init(.success(sequence.count)) }
 
-    /// Publishes the elements at the given range of indices.
+    /// Publishes the elements in the given range of indices.
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
         .init(sequence: Array(sequence[range]))

@@ -99,7 +99,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Elements.Element, Failure> {
+        public mutating func next() -> _Runtime.StageStep<Elements.Element, Failure> {
             guard let value = upcoming else { return .finished }
             upcoming = iterator.next()
             return .value(value)

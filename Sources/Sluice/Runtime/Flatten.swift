@@ -45,7 +45,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
             if let failure { return .failure(failure) }
             if NewPublisher._Cursor._yieldsAtMostOneValue { return nextOneShot() }
             while true {
@@ -72,7 +72,7 @@ extension _Runtime {
         /// `next()` when each publisher yields at most one value: it is taken at once, with its
         /// completion (which runs no closure), and no cursor is kept.
         @inlinable @inline(__always)
-        mutating func nextOneShot() -> _Runtime.FusedStep<Output, Failure> {
+        mutating func nextOneShot() -> _Runtime.StageStep<Output, Failure> {
             while true {
                 switch upstream.next() {
                 case .value(let element):

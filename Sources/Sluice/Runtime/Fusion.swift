@@ -4,7 +4,7 @@
 extension _Runtime {
     /// What one step of a fused chain produced. See `RuntimeContract.md`.
     @frozen
-    public enum FusedStep<Output, Failure> {
+    public enum StageStep<Output, Failure> {
         /// The source element made it through every stage as this value.
         case value(Output)
         /// A stage dropped the element (`filter`, `compactMap`, ...).
@@ -25,7 +25,7 @@ extension _Runtime {
         associatedtype Failure
 
         /// Pulls one source element through every stage.
-        mutating func next() -> _Runtime.FusedStep<Output, Failure>
+        mutating func next() -> _Runtime.StageStep<Output, Failure>
 
         /// True once the source has no element left: checked after each step so that the chain
         /// finishes right after its last element, without waiting for more demand.
@@ -116,7 +116,7 @@ extension _Runtime {
     public struct Unfusable<Output, Failure: Error>: _Runtime.FusedCursor {
         @inlinable public init() {}
 
-        @inlinable public mutating func next() -> _Runtime.FusedStep<Output, Failure> { .finished }
+        @inlinable public mutating func next() -> _Runtime.StageStep<Output, Failure> { .finished }
 
         @inlinable public var isExhausted: Bool { true }
 

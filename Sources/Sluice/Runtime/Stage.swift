@@ -18,7 +18,7 @@ extension _Runtime {
         associatedtype Failure: Error
 
         /// What one upstream value becomes. `.skip` asks upstream for one more value in its place.
-        mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure>
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure>
 
         /// What an upstream failure becomes (`mapError`, the `try` operators' `any Error`).
         func mapFailure(_ error: UpstreamFailure) -> Failure
@@ -126,7 +126,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.FusedStep<Stage.Output, Stage.Failure> {
+        public mutating func next() -> _Runtime.StageStep<Stage.Output, Stage.Failure> {
             // A completed stage (`prefix(_:)`) must not pull another element through the stages below it.
             if stage.isComplete { return .finished }
             return switch upstream.next() {
@@ -301,7 +301,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.FusedStep<Output, Failure> {
+        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             switch first.step(input) {
             case .value(let value): then.step(value)
             case .skip: .skip

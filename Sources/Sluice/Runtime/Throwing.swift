@@ -8,7 +8,7 @@
 // `.failure` step. Both paths then do what Combine does: the fused loop stops and fails the
 // subscriber; `StageSubscription` cancels upstream first and then fails downstream.
 
-extension _Runtime.FusedStep where Failure == any Error {
+extension _Runtime.StageStep where Failure == any Error {
     /// The step `body` decides, or `.failure` with whatever it threw.
     @inlinable @inline(__always)
     static func _catching(_ body: () throws -> Self) -> Self {

@@ -14,19 +14,21 @@ extension DispatchQueue: Scheduler {
         @inlinable
         public init(_ time: DispatchTime) { dispatchTime = time }
 
-        /// Decodes the raw clock value (a single number).
+        /// Creates a dispatch queue time type instance from a decoder: the raw clock value (a single number).
         public init(from decoder: any Decoder) throws {
             self.init(DispatchTime(uptimeNanoseconds: try decoder.singleValueContainer().decode(UInt64.self)))
         }
 
-        /// Encodes the raw clock value (a single number).
+        /// Encodes this dispatch queue time type instance: the raw clock value (a single number).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(dispatchTime.rawValue)
         }
 
-        /// The nanoseconds from this instant to `other`; `.nanoseconds(.max)` when the distance
-        /// does not fit in an `Int` (to or from `.distantFuture`), in either direction.
+        /// The distance to another dispatch queue time, in nanoseconds.
+        ///
+        /// A distance too large to count in an `Int` (towards or from `.distantFuture`, say) is
+        /// `.nanoseconds(.max)`, whichever way it points.
         @inlinable
         public func distance(to other: Self) -> Stride {
             let from = dispatchTime.rawValue
@@ -41,9 +43,12 @@ extension DispatchQueue: Scheduler {
             return .nanoseconds(behind == UInt64(Int.max) + 1 ? .min : .max)
         }
 
-        /// The instant `n` from this one, kept on the uptime clock (which Dispatch counts in
-        /// `Int64`): anything past `Int.max` is `.distantFuture`; anything before the start is
-        /// the first instant (raw value 1; Dispatch reads 0 as "now").
+        /// Returns a dispatch queue time advanced by the given stride.
+        ///
+        /// The result stays on the uptime clock, which Dispatch counts in `Int64`: past `Int.max`
+        /// it is `.distantFuture`; before its start it is the first instant (raw value 1, since 0
+        /// means "now" to Dispatch). An instant already past `Int.max` is the distant future,
+        /// which no stride brings back.
         @inlinable
         public func advanced(by n: Stride) -> Self {
             let raw = dispatchTime.rawValue
@@ -60,7 +65,7 @@ extension DispatchQueue: Scheduler {
         @inlinable
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.dispatchTime.rawValue < rhs.dispatchTime.rawValue }
 
-        /// Instants are equal when their raw clock values are.
+        /// Two instants are equal when their raw clock values are.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool { lhs.dispatchTime.rawValue == rhs.dispatchTime.rawValue }
 
@@ -81,7 +86,7 @@ extension DispatchQueue: Scheduler {
             /// The type used for expressing the stride's magnitude.
             public typealias Magnitude = Int
 
-            /// The value of this time interval in nanoseconds; it keeps its sign (Combine's naming).
+            /// The value of this time interval in nanoseconds (despite its name, it keeps its sign).
             public var magnitude: Int
 
             @usableFromInline
@@ -161,8 +166,8 @@ extension DispatchQueue: Scheduler {
             /// Returns a Boolean value indicating whether the first stride is shorter than the second.
             @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
 
-            /// Multiplies two strides as seconds (`2 * 3` is six seconds): the nanosecond product
-            /// over 10^9, truncated and saturating.
+            /// Multiplies two strides as numbers of seconds (so `2 * 3` is six seconds): the nanosecond
+            /// product over 10^9, truncated to whole nanoseconds and saturating.
             @inlinable
             public static func * (lhs: Self, rhs: Self) -> Self {
                 let wide = lhs.magnitude.multipliedFullWidth(by: rhs.magnitude)
@@ -231,9 +236,8 @@ extension DispatchQueue: Scheduler {
     /// The minimum tolerance allowed by the scheduler: none.
     @inlinable public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
 
-    /// Runs the action asynchronously on this queue (`async`), with the options' group, QoS and flags.
-    ///
-    /// This is `receive(on:)`'s per-value path, so without options it is one plain `async`.
+    // This is `receive(on:)`'s per-value path, so without options it is one plain `async`.
+    /// Runs the action on this queue, asynchronously (`async`), with the options' group, QoS and flags.
     @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = _sendableAction(action)
@@ -267,9 +271,9 @@ extension DispatchQueue: Scheduler {
         }
     }
 
-    /// Runs the action on this queue at `date` and every `interval` after, from a dispatch timer
-    /// source; cancelling (or releasing) the returned `AnyCancellable` cancels the timer. An interval
-    /// of zero or less repeats every 0.1 ms, as `Timer` does (Dispatch would trap on it).
+    /// Runs the action on this queue at `date` and then every `interval`, with a dispatch timer
+    /// source, until the returned cancellable is cancelled (or released). An interval of zero or
+    /// less repeats every 0.1 ms, as `Timer` does (Dispatch would trap on it).
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void

@@ -3,11 +3,11 @@
 
 /// A scheduler for performing synchronous actions.
 ///
-/// `schedule` runs the action before it returns, on the calling thread, whatever the date. Time
-/// stands still: every instant is `now`, and the seconds/milliseconds/... conversions are zero.
+/// Every action runs at once, on the calling thread, before `schedule` returns. Its clock never
+/// moves: every instant is the same instant, and every stride converts to zero.
 @frozen
 public struct ImmediateScheduler: Scheduler, Sendable {
-    /// The time type used by the immediate scheduler: one instant, so it holds nothing.
+    /// The time type used by the immediate scheduler: a single instant.
     @frozen
     public struct SchedulerTimeType: Strideable, Sendable {
         @inlinable init() {}
@@ -16,12 +16,14 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         @inlinable
         public func distance(to other: ImmediateScheduler.SchedulerTimeType) -> Stride { Stride(0) }
 
-        /// This instant: the immediate scheduler's time never moves.
+        /// Adds the given stride; the immediate scheduler's time does not move, so this is `self`.
         @inlinable
         public func advanced(by n: Stride) -> ImmediateScheduler.SchedulerTimeType { self }
 
-        /// The increment by which the immediate scheduler counts time: a plain integer that
-        /// literals set, while every unit conversion yields zero.
+        /// The increment by which the immediate scheduler counts time.
+        ///
+        /// A plain count: literals and `init(_:)` store their (integer) value, while the
+        /// `SchedulerTimeIntervalConvertible` conversions all give zero, as this clock never moves.
         @frozen
         public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable,
             SchedulerTimeIntervalConvertible, Sendable
@@ -33,7 +35,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// The type used for expressing the stride's magnitude.
             public typealias Magnitude = Int
 
-            /// The value of this time interval; it keeps its sign (Combine's naming).
+            /// The value of this time interval (despite its name, it keeps its sign).
             public var magnitude: Int
 
             /// Creates an immediate scheduler time interval from the given value.
@@ -74,19 +76,19 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// Adds one stride to another in place.
             @inlinable public static func += (lhs: inout Self, rhs: Self) { lhs.magnitude += rhs.magnitude }
 
-            /// Zero: immediate time has no seconds.
+            /// Zero: the immediate scheduler has no notion of seconds.
             @inlinable public static func seconds(_ s: Int) -> Self { Self(0) }
 
-            /// Zero: immediate time has no seconds.
+            /// Zero: the immediate scheduler has no notion of seconds.
             @inlinable public static func seconds(_ s: Double) -> Self { Self(0) }
 
-            /// Zero: immediate time has no milliseconds.
+            /// Zero: the immediate scheduler has no notion of milliseconds.
             @inlinable public static func milliseconds(_ ms: Int) -> Self { Self(0) }
 
-            /// Zero: immediate time has no microseconds.
+            /// Zero: the immediate scheduler has no notion of microseconds.
             @inlinable public static func microseconds(_ us: Int) -> Self { Self(0) }
 
-            /// Zero: immediate time has no nanoseconds.
+            /// Zero: the immediate scheduler has no notion of nanoseconds.
             @inlinable public static func nanoseconds(_ ns: Int) -> Self { Self(0) }
         }
     }
@@ -102,16 +104,16 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     /// The immediate scheduler's one instant.
     @inlinable public var now: SchedulerTimeType { SchedulerTimeType() }
 
-    /// Zero: nothing waits.
+    /// Zero: actions run at once.
     @inlinable public var minimumTolerance: SchedulerTimeType.Stride { SchedulerTimeType.Stride(0) }
 
-    /// Runs the action now.
+    /// Runs the action at once.
     @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         action()
     }
 
-    /// Runs the action now: any date is now.
+    /// Runs the action at once: every date is now.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
@@ -120,8 +122,8 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         action()
     }
 
-    /// Runs the action now, once (there is no later for it to repeat at), and returns a
-    /// cancellable with nothing to cancel.
+    /// Runs the action once, at once, and returns a cancellable with nothing left to cancel: the
+    /// immediate scheduler cannot wait for the next interval.
     @inlinable
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,

@@ -3,15 +3,16 @@
 
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
-/// A subscriber receives the current value when it first asks for demand, then every later value;
-/// one that had no demand when a value was sent receives the then-current value when it next asks.
-/// Once completed, the subject publishes nothing; `send(_:)` leaves the value alone, while setting
-/// `value` still stores it.
+/// A subscriber receives the current value when it first asks for demand, then every later value.
+/// A subscriber that has no demand when a value is sent receives the then-current value when it
+/// next asks. Once completed, the subject publishes nothing more: `send(_:)` is ignored, while
+/// setting `value` still stores it (as in Combine).
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
-    /// After completion, setting it stores the value without publishing it.
+    ///
+    /// Setting it after completion stores the value without publishing it.
     public var value: Output {
         get { core.currentValue().value }
         set { core.send(newValue, storingAfterCompletion: true) }

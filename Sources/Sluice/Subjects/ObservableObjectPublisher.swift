@@ -5,8 +5,8 @@ import Synchronization
 
 /// A publisher that publishes changes from observable objects: `send()` signals every subscriber.
 ///
-/// As in Combine, it does not count demand: a subscriber receives every signal sent while it is
-/// subscribed. Each subscriber receives signals one at a time, also when several threads send.
+/// As Combine's, it does not count demand: a subscriber receives every signal sent while it is subscribed,
+/// one at a time, also when several threads send.
 public final class ObservableObjectPublisher: Publisher {
     public typealias Output = Void
     public typealias Failure = Never

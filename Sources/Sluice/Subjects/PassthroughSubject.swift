@@ -4,7 +4,8 @@
 /// A subject that broadcasts elements to downstream subscribers.
 ///
 /// It keeps no value: a subscriber sees only what is sent after it subscribed, and only as far as
-/// its demand allows. A subscriber that arrives after the completion receives it at once.
+/// its demand allows (a value sent while a subscriber has no demand is not delivered to it). A
+/// subscriber that arrives after the completion receives the completion at once.
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
     @usableFromInline let core = SubjectCore<Output, Failure>(name: "PassthroughSubject", current: nil)
 

@@ -2,10 +2,9 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 extension Publisher where Failure == Never {
+    // On a fusable chain the whole stream runs here, inline, as one loop, as in `sink`: it has ended, and let
+    // go of `object`, before this returns.
     /// Assigns each element from a publisher to a property on an object.
-    ///
-    /// On a fusable chain the whole stream runs here, inline, as one loop, as in `sink`: it has
-    /// ended, and let go of `object`, before this returns.
     @inlinable @inline(__always)
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         // A starved chain runs nothing here, and is subscribed below: it waits, holding `object`.
@@ -26,7 +25,8 @@ extension Publisher where Failure == Never {
 extension Subscribers {
     /// A simple subscriber that assigns received elements to a property indicated by a key path.
     ///
-    /// It holds the object strongly until the stream completes or is cancelled.
+    /// It holds the object strongly until the stream completes or is cancelled, and lets go of it
+    /// (and of the subscription) then.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {

@@ -4,13 +4,12 @@
 import Synchronization
 
 extension Publisher {
+    // On a fusable chain the whole stream runs here, inline, as one loop (see
+    // `Sluice.docc/RuntimeContract.md`): it has ended before this returns, so there is nothing left to
+    // cancel. Otherwise the returned `AnyCancellable` holds the subscription, not the subscriber: the
+    // subscriber, its closures and what they captured belong to upstream alone, and go when upstream lets go
+    // of them at the end of the stream (see `SinkSubscriber`).
     /// Attaches a subscriber with closure-based behaviour; it requests an unlimited number of values.
-    ///
-    /// On a fusable chain the whole stream runs here, inline, as one loop (see `Sluice.docc/RuntimeContract.md`):
-    /// it has ended before this returns, so there is nothing left to cancel. Otherwise the returned
-    /// `AnyCancellable` holds the subscription, not the subscriber: the subscriber, its closures and
-    /// what they captured belong to upstream alone, and go when upstream lets go of them at the end
-    /// of the stream (see `SinkSubscriber`).
     @inlinable @inline(__always)
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -112,12 +111,14 @@ final class SinkSubscriber<Input, Failure: Error>: Subscriber, CustomStringConve
 }
 
 extension Subscribers {
+    // Its `EndGate` leaves letting go of the closures to a value still being delivered on another thread.
+    // `sink(...)` does not use this class: see `SinkSubscriber`.
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
-    /// As Combine's: it delivers what arrives until it has completed or been cancelled (also
-    /// before a subscription arrives); a cancel before any subscription does nothing. Once its
-    /// stream has ended it lets go of its closures; its `EndGate` leaves that to a value still being
-    /// delivered on another thread. (`sink(...)` does not use this class: see `SinkSubscriber`.)
+    /// As Combine's, it delivers what arrives until it has completed or been cancelled (also before a
+    /// subscription arrives); a cancel before any subscription does nothing. It lets go of its closures and
+    /// of the subscription when the stream completes and when it is cancelled, so that whatever the closures
+    /// capture is freed then, even while the caller still holds the sink (or its `AnyCancellable`).
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {
@@ -136,9 +137,9 @@ extension Subscribers {
             }
         }
 
-        /// The closure to execute on receipt of a value (a closure that does nothing once released).
+        /// The closure to execute on receipt of a value; one that does nothing once the stream has ended.
         public var receiveValue: (Input) -> Void { closures.value?.receiveValue ?? { _ in } }
-        /// The closure to execute on completion (a closure that does nothing once released).
+        /// The closure to execute on completion; one that does nothing once the stream has ended.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             closures.value?.receiveCompletion ?? { _ in }
         }
@@ -187,6 +188,9 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
+        /// Tells the subscriber that the publisher has produced an element.
+        ///
+        /// As Combine's sink, it takes a value even before its subscription: only the end of the stream stops values.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             if gate.enter() { closures.with { $0.receiveValue(value) } }

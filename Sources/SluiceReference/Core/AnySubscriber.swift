@@ -28,9 +28,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         wrapped = s
     }
 
-    /// Wraps the given subject: values and completions are sent to it, and the upstream
-    /// subscription is handed to the subject, which asks for values when it wants them. The
-    /// same subscriber as `Publisher.subscribe(_:)` with a subject.
+    /// Wraps the given subject, as `Publisher.subscribe(_:)` with a subject does: the upstream subscription
+    /// is handed to the subject, which decides when to ask for values, and values and the completion are sent
+    /// to it until the subscription is cancelled.
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
         self.init(SubjectSubscriber(s))
     }

@@ -21,7 +21,7 @@ extension Cancellable {
 
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
-/// An `AnyCancellable` calls `cancel()` when it is deinitialised. The closure runs at most once.
+/// An `AnyCancellable` calls `cancel()` when it is deinitialised; the wrapped action runs at most once.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     private let lock = Lock()
     private var onCancel: (() -> Void)?

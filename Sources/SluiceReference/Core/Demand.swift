@@ -42,20 +42,25 @@ extension Subscribers {
             return sum < 0 ? .none : .max(sum)
         }
 
+        /// Adds demand: `.unlimited` absorbs any amount, and a finite sum past `Int.max` saturates into it.
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
             guard let left = lhs.max, let right = rhs.max else { return .unlimited }
             return finite(left, plus: right)
         }
 
+        /// Adds demand: `.unlimited` absorbs any amount, and a finite sum past `Int.max` saturates into it.
         public static func + (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             return finite(left, plus: rhs)
         }
 
+        /// Adds demand in place (see `+`).
         public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
 
+        /// Adds demand in place (see `+`).
         public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
 
+        /// Multiplies a finite demand; `.unlimited` stays unlimited.
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             _require(
@@ -65,17 +70,20 @@ extension Subscribers {
             return overflow ? .unlimited : .max(product)
         }
 
+        /// Multiplies demand in place (see `*`).
         public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
-        /// Subtracting anything from `.unlimited` leaves `.unlimited`; subtracting `.unlimited`
-        /// from a finite demand leaves `.none`; a finite result below zero is `.none`, as Apple
-        /// documents.
+        /// Subtracts demand: `.unlimited` minus anything is `.unlimited`; a finite demand minus `.unlimited`
+        /// is `.none`; a result that would be negative is `.none`, as Apple documents ("Combine adjusts the
+        /// value to `.max(0)`").
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             guard let right = rhs.max else { return .none }
             return .max(Swift.max(left - right, 0))
         }
 
+        /// Subtracts demand; `.unlimited` minus a finite amount stays unlimited, and a result that would
+        /// be negative is `.none`, as Apple documents.
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
             // Subtracting a negative number past `Int.max` gives `.none` in Combine, not
@@ -84,24 +92,39 @@ extension Subscribers {
             return finite(left, plus: -rhs)
         }
 
+        /// Subtracts demand in place (see `-`).
         public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
 
+        /// Subtracts demand in place (see `-`).
         public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
 
+        /// Compares a demand with another or with a number of values; `.unlimited` is greater than any number.
         public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
 
+        /// Compares a demand with another or with a number of values; `.unlimited` is greater than any number.
         public static func > (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 > rhs } ?? true }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         public static func >= (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 >= rhs } ?? true }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         public static func < (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 < rhs } ?? false }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         public static func <= (lhs: Demand, rhs: Int) -> Bool { lhs.max.map { $0 <= rhs } ?? false }
+        /// Whether a demand is exactly that number of values (never, for `.unlimited`).
         public static func == (lhs: Demand, rhs: Int) -> Bool { lhs.max == rhs }
+        /// Whether a demand is not exactly that number of values (always, for `.unlimited`).
         public static func != (lhs: Demand, rhs: Int) -> Bool { lhs.max != rhs }
 
+        /// Compares a demand with another or with a number of values; `.unlimited` is greater than any number.
         public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+        /// Compares a demand with a number of values; `.unlimited` is greater than any number.
         public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+        /// Whether a demand is exactly that number of values (never, for `.unlimited`).
         public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        /// Whether a demand is not exactly that number of values (always, for `.unlimited`).
         public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
 
         /// Combine's encoded form of `.unlimited`: one past `Int.max`.

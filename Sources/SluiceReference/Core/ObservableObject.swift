@@ -4,6 +4,9 @@
 @_spi(Reflection) import Swift
 
 /// A type of object with a publisher that emits before the object has changed.
+///
+/// By default `objectWillChange` is an `ObservableObjectPublisher` that emits before any
+/// `@Published` property of the object changes, those its superclasses declare included.
 public protocol ObservableObject: AnyObject {
     /// The type of publisher that emits before the object has changed.
     associatedtype ObjectWillChangePublisher: Publisher = ObservableObjectPublisher
@@ -14,13 +17,13 @@ public protocol ObservableObject: AnyObject {
 }
 
 extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPublisher {
-    /// A publisher that emits before any `@Published` property of the object (its superclasses'
-    /// included) changes.
+    // The properties are found in the class's field metadata, not by a `Mirror`.
+    /// A publisher that emits before any `@Published` property of the object (its superclasses' included) changes.
     ///
-    /// It is kept in the storage of each of those properties: the first access installs it there, and
-    /// every later one finds it. The properties are found in the class's field metadata, not by a
-    /// `Mirror`. An object without `@Published` properties gets the same publisher at each access
-    /// too, as in Combine (since iOS 13.3), kept in a side table by the object's identity.
+    /// The publisher is made on the first access and kept in the storage of each of those properties, so
+    /// every later access returns the same one. An object without `@Published` properties gets the same
+    /// publisher at each access too, as in Combine (since iOS 13.3), kept in a side table by the object's
+    /// identity.
     public var objectWillChange: ObservableObjectPublisher {
         let storages = publishedStorages(of: self)
         guard let first = storages.first else { return UnpublishedObjects.shared.publisher(of: self) }

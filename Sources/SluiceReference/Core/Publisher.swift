@@ -18,7 +18,7 @@ public protocol Publisher<Output, Failure> {
 extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     ///
-    /// While an ``_Introspection`` hook is enabled, the subscription is reported to it.
+    /// While an `_Introspection` hook is enabled, the subscription is reported to it.
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         guard !IntrospectionHooks.isActive else { return IntrospectionHooks.subscribe(self, subscriber) }
         receive(subscriber: subscriber)

@@ -3,10 +3,11 @@
 
 /// A protocol that defines when and how to execute a closure.
 ///
-/// A scheduler has a notion of time (`SchedulerTimeType`, a `Strideable` whose stride converts from
-/// seconds, milliseconds, microseconds and nanoseconds), a clock (`now`), and three ways to run an
-/// action: as soon as possible, at a date, or repeatedly from a date. Timing operators such as
-/// `delay`, `debounce` and `receive(on:)` are written against this protocol only.
+/// A scheduler has a notion of time (`SchedulerTimeType`, a `Strideable` whose stride converts from seconds,
+/// milliseconds, microseconds and nanoseconds), a clock (`now`), and three ways to run an action: as soon as
+/// possible, at a date, or repeatedly from a date. Timing operators such as `delay`, `debounce` and
+/// `receive(on:)` are written against this protocol only. It has Combine's shape exactly, so schedulers
+/// written for Combine (and wrappers in the style of pointfreeco's combine-schedulers) conform unchanged.
 public protocol Scheduler<SchedulerTimeType> {
     /// The type that describes a point in time for this scheduler.
     associatedtype SchedulerTimeType: Strideable where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible

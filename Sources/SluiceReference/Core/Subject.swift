@@ -32,7 +32,7 @@ extension Publisher {
 /// As Combine's, it does not keep the subject: upstream holds this relay, and a subject nobody
 /// else holds is freed (its deinit cancels the relay), connected or not
 /// (MulticastTests.testDeallocateConnectedMulticastBeforeCancelling).
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Introspectable {
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Introspected {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 

@@ -15,7 +15,7 @@ extension Subscriptions {
     public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-private final class EmptySubscription: Subscription, Introspectable, Sendable {
+private final class EmptySubscription: Subscription, Introspected, Sendable {
     static let shared = EmptySubscription()
     func request(_ demand: Subscribers.Demand) {}
     func cancel() {}

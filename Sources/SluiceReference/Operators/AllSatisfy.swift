@@ -32,6 +32,7 @@ extension Publishers {
         /// A closure that evaluates each received element.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a publisher that tells whether every element of `upstream` passes `predicate`.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -58,6 +59,8 @@ extension Publishers {
         /// A closure that evaluates each received element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a publisher that tells whether every element of `upstream` passes `predicate`,
+        /// and fails if the predicate throws.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate

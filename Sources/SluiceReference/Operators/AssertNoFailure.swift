@@ -39,7 +39,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let (prefix, file, line) = (prefix, file, line)
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "AssertNoFailure",
                     downstream: subscriber,
                     reflect: { _, _ in [("file", file), ("line", line), ("prefix", prefix)] },

@@ -77,7 +77,7 @@ extension Publishers {
 /// and downstream's subscription does not hold it (only the autoconnect and the upstream
 /// subscription), so no cycle keeps either alive.
 private final class AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
-    Introspectable
+    Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

@@ -66,7 +66,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "Breakpoint", downstream: subscriber,
                     observeSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
                     step: { value in

@@ -81,7 +81,7 @@ extension Publishers {
 /// Lifetimes: downstream and the overflow strategy (its error closure) are in `live` until
 /// downstream has its completion or cancels; that call takes them out under the lock, with the
 /// queue, and drops them after.
-private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
+private final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

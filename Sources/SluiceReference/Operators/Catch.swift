@@ -4,8 +4,8 @@
 extension Publisher {
     /// Handles errors from an upstream publisher by replacing it with another publisher.
     ///
-    /// Values before the failure pass through. On failure, `handler` makes the replacement,
-    /// which is subscribed to with the demand downstream still has outstanding. The switch
+    /// Values before the failure pass through. On failure, `handler` makes the replacement, which
+    /// is subscribed to and asked for the demand downstream still has outstanding. The switch
     /// happens once: the replacement's completion, failure included, ends the stream.
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where Output == P.Output {
@@ -97,7 +97,7 @@ extension Publishers {
 /// it (a completion, a cancel) takes them out with the state (`end()`) and drops them after the
 /// lock is released.
 private final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, Introspectable
+    Subscription, Introspected
 where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input {
     private enum State {
         case awaitingSubscription
@@ -311,7 +311,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     }
 
     /// The subscriber the original upstream talks to.
-    struct UpstreamSide: Subscriber, Introspectable {
+    struct UpstreamSide: Subscriber, Introspected {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
@@ -330,7 +330,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     }
 
     /// The subscriber the replacement publisher talks to.
-    private struct ReplacementSide: Subscriber, Introspectable {
+    private struct ReplacementSide: Subscriber, Introspected {
         typealias Input = NewPublisher.Output
         typealias Failure = NewPublisher.Failure
 

@@ -21,6 +21,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that collects every element of `upstream` into one array.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }

@@ -26,6 +26,7 @@ extension Publishers {
         /// The maximum number of received elements to buffer before publishing.
         public let count: Int
 
+        /// Creates a publisher that publishes the elements of `upstream` in arrays of `count`.
         public init(upstream: Upstream, count: Int) {
             self.upstream = upstream
             self.count = count
@@ -42,7 +43,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 /// Fills arrays of `count` elements. Downstream lives in the state until the stream ends; the
 /// call that ends it takes it out (with the unfinished array) under the lock and drops it after.
 private final class CollectByCountSubscription<Input, Downstream: Subscriber>:
-    Subscriber, Subscription, Introspectable
+    Subscriber, Subscription, Introspected
 where Downstream.Input == [Input] {
     typealias Failure = Downstream.Failure
 

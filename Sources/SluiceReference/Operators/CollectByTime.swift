@@ -72,7 +72,7 @@ extension Publishers {
 /// cancels the timer; the drain that delivers the completion takes downstream out.
 private final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
     Subscriber,
-    Subscription, Introspectable
+    Subscription, Introspected
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

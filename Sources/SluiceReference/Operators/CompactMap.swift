@@ -28,6 +28,7 @@ extension Publishers {
         /// A closure that receives values from the upstream publisher and returns optional values.
         public let transform: (Upstream.Output) -> Output?
 
+        /// Creates a publisher that republishes the non-`nil` results of `transform`.
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
             self.transform = transform
@@ -36,7 +37,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                ForwardingSubscriber("CompactMap", downstream: subscriber) { .emitOrSkip(transform($0)) })
+                StageSubscriber("CompactMap", downstream: subscriber) { .emitOrSkip(transform($0)) })
         }
     }
 
@@ -50,6 +51,7 @@ extension Publishers {
         /// An error-throwing closure that receives values from the upstream publisher and returns optional values.
         public let transform: (Upstream.Output) throws -> Output?
 
+        /// Creates a publisher that republishes the non-`nil` results of an error-throwing `transform`.
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
             self.upstream = upstream
             self.transform = transform

@@ -50,7 +50,7 @@ extension Publishers {
     /// increasing order from the previously-published item.
     ///
     /// In practice it publishes, when upstream finishes, the greatest element under
-    /// `areInIncreasingOrder`, the first of equals; `min` reverses the ordering.
+    /// `areInIncreasingOrder` (the first of equals); `min` reverses the ordering.
     public struct Comparison<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -60,6 +60,7 @@ extension Publishers {
         /// A closure that receives two elements and returns true if they are in increasing order.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
 
+        /// Creates a publisher that publishes the greatest element of `upstream` under the ordering.
         public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
@@ -87,6 +88,8 @@ extension Publishers {
         /// A closure that receives two elements and returns true if they are in increasing order.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
+        /// Creates a publisher that publishes the greatest element of `upstream` under the ordering,
+        /// and fails if the ordering throws.
         public init(
             upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
         ) {

@@ -99,7 +99,7 @@ private enum SuffixPart: ConcatenatePartKind { static var isFirst: Bool { false 
 /// Subscribes to one part on behalf of the subscription, tagging each signal with the part's
 /// number. It shares the subscription's identifier, as Combine's inner subscribers do.
 private struct ConcatenateSide<Downstream: Subscriber, Kind: ConcatenatePartKind>: ConcatenationPart,
-    Introspectable
+    Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -137,7 +137,7 @@ private struct ConcatenateSide<Downstream: Subscriber, Kind: ConcatenatePartKind
 ///
 /// Lifetimes: `downstream` is `nil` once the stream has ended; the call that ends it (the
 /// completion, or a cancel) takes it out together with the state, and drops both after the lock.
-private final class ConcatenateSubscription<Downstream: Subscriber>: Subscription, Introspectable {
+private final class ConcatenateSubscription<Downstream: Subscriber>: Subscription, Introspected {
     typealias Part = AnyPublisher<Downstream.Input, Downstream.Failure>
 
     private enum State {

@@ -38,6 +38,7 @@ extension Publishers {
         /// The element to scan for in the upstream publisher.
         public let output: Upstream.Output
 
+        /// Creates a publisher that tells whether `upstream` publishes `output`.
         public init(upstream: Upstream, output: Upstream.Output) {
             self.upstream = upstream
             self.output = output
@@ -64,6 +65,7 @@ extension Publishers {
         /// The closure that determines whether the publisher should consider an element as a match.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a publisher that tells whether an element of `upstream` satisfies `predicate`.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -91,6 +93,8 @@ extension Publishers {
         /// element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a publisher that tells whether an element of `upstream` satisfies `predicate`,
+        /// and fails if the predicate throws.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate

@@ -17,6 +17,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that counts the elements of `upstream`.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }

@@ -61,7 +61,7 @@ extension Publishers {
 /// runs, but not downstream: a cancel lets go of downstream (and the pending value) at once and
 /// cancels the timer; the completion's action takes downstream out when it delivers.
 private final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspectable
+    Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

@@ -13,8 +13,10 @@ extension Publisher {
 extension Publishers {
     /// A publisher that omits a specified number of elements before republishing later elements.
     ///
-    /// As in Combine, it asks upstream for the elements it will drop up front: the first request
-    /// upstream is downstream's demand plus `count`, and a dropped element asks for nothing more.
+    /// As in Combine, it asks upstream for the elements it will drop up front, whatever downstream's demand:
+    /// the first request upstream is the demand downstream has made so far plus `count`, and a dropped
+    /// element asks for nothing more. So a synchronous upstream that has nothing beyond the dropped elements
+    /// completes without any demand from downstream.
     public struct Drop<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -48,7 +50,7 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 ///
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after.
-private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
+private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

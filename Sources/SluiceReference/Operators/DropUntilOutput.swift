@@ -16,9 +16,9 @@ extension Publishers {
     /// A publisher that ignores elements from the upstream publisher until it receives an element
     /// from a second publisher.
     ///
-    /// As in Combine, downstream receives the subscription first, then the other publisher is
-    /// subscribed (and asked for one element), then upstream. Downstream's demand goes straight
-    /// upstream; an element dropped before the trigger is not replaced by a new request.
+    /// As in Combine: downstream receives the subscription first, then the other publisher is
+    /// subscribed and asked for one element, then upstream. Downstream's demand goes straight
+    /// upstream, and an element dropped before the trigger is not replaced by a new request.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output
@@ -81,7 +81,7 @@ struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber {
 /// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
 /// out under the lock and drops it after.
 private final class DropUntilOutputSubscription<Downstream: Subscriber>:
-    Subscriber, Subscription, TriggerReceiver, Introspectable
+    Subscriber, Subscription, TriggerReceiver, Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -239,8 +239,8 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 /// `drop(untilOutputFrom:)`'s trigger subscriber introspects as its subscription, as Combine's
 /// does; `prefix(untilOutputFrom:)`'s does not, in Combine as here.
 extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    Introspectable
-where Receiver: Introspectable {
+    Introspected
+where Receiver: Introspected {
     var description: String { receiver.description }
 
     var customMirror: Mirror { receiver.customMirror }

@@ -47,6 +47,8 @@ extension Publishers {
 
     /// A publisher that omits elements from an upstream publisher until a given error-throwing
     /// closure returns false.
+    ///
+    /// A thrown error cancels upstream and fails the stream.
     public struct TryDropWhile<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error

@@ -3,6 +3,8 @@
 
 extension Publisher where Output: Encodable {
     /// Encodes the output from upstream using a specified encoder.
+    ///
+    /// Encoding can fail: a thrown error cancels upstream and ends the stream.
     public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
     }
@@ -10,6 +12,8 @@ extension Publisher where Output: Encodable {
 
 extension Publisher {
     /// Decodes the output from the upstream using a specified decoder.
+    ///
+    /// Decoding can fail: a thrown error cancels upstream and ends the stream.
     public func decode<Item: Decodable, Coder: TopLevelDecoder>(
         type: Item.Type, decoder: Coder
     ) -> Publishers.Decode<Self, Item, Coder> where Output == Coder.Input {
@@ -27,6 +31,7 @@ extension Publishers {
         public let upstream: Upstream
         private let encoder: Coder
 
+        /// Creates a publisher that encodes the values of `upstream` with `encoder`.
         public init(upstream: Upstream, encoder: Coder) {
             self.upstream = upstream
             self.encoder = encoder
@@ -55,6 +60,7 @@ extension Publishers {
         public let upstream: Upstream
         private let decoder: Coder
 
+        /// Creates a publisher that decodes the values of `upstream` with `decoder`.
         public init(upstream: Upstream, decoder: Coder) {
             self.upstream = upstream
             self.decoder = decoder

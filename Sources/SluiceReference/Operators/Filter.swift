@@ -21,6 +21,7 @@ extension Publishers {
         /// A closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) -> Bool
 
+        /// Creates a publisher that republishes the elements of `upstream` that `isIncluded` accepts.
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
@@ -29,7 +30,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
             upstream.subscribe(
-                ForwardingSubscriber("Filter", downstream: subscriber) { isIncluded($0) ? .emit($0) : .skip })
+                StageSubscriber("Filter", downstream: subscriber) { isIncluded($0) ? .emit($0) : .skip })
         }
     }
 }

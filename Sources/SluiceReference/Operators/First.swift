@@ -34,6 +34,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that publishes the first element of `upstream`.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
@@ -58,6 +59,7 @@ extension Publishers {
         /// The closure that determines whether to publish an element.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a publisher that publishes the first element of `upstream` to satisfy `predicate`.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -85,6 +87,8 @@ extension Publishers {
         /// The error-throwing closure that determines whether to publish an element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a publisher that publishes the first element of `upstream` to satisfy
+        /// `predicate`, and fails if the predicate throws.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate

@@ -84,7 +84,7 @@ extension Publishers {
 
 /// The subscriber one inner publisher talks to, tagged with the inner publisher's number.
 private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
-    Introspectable
+    Introspected
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
     Downstream.Failure == Upstream.Failure
@@ -122,7 +122,7 @@ where
 /// a failure that waits for the delivering thread leaves them to that thread. The inner and
 /// upstream subscriptions are taken out and cancelled (or dropped) at the end as well.
 private final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, Subscriber, Introspectable
+    Subscription, Subscriber, Introspected
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
     Downstream.Failure == Upstream.Failure

@@ -95,7 +95,7 @@ struct EventHooks<Output, Failure: Error> {
 /// `name` is what the subscription calls itself; `nil` borrows the upstream subscription's
 /// description, for operators that in Combine hand downstream the upstream subscription itself
 /// (`breakpoint`), so that a `print` further down shows the same name.
-final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
+final class EventHookSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

@@ -10,11 +10,12 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// A publisher that ignores all upstream elements, but passes along the upstream publisher's
-    /// completion state (finished or failed).
+    /// A publisher that ignores all upstream elements, but passes along the upstream publisher's completion
+    /// state (finished or failed).
     ///
-    /// As Combine's, it hands downstream the upstream's own subscription, then asks it for
-    /// `.unlimited`; no value is ever sent, so the completion needs no demand.
+    /// As Combine's, it hands downstream the upstream's own subscription, then asks it for `.unlimited`;
+    /// downstream's requests and cancel go straight upstream. No value is ever sent, so the completion needs
+    /// no demand: it is passed on whenever it comes.
     public struct IgnoreOutput<Upstream: Publisher>: Publisher {
         public typealias Output = Never
         public typealias Failure = Upstream.Failure
@@ -22,6 +23,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that passes on only the completion of `upstream`.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }

@@ -18,6 +18,7 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) -> Output
 
+        /// Creates a publisher that transforms the elements of `upstream` with `transform`.
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
             self.transform = transform
@@ -25,7 +26,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(ForwardingSubscriber("Map", downstream: subscriber) { .emit(transform($0)) })
+            upstream.subscribe(StageSubscriber("Map", downstream: subscriber) { .emit(transform($0)) })
         }
     }
 }

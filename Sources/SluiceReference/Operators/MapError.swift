@@ -10,6 +10,8 @@ extension Publisher {
 
 extension Publishers {
     /// A publisher that converts any failure from the upstream publisher into a new error.
+    ///
+    /// Values, `.finished` and demand pass through untouched.
     public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
         public typealias Output = Upstream.Output
 
@@ -18,6 +20,7 @@ extension Publishers {
         /// The closure that converts the upstream failure into a new error.
         public let transform: (Upstream.Failure) -> Failure
 
+        /// Creates a publisher that converts the upstream failure with `transform`.
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = transform
@@ -31,7 +34,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "MapError", downstream: subscriber, step: { .emit($0) },
                     mapCompletion: { completion in
                         switch completion {

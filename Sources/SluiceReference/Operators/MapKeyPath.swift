@@ -42,8 +42,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
             upstream.subscribe(
-                ForwardingSubscriber("ValueForKey", downstream: subscriber, reflect: { _, _ in [("keyPath", keyPath)] })
-                { .emit($0[keyPath: keyPath]) })
+                StageSubscriber("ValueForKey", downstream: subscriber, reflect: { _, _ in [("keyPath", keyPath)] }) {
+                    .emit($0[keyPath: keyPath])
+                })
         }
     }
 
@@ -70,7 +71,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "ValueForKeys", downstream: subscriber,
                     reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
                 ) {
@@ -106,7 +107,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "ValueForKeys", downstream: subscriber,
                     reflect: { _, _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] }
                 ) {

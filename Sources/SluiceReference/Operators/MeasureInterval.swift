@@ -49,7 +49,7 @@ extension Publishers {
 /// out under the lock and drops it after.
 private final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription,
-    Introspectable
+    Introspected
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     typealias Failure = Downstream.Failure
 

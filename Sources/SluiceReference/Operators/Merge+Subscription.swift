@@ -34,7 +34,7 @@ struct MergeSide<Downstream: Subscriber>: Subscriber {
 /// Lifetimes: downstream lives in the phase while the stream is live; whoever ends the stream (a
 /// cancel, or the call that delivers the completion) moves the phase to `.terminated` and drops
 /// downstream after releasing the lock. A delivery in flight holds its own copy.
-final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspectable {
+final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

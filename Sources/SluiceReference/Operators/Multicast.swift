@@ -70,7 +70,7 @@ extension Publishers {
 ///
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after.
-private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
+private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

@@ -47,6 +47,8 @@ extension Publishers {
 
     /// A publisher that republishes elements while an error-throwing predicate closure indicates
     /// publishing should continue.
+    ///
+    /// A thrown error cancels upstream and fails the stream.
     public struct TryPrefixWhile<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error

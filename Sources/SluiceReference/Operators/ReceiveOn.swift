@@ -52,7 +52,7 @@ extension Publishers {
 /// runs, but not downstream: a cancel lets go of downstream at once, and the completion's action
 /// takes it out when it delivers.
 private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspectable
+    Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

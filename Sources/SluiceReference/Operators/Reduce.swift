@@ -38,6 +38,7 @@ extension Publishers {
         /// upstream publisher to produce a new value.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+        /// Creates a publisher that folds `upstream` into one value, starting from `initial`.
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
         ) {
@@ -69,6 +70,8 @@ extension Publishers {
         /// element from the upstream to produce a new value.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+        /// Creates a publisher that folds `upstream` into one value, starting from `initial`, and
+        /// fails if the closure throws.
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
         ) {

@@ -40,6 +40,7 @@ extension Publishers {
         /// A closure to evaluate whether two elements are equivalent, for purposes of filtering.
         public let predicate: (Upstream.Output, Upstream.Output) -> Bool
 
+        /// Creates a publisher that drops each element `predicate` finds equivalent to the last published one.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -66,6 +67,8 @@ extension Publishers {
         /// An error-throwing closure to evaluate whether two elements are equivalent, for purposes of filtering.
         public let predicate: (Upstream.Output, Upstream.Output) throws -> Bool
 
+        /// Creates a publisher that drops each element an error-throwing `predicate` finds
+        /// equivalent to the last published one.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate

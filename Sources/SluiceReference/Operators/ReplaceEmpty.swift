@@ -29,6 +29,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that publishes `output` in place of an empty `upstream`.
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
             self.output = output
@@ -46,7 +47,7 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 ///
 /// Lifetimes: downstream and the replacement value live in the state until the stream ends; the
 /// call that ends it takes them out under the lock and drops them after.
-private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspectable {
+private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

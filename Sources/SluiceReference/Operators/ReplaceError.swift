@@ -22,6 +22,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that replaces an upstream failure with `output`.
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
             self.output = output
@@ -42,7 +43,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 /// Lifetimes: downstream and the replacement value live in the state until the stream ends; the
 /// call that ends it takes them out under the lock and drops them after.
 private final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>:
-    Subscriber, Subscription, Introspectable
+    Subscriber, Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

@@ -2,12 +2,12 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 extension Publisher {
-    /// Attempts to recreate a failed subscription with the upstream publisher up to the number
-    /// of times you specify.
+    /// Attempts to recreate a failed subscription with the upstream publisher up to the number of
+    /// times you specify.
     ///
-    /// `retry(n)` makes `n + 1` attempts in all; each new attempt starts with the demand
-    /// downstream still has outstanding, and the failure of the last one is passed on. A
-    /// negative count retries without limit.
+    /// `retry(n)` makes at most `n + 1` attempts; each new attempt is asked for the demand
+    /// downstream still has outstanding, and the last attempt's failure is passed on. A negative
+    /// count retries without limit.
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }
@@ -51,7 +51,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// that ends it (the last completion, a cancel) takes them out with the state and drops them after
 /// the lock is released.
 private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
-    Introspectable
+    Introspected
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

@@ -23,6 +23,8 @@ extension Publisher {
 
 extension Publishers {
     /// A publisher that publishes every intermediate result of accumulating the upstream elements.
+    ///
+    /// Each subscription accumulates from `initialResult` afresh.
     public struct Scan<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = Upstream.Failure
 
@@ -33,6 +35,7 @@ extension Publishers {
         /// A closure that takes the previous result and the next element, and returns the next result.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+        /// Creates a publisher that accumulates upstream elements from `initialResult`.
         public init(
             upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
         ) {
@@ -44,7 +47,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (accumulator, next) = (Accumulator(initialResult), nextPartialResult)
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "Scan", downstream: subscriber,
                     reflect: { downstream, _ in [("downstream", downstream), ("result", accumulator.result)] }
                 ) { .emit(accumulator.add($0, next)) })
@@ -53,6 +56,8 @@ extension Publishers {
 
     /// A publisher that publishes every intermediate result of accumulating the upstream
     /// elements with an error-throwing closure.
+    ///
+    /// Each subscription accumulates from `initialResult` afresh.
     public struct TryScan<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = any Error
 
@@ -64,6 +69,8 @@ extension Publishers {
         /// returns the next result.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+        /// Creates a publisher that accumulates upstream elements from `initialResult` with an
+        /// error-throwing closure.
         public init(
             upstream: Upstream, initialResult: Output,
             nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output

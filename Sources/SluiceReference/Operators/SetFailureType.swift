@@ -18,13 +18,14 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a publisher that declares `Failure` over an upstream that cannot fail.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                ForwardingSubscriber(
+                StageSubscriber(
                     "SetFailureType", downstream: subscriber, step: { .emit($0) },
                     mapCompletion: { completion in
                         switch completion {

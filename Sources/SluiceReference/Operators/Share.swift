@@ -15,7 +15,8 @@ extension Publishers {
     /// A publisher that shares the output of an upstream publisher with multiple subscribers.
     ///
     /// A class, so that every subscriber of one `share()` reaches the same upstream subscription;
-    /// equal only to itself.
+    /// equal only to itself. It is Combine's definition: a multicast through a
+    /// `PassthroughSubject`, autoconnected.
     public final class Share<Upstream: Publisher>: Publisher, Equatable {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

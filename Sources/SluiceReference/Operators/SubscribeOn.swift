@@ -52,7 +52,7 @@ extension Publishers {
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after. A scheduled cancel holds only the upstream subscription.
 private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspectable
+    Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

@@ -71,7 +71,7 @@ extension Publishers {
 
 /// The subscriber one inner publisher talks to, tagged with its generation: a signal from a
 /// publisher that is no longer the latest is recognised and ignored.
-private struct SwitchToLatestInnerSide<P: Publisher, Downstream: Subscriber>: Subscriber, Introspectable
+private struct SwitchToLatestInnerSide<P: Publisher, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     typealias Input = P.Output
     typealias Failure = P.Failure
@@ -105,7 +105,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 /// cancels, takes it out under the lock (`endDownstream()`) and drops it after; a completion that
 /// waits for the delivering thread leaves it to that thread.
 private final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
-    Introspectable
+    Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     typealias Input = P
     typealias Failure = P.Failure

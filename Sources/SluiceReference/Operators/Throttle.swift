@@ -60,7 +60,7 @@ extension Publishers {
 /// it runs, but not downstream: a cancel lets go of downstream (and the chosen value) at once, and
 /// the delivery that carries the completion takes downstream out when it delivers.
 private final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspectable
+    Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure

@@ -72,7 +72,7 @@ extension Publishers {
 /// cancel lets go of them at once (and cancels the timer), and the completion's action or the
 /// timeout takes them out when it delivers.
 private final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, Introspectable
+    Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure

@@ -23,6 +23,7 @@ extension Publishers {
         /// An error-throwing closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) throws -> Bool
 
+        /// Creates a publisher that republishes the elements `isIncluded` accepts.
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
@@ -55,7 +56,8 @@ extension Publishers.TryFilter {
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 
-    /// Two `tryFilter`s in a row compose into one.
+    /// Two `tryFilter`s in a row compose into one; the second closure runs only for values the
+    /// first one lets through.
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }

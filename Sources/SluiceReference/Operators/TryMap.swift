@@ -21,6 +21,7 @@ extension Publishers {
         /// The error-throwing closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) throws -> Output
 
+        /// Creates a publisher that transforms upstream elements with an error-throwing closure.
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.upstream = upstream
             self.transform = transform
@@ -36,7 +37,7 @@ extension Publishers {
 }
 
 extension Publishers.Map {
-    /// A map followed by a `tryMap` composes into one `TryMap`.
+    /// A `map` followed by a `tryMap` composes into one `TryMap`.
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }

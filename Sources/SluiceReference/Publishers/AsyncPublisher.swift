@@ -34,7 +34,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         self.publisher = publisher
     }
 
+    /// The iterator: each `next()` asks the publisher for one element and waits for it.
     public struct Iterator: AsyncIteratorProtocol {
+        /// The type of the elements: the publisher's output.
         public typealias Element = P.Output
 
         fileprivate let inner: AsyncIteration<P.Output, Never>.Handle
@@ -65,7 +67,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         self.publisher = publisher
     }
 
+    /// The iterator: each `next()` asks the publisher for one element and waits for it.
     public struct Iterator: AsyncIteratorProtocol {
+        /// The type of the elements: the publisher's output.
         public typealias Element = P.Output
 
         fileprivate let inner: AsyncIteration<P.Output, P.Failure>.Handle

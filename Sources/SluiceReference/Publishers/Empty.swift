@@ -3,8 +3,8 @@
 
 /// A publisher that never publishes any values, and optionally finishes immediately.
 ///
-/// Each subscriber gets `Subscriptions.empty` and then, if `completeImmediately` is true, `.finished`
-/// at once, whatever its demand.
+/// Each subscriber gets `Subscriptions.empty` and then, if `completeImmediately` is true, `.finished` at
+/// once, whatever its demand; otherwise nothing more, ever.
 public struct Empty<Output, Failure: Error>: Publisher, Equatable {
     /// Whether the publisher finishes as soon as a subscriber attaches, or never completes.
     public let completeImmediately: Bool

@@ -3,10 +3,10 @@
 
 /// A publisher that eventually produces a single value and then finishes, or fails.
 ///
-/// The closure runs once, when the future is created, not per subscription. The first call of the
-/// promise settles the result; later calls are ignored. The result is replayed to every
-/// subscriber, present and future: a value waits for the subscriber's first request and is followed
-/// by `.finished`; a failure is sent at once. The promise may be called from any thread.
+/// The closure runs once, when the future is created, not per subscription. The first call of the promise
+/// settles the result; later calls are ignored. The result is replayed to every subscriber, present and
+/// future: a value waits for the subscriber's first request and is followed by `.finished`; a failure is sent
+/// at once, without demand. The promise may be called from any thread.
 public final class Future<Output, Failure: Error>: Publisher {
     /// A closure the future's creator calls, once, with the result.
     public typealias Promise = (Result<Output, Failure>) -> Void
@@ -70,7 +70,7 @@ private protocol FutureResultReceiver<Output, Failure>: AnyObject {
 /// until `receive(subscription:)` has returned, a result arriving from elsewhere is only stored,
 /// and `handOver()` delivers it afterwards. A `request` comes from the subscriber itself, so it
 /// may deliver at once.
-private final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureResultReceiver, Introspectable {
+private final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureResultReceiver, Introspected {
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 

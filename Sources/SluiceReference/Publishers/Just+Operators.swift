@@ -17,7 +17,7 @@ extension Just {
     /// Publishes the value in a one-element array.
     public func collect() -> Just<[Output]> { Just<[Output]>([output]) }
 
-    /// Publishes the transformed value if the transform returns one, else finishes with no value.
+    /// Publishes the transformed value, or finishes with no value if the transform returns `nil`.
     public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher { .init(transform(output)) }
 
     /// One value is its own minimum: the closure is not called.
@@ -62,7 +62,7 @@ extension Just {
     /// Publishes 1.
     public func count() -> Just<Int> { Just<Int>(1) }
 
-    /// Publishes the value only if no element is dropped (`count == 0`). `count` must not be negative.
+    /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
         _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return .init(count == 0 ? output : nil)
@@ -101,7 +101,7 @@ extension Just {
         .init(Result { try transform(output) })
     }
 
-    /// `Just` cannot fail: this only changes the failure type; the closure is never called.
+    /// `Just` cannot fail: only the failure type changes, and the closure is never called.
     public func mapError<E: Error>(_ transform: (Never) -> E) -> Result<Output, E>.Publisher { .init(.success(output)) }
 
     /// Publishes the value if `index` is 0. `index` must not be negative.
@@ -112,9 +112,9 @@ extension Just {
 
     /// Publishes the value if the range starts at index 0.
     ///
-    /// As shipped, Combine looks only at the lower bound (relative to `0..<Int.max`), so even the
-    /// empty range `0..<0` publishes the value, and a negative lower bound publishes nothing
-    /// instead of trapping (Apple feedback FB6169621). The reference does the same.
+    /// As shipped, Combine's `Just` looks only at the lower bound (relative to `0..<Int.max`): even the
+    /// empty range `0..<0` publishes the value, and a negative lower bound publishes nothing rather
+    /// than trapping (Apple feedback FB6169621).
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         .init(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
@@ -144,7 +144,7 @@ extension Just {
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
     /// Publishes the value, or fails with what the predicate throws. As in Combine, the predicate is
-    /// called once, with the value twice, so that a throwing predicate fails the publisher.
+    /// called once, with the value on both sides, so that a throwing predicate fails the publisher.
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
         -> Result<Output, any Error>.Publisher
     {

@@ -20,7 +20,7 @@ extension Just: Equatable where Output: Equatable {}
 
 /// Delivers the value and `.finished` on the first request; a cancel from inside `receive`
 /// suppresses the `.finished`.
-private final class JustSubscription<Downstream: Subscriber>: Subscription, Introspectable {
+private final class JustSubscription<Downstream: Subscriber>: Subscription, Introspected {
     private enum State {
         case pending(Downstream.Input, Downstream)
         case delivering(Downstream)

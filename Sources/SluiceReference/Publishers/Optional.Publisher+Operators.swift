@@ -28,7 +28,7 @@ extension Optional.Publisher {
     /// Publishes 1 for a value; `nil` stays `nil`.
     public func count() -> Optional<Int>.Publisher { .init(output.map { _ in 1 }) }
 
-    /// Publishes the value only if no element is dropped (`count == 0`). `count` must not be negative.
+    /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
         _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return .init(count == 0 ? output : nil)
@@ -51,7 +51,7 @@ extension Optional.Publisher {
     /// Publishes the value if it satisfies the predicate.
     public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
 
-    /// Publishes the value if it satisfies the predicate.
+    /// Publishes the value if there is one and it satisfies the predicate.
     public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
         .init(output.flatMap { isIncluded($0) ? $0 : nil })
     }

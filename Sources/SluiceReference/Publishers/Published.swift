@@ -3,16 +3,17 @@
 
 /// A type that publishes a property marked with an attribute.
 ///
-/// `@Published var name = value` in a class: `$name` publishes the current value to a new subscriber
-/// (when it first asks) and then each value set, in the property's `willSet`: a subscriber sees the
-/// new value while the property still holds the old one. In an `ObservableObject`, the object's
-/// default `objectWillChange` fires first. The value lives in the storage that copies of the wrapper
-/// share.
+/// `@Published var name = value` in a class: `$name` publishes the current value to a new subscriber (when it
+/// first asks) and then each value set, in the property's `willSet`: a subscriber sees the new value while
+/// the property still holds the old one. In an `ObservableObject`, the object's default `objectWillChange`
+/// fires first. The value lives in the storage that copies of the wrapper share. Setting the property from
+/// several threads is safe: each subscriber receives values one at a time, and the property ends with the
+/// last value sent.
 @propertyWrapper
 public struct Published<Value> {
     let storage: PublishedStorage<Value>
 
-    /// Creates the published instance with an initial wrapped value.
+    /// Creates the published instance with an initial wrapped value (what `= value` calls).
     public init(wrappedValue: Value) {
         storage = PublishedStorage(wrappedValue)
     }
@@ -29,8 +30,8 @@ public struct Published<Value> {
         set { fatalError("@Published is only available on properties of classes") }
     }
 
-    /// The property's publisher (`$name`). Assigning one changes nothing (as in Combine); it is
-    /// settable so that `assign(to: &$name)` can take it `inout`.
+    /// The property's publisher (`$name`). Assigning one changes nothing, as in Combine: it is settable so
+    /// that `assign(to: &$name)`, the way to feed the property from a publisher, can take it `inout`.
     public var projectedValue: Publisher {
         get { Publisher(storage: storage) }
         set {}
@@ -62,10 +63,13 @@ public struct Published<Value> {
 }
 
 extension Publisher where Failure == Never {
-    /// Republishes elements received from a publisher by assigning them to a `@Published` property
-    /// (`assign(to: &$name)`). The subscription asks for everything and lasts as long as the
-    /// property's storage: freeing the object cancels it. A later `assign(to:)` does not replace
-    /// it: as in Combine, both keep assigning.
+    /// Republishes elements received from a publisher, by assigning them to a property marked as a
+    /// publisher (`assign(to: &$name)`).
+    ///
+    /// The subscription asks for everything, lives as long as the property's storage (there is no
+    /// cancellable to keep), and is cancelled when the object that holds the property is freed. A
+    /// completion ends it and leaves the property as it is. A later `assign(to:)` on the same
+    /// property does not replace an earlier one: as in Combine, both keep assigning.
     public func assign(to published: inout Published<Output>.Publisher) {
         subscribe(PublishedAssignment(storage: published.storage))
     }

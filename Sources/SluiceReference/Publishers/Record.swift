@@ -34,6 +34,7 @@ public struct Record<Output, Failure: Error>: Publisher {
 extension Record {
     /// A recorded sequence of outputs, followed by a completion.
     public struct Recording {
+        /// The type of the values the recording holds.
         public typealias Input = Output
 
         /// The output to play back.
@@ -78,7 +79,7 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         case completion
     }
 
-    /// Decodes a complete recording.
+    /// Decodes a recording; a decoded recording is complete.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -86,13 +87,14 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
             completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
     }
 
+    /// Encodes the output and the completion.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(output, forKey: .output)
         try container.encode(completion, forKey: .completion)
     }
 
-    /// Encodes the recording; the same as `encode(to:)`.
+    /// Encodes the recording; the same as `encode(to:)`, under Combine's other name for it.
     public func encode(into encoder: any Encoder) throws { try encode(to: encoder) }
 }
 
@@ -101,11 +103,13 @@ extension Record: Codable where Output: Codable, Failure: Codable {
         case recording
     }
 
+    /// Decodes a record from its recording.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(recording: try container.decode(Recording.self, forKey: .recording))
     }
 
+    /// Encodes the record's recording.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recording, forKey: .recording)
@@ -133,7 +137,7 @@ extension Subscriber {
 ///
 /// A `request` made from inside `receive` only adds demand: the loop already running picks it up,
 /// so recursion stays bounded. The subscriber is released on completion and on cancel.
-private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, Introspectable {
+private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, Introspected {
     private let lock = Lock()
     private let output: [Downstream.Input]
     private let completion: Subscribers.Completion<Downstream.Failure>

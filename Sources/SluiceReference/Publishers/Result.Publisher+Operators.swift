@@ -34,7 +34,7 @@ extension Result.Publisher {
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
     /// Publishes the value, or fails with what the closure throws. As in Combine, the closure is
-    /// called once, with the value twice, so that a throwing closure fails the publisher.
+    /// called once, with the value on both sides, so that a throwing closure fails the publisher.
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
     {
         .init(
@@ -91,7 +91,8 @@ extension Result.Publisher {
     /// One value has no duplicates: the closure is not called.
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// Publishes the value, or fails with what the predicate throws (called once, with the value twice).
+    /// Publishes the value, or fails with what the predicate throws (called once, with the value on
+    /// both sides, as in Combine).
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
         -> Result<Output, any Error>.Publisher
     {

@@ -36,7 +36,7 @@ extension Publishers.Sequence {
         .init(Result { try sequence.contains(where: predicate) })
     }
 
-    /// Publishes the elements after those the predicate drops.
+    /// Publishes the elements from the first one the predicate does not drop.
     public func drop(while predicate: (Elements.Element) -> Bool)
         -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
     {
@@ -66,7 +66,7 @@ extension Publishers.Sequence {
         .init(sequence: sequence.prefix(maxLength))
     }
 
-    /// Publishes the elements up to the first one that fails the predicate.
+    /// Publishes the elements before the first one that fails the predicate.
     public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure>
     {
         .init(sequence: sequence.prefix(while: predicate))
@@ -86,7 +86,8 @@ extension Publishers.Sequence {
         .init(Result { try sequence.reduce(initialResult, nextPartialResult) })
     }
 
-    /// Publishes the elements with every `nil` replaced by the given value (still as optionals).
+    /// Publishes the elements with every `nil` replaced by the given value (still as optionals, as in
+    /// Combine).
     public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Output], Failure> where Elements.Element == T? {
         .init(sequence: sequence.map { $0 ?? output })
     }
@@ -181,7 +182,7 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
 }
 
 extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
-    /// Publishes the number of elements. A sequence that cannot fail counts into a `Just`.
+    /// Publishes the number of elements: a sequence that cannot fail counts into a `Just`.
     public func count() -> Just<Int> { Just(sequence.count) }
 }
 

@@ -42,7 +42,7 @@ extension Swift.Sequence {
 /// until the stream finishes or is cancelled; that call takes them out under the lock and drops
 /// them after.
 private final class SequenceSubscription<Iterator: IteratorProtocol, Downstream: Subscriber>:
-    Subscription, Introspectable
+    Subscription, Introspected
 where Downstream.Input == Iterator.Element {
     /// What a live stream holds.
     private struct Live {

@@ -33,7 +33,7 @@ enum FanInRule {
 /// takes them out together with the upstream subscriptions and the waiting values, and the caller
 /// drops them after the lock is released. The thread that is delivering holds its own copy of
 /// downstream until its call returns.
-final class FanInSubscription<Downstream: Subscriber>: Subscription, Introspectable {
+final class FanInSubscription<Downstream: Subscriber>: Subscription, Introspected {
     /// What a live stream holds.
     private struct Live {
         let downstream: Downstream

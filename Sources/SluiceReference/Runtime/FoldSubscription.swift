@@ -42,7 +42,7 @@ final class Search<Value> {
 /// downstream; whoever ends the stream takes what is left out under the lock, and it is dropped
 /// after the lock is released.
 final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, Introspectable
+    Subscriber, Subscription, Introspected
 {
     typealias Failure = UpstreamFailure
 

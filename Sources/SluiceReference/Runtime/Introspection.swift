@@ -6,13 +6,13 @@
 /// "PassthroughSubject"), shows that name in a playground, and reflects the children Combine's
 /// mirror has for it (none unless the type gives its own `customMirror`). A debugger and `print()`
 /// show a user this, and OpenCombine's Apple-validated suite checks it.
-protocol Introspectable: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {}
+protocol Introspected: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {}
 
 /// Combine's mirror children for an operator's subscription, from its subscriber and where the
 /// stream is ("awaiting subscription", "subscribed", "terminal").
 typealias ReflectChildren = (_ downstream: Any, _ status: String) -> [Mirror.Child]
 
-extension Introspectable {
+extension Introspected {
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }

@@ -27,7 +27,7 @@ enum StageStep<Output, Failure: Error> {
 /// that ends it) takes them out under the lock, so they are dropped when that call returns,
 /// outside the lock. A value in flight on another thread holds its own copies until it returns.
 final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Subscriber, Subscription, Introspectable
+    Subscriber, Subscription, Introspected
 {
     typealias Failure = UpstreamFailure
     typealias Output = Downstream.Input
@@ -228,7 +228,7 @@ extension StageSubscription where Downstream.Failure == any Error {
 /// completion (`map`, `filter`, `compactMap`, `scan`, `mapError`, `setFailureType`,
 /// `assertNoFailure`, `map(keyPath)`, `breakpoint`): no state, no lock. It holds downstream and the
 /// closures until upstream lets go of it.
-final class ForwardingSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+final class StageSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>:
     Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Failure = UpstreamFailure

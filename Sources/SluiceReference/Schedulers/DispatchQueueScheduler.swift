@@ -4,7 +4,7 @@
 import Dispatch
 
 extension DispatchQueue: Scheduler {
-    /// The scheduler time type used by the dispatch queue: a point on the dispatch (uptime) clock.
+    /// The scheduler time type used by the dispatch queue: an instant on the dispatch uptime clock.
     public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
         /// The dispatch time represented by this type.
         public var dispatchTime: DispatchTime
@@ -14,13 +14,13 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// Creates a dispatch queue time type instance from a decoder: the raw clock value.
+        /// Creates a dispatch queue time type instance from a decoder: the raw clock value (a single number).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self))
         }
 
-        /// Encodes this dispatch queue time type instance: the raw clock value.
+        /// Encodes this dispatch queue time type instance: the raw clock value (a single number).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(dispatchTime.rawValue)
@@ -49,7 +49,7 @@ extension DispatchQueue: Scheduler {
             return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(max(raw, 1))))
         }
 
-        /// Orders instants by their place on the clock.
+        /// Earlier instants on the clock come first.
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.rawValue < rhs.dispatchTime.rawValue
         }
@@ -64,8 +64,8 @@ extension DispatchQueue: Scheduler {
             hasher.combine(dispatchTime.rawValue)
         }
 
-        /// A time interval for a dispatch queue, counted in nanoseconds. Literals and the
-        /// numeric initialisers count seconds.
+        /// A time interval for a dispatch queue, stored in nanoseconds. Literals and the numeric
+        /// initialisers are seconds; unit conversions saturate at the ends of `Int`.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
             Hashable, Codable, Sendable
         {
@@ -113,11 +113,11 @@ extension DispatchQueue: Scheduler {
             /// Creates a stride from an integer literal, in seconds.
             public init(integerLiteral value: Int) { self = .seconds(value) }
 
-            /// Creates a stride of the given number of seconds, if it can be counted exactly in
-            /// nanoseconds.
+            /// Creates a stride of `source` seconds, or nil if that many nanoseconds overflow `Int`.
             public init?<T: BinaryInteger>(exactly source: T) {
-                guard let nanoseconds = Int(exactly: Int128(exactly: source).map { $0 * 1_000_000_000 } ?? Int128.max)
-                else { return nil }
+                guard let seconds = Int(exactly: source) else { return nil }
+                let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+                guard !overflow else { return nil }
                 magnitude = nanoseconds
             }
 
@@ -133,7 +133,8 @@ extension DispatchQueue: Scheduler {
             /// A stride of the given number of seconds, saturating.
             public static func seconds(_ s: Int) -> Stride { saturating(s, times: 1_000_000_000) }
 
-            /// A stride of the given number of seconds, to the nearest nanosecond, saturating.
+            /// A stride of the given number of seconds, to the nearest nanosecond, saturating
+            /// (NaN is zero).
             public static func seconds(_ s: Double) -> Stride {
                 let nanoseconds = (s * 1_000_000_000).rounded()
                 if nanoseconds.isNaN { return Stride(nanoseconds: 0) }
@@ -154,8 +155,8 @@ extension DispatchQueue: Scheduler {
             /// Returns a Boolean value indicating whether the first stride is shorter than the second.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
-            /// Multiplies two strides as numbers of seconds (so `2 * 3` is six seconds), truncating
-            /// to whole nanoseconds and saturating.
+            /// Multiplies two strides as numbers of seconds (so `2 * 3` is six seconds): the nanosecond
+            /// product over 10^9, truncated to whole nanoseconds and saturating.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
                 Stride(nanoseconds: clampedToInt(Int128(lhs.magnitude) * Int128(rhs.magnitude) / 1_000_000_000))
             }
@@ -212,8 +213,8 @@ extension DispatchQueue: Scheduler {
         }
     }
 
-    /// Runs the action on this queue at `date` (`asyncAfter`); the options' group, if any, is
-    /// entered until the action has run.
+    /// Runs the action on this queue once `date` is reached (`asyncAfter`); the options' group, if
+    /// any, counts it as pending until it has run.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,

@@ -8,7 +8,7 @@
 public struct ImmediateScheduler: Scheduler, Sendable {
     /// The time type used by the immediate scheduler: a single instant.
     public struct SchedulerTimeType: Strideable, Sendable {
-        /// The distance to another immediate scheduler time; always zero.
+        /// The distance to another immediate scheduler time: always zero.
         public func distance(to other: ImmediateScheduler.SchedulerTimeType) -> Stride { 0 }
 
         /// Adds the given stride; the immediate scheduler's time does not move, so this is `self`.
@@ -37,11 +37,11 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// Creates an immediate scheduler time interval from an integer literal.
             public init(integerLiteral value: Int) { magnitude = value }
 
-            /// Creates an immediate scheduler time interval from a floating-point literal; the
-            /// fraction is dropped.
+            /// Creates an immediate scheduler time interval from a floating-point literal,
+            /// truncated towards zero.
             public init(floatLiteral value: Double) { magnitude = Int(value) }
 
-            /// Creates an immediate scheduler time interval from the given value, if it fits.
+            /// Creates an immediate scheduler time interval from an integer, if `Int` holds it.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let value = Int(exactly: source) else { return nil }
                 magnitude = value

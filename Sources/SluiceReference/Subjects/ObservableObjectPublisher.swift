@@ -3,8 +3,8 @@
 
 /// A publisher that publishes changes from observable objects: `send()` signals every subscriber.
 ///
-/// As Combine's, it does not count demand: a subscriber receives every signal sent while it is
-/// subscribed, one at a time.
+/// As Combine's, it does not count demand: a subscriber receives every signal sent while it is subscribed,
+/// one at a time, also when several threads send.
 public final class ObservableObjectPublisher: Publisher {
     public typealias Output = Void
     public typealias Failure = Never
@@ -34,7 +34,7 @@ public final class ObservableObjectPublisher: Publisher {
 
     /// One subscriber's subscription: signals under a recursive delivery lock; a cancel lets go of
     /// the subscriber.
-    private final class Inner: Subscription, Introspectable {
+    private final class Inner: Subscription, Introspected {
         private let lock = Lock()
         let deliveryLock = Lock(recursive: true)
         private weak var publisher: ObservableObjectPublisher?

@@ -9,6 +9,7 @@
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
     private let core = SubjectCore<Output, Failure>(name: "PassthroughSubject", currentValue: nil)
 
+    /// Creates a subject with no subscribers and no value.
     public init() {}
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

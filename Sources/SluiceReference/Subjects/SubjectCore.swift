@@ -125,7 +125,7 @@ final class SubjectCore<Output, Failure: Error> {
 ///
 /// The subscriber and the subject are let go of when it cancels and when the subject completes
 /// (`downstream` becomes `nil`); a delivery in flight holds its own copy until it returns.
-private final class SubjectConduit<Output, Failure: Error>: Subscription, Introspectable {
+private final class SubjectConduit<Output, Failure: Error>: Subscription, Introspected {
     private let lock = Lock()
     /// Taken around every call into the subscriber (and by `attach` around the subscription).
     let deliveryLock = Lock(recursive: true)

@@ -23,9 +23,10 @@ extension Publisher where Failure == Never {
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
     ///
-    /// It lets go of its closures and of the subscription when the stream completes and when it
-    /// is cancelled, so that whatever the closures capture is freed then, even while the caller
-    /// still holds the sink (or its `AnyCancellable`).
+    /// As Combine's, it delivers what arrives until it has completed or been cancelled (also before a
+    /// subscription arrives); a cancel before any subscription does nothing. It lets go of its closures and
+    /// of the subscription when the stream completes and when it is cancelled, so that whatever the closures
+    /// capture is freed then, even while the caller still holds the sink (or its `AnyCancellable`).
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
     {
@@ -85,8 +86,9 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
-        /// As Combine's sink, it takes a value even before its subscription: only the end of the
-        /// stream stops values.
+        /// Tells the subscriber that the publisher has produced an element.
+        ///
+        /// As Combine's sink, it takes a value even before its subscription: only the end of the stream stops values.
         public func receive(_ value: Input) -> Subscribers.Demand {
             closures?.receiveValue(value)
             return .none

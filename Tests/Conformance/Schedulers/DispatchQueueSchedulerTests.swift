@@ -132,6 +132,8 @@ import Testing
         #expect(Stride(3).magnitude == 3_000_000_000)
         #expect(Stride(exactly: UInt64.max) == nil)
         #expect(Stride(exactly: Int.max / 999_999_999) == nil)
+        // Wider than `Int`: nil, not a trap.
+        #expect(Stride(exactly: Int128(1) << 100) == nil)
         #expect(Stride(exactly: 2 as UInt64)?.magnitude == 2_000_000_000)
         #expect(Stride.zero.magnitude == 0)
     }
