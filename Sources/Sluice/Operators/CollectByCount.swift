@@ -106,7 +106,9 @@ where Downstream.Input == [Element] {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         // As Combine's, a completion before upstream's subscription is passed on (alone).
-        guard slot.current.isLive, slot.finish(parking: nil) != nil || slot.end(abandoning: true) != nil else { return }
+        guard slot.current.isLive, slot.finish(parking: nil).didFinish || slot.end(abandoning: true).didEnd else {
+            return
+        }
         let rest = buffer
         buffer = []
         lifetime.call(self) {
@@ -125,7 +127,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func cancel() {
-        slot.end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true).upstream?.cancel()
         lifetime.end(self)
     }
 }

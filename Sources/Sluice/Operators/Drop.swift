@@ -115,7 +115,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
     func receive(completion: Subscribers.Completion<Failure>) {
         // Downstream already has its subscription, so even a completion that comes before
         // upstream's subscription can be delivered.
-        guard slot.end() != nil else { return }
+        guard slot.end().didEnd else { return }
         lifetime.call(self) {
             if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
         }
@@ -140,7 +140,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     func cancel() {
-        slot.end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true).upstream?.cancel()
         lifetime.end(self)
     }
 }

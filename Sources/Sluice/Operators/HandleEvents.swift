@@ -196,7 +196,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     @inlinable
     func cancel() {
         observeEvery { $0.cancel() }
-        let current = slot.end(abandoning: true)?.upstream
+        let current = slot.end(abandoning: true).upstream
         lifetime.call(self) {
             if lifetime.end(), current != nil { observeLive { $0.cancel() } }
         }

@@ -99,8 +99,9 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
         guard slot.current == .active else { return }
         var replacement: Input?
         if case .finished = completion, !receivedValue { replacement = output }
-        guard let ending = slot.finish(parking: replacement) else { return }
-        guard ending.deliverNow else { return }
+        let ending = slot.finish(parking: replacement)
+        guard ending.didFinish else { return }
+        guard ending.deliversNow else { return }
         lifetime.call(self) {
             guard lifetime.end() else { return }
             if let replacement { _ = downstream.with { $0.receive(replacement) } }
@@ -124,7 +125,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func cancel() {
-        slot.end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true).upstream?.cancel()
         lifetime.end(self)
     }
 }

@@ -146,7 +146,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     @inlinable
     func cancel() {
-        slot.end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true).upstream?.cancel()
         lifetime.end(self)
     }
 }

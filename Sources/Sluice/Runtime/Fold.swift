@@ -211,9 +211,10 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         // As Combine's reducers, a finish waits for demand even without a value (ReduceTests'
         // testUpstreamFinishesImmediatelyWithoutDemand); a failure goes out at once.
         let finished = if case .finished = completion { true } else { false }
-        guard let ending = slot.finish(parking: value, parkingAnyway: finished) else { return }
+        let ending = slot.finish(parking: value, parkingAnyway: finished)
+        guard ending.didFinish else { return }
         if cancellingUpstream { ending.upstream?.cancel() }
-        guard ending.deliverNow else { return }
+        guard ending.deliversNow else { return }
         _ = lifetime.end()
         if let value { _ = downstream.with { $0.receive(value) } }
         downstream.with { $0.receive(completion: completion) }
@@ -234,7 +235,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     func cancel() {
-        slot.end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true).upstream?.cancel()
         lifetime.end(self)
     }
 

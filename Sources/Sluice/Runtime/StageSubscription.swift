@@ -102,7 +102,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
                 }
                 guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
             }
-            guard slot.end() != nil, lifetime.end() else { return }
+            guard slot.end().didEnd, lifetime.end() else { return }
             let mapped: Subscribers.Completion<Downstream.Failure> =
                 switch completion {
                 case .finished: .finished
@@ -124,7 +124,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func cancel() {
-        slot.end(abandoning: true)?.upstream?.cancel()
+        slot.end(abandoning: true).upstream?.cancel()
         lifetime.end(self)
     }
 
@@ -132,7 +132,8 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     /// completing downstream.
     @inlinable
     func terminate(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let ending = slot.end() else { return }
+        let ending = slot.end()
+        guard ending.didEnd else { return }
         ending.upstream?.cancel()
         if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }

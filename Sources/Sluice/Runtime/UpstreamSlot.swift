@@ -51,13 +51,57 @@ enum UpstreamAttachment {
     case late(afterCancel: Bool)
 }
 
-/// How the stream ended, for the one caller that ended it: upstream's subscription if the
-/// stream was `active` (the caller cancels it when the end comes from downstream or the middle).
+/// What `end(abandoning:)` did. An enum whose one payload is a plain existential, so that the
+/// compiler handles it inline: an optional struct around an optional existential needed its type
+/// metadata made at run time, on whatever thread first ended a stream.
 @usableFromInline
-struct UpstreamEnding {
-    @usableFromInline let upstream: (any Subscription)?
+enum UpstreamEnding {
+    /// The stream had ended already: the caller does nothing.
+    case alreadyEnded
+    /// The caller ended it while upstream's subscription was not held (awaiting or finishing).
+    case endedIdle
+    /// The caller ended it while it was active: upstream's subscription (to cancel, when the end
+    /// comes from downstream or the middle).
+    case endedActive(any Subscription)
 
-    @inlinable init(upstream: (any Subscription)?) { self.upstream = upstream }
+    /// Whether this caller ended the stream.
+    @inlinable var didEnd: Bool {
+        if case .alreadyEnded = self { false } else { true }
+    }
+
+    /// Upstream's subscription, if this caller ended an active stream.
+    @inlinable var upstream: (any Subscription)? {
+        if case .endedActive(let upstream) = self { upstream } else { nil }
+    }
+}
+
+/// What `finish(parking:parkingAnyway:)` did (an enum for the reason `UpstreamEnding` is one).
+@usableFromInline
+enum UpstreamFinish {
+    /// The stream was not active: the caller does nothing.
+    case notActive
+    /// Ended: deliver the end now. Upstream's subscription, to cancel if ending early.
+    case deliverNow(any Subscription)
+    /// Its end waits for downstream's first request. Upstream's subscription, to cancel if ending early.
+    case parked(any Subscription)
+
+    /// Whether this caller finished the stream.
+    @inlinable var didFinish: Bool {
+        if case .notActive = self { false } else { true }
+    }
+
+    /// Whether the end goes downstream now.
+    @inlinable var deliversNow: Bool {
+        if case .deliverNow = self { true } else { false }
+    }
+
+    /// Upstream's subscription, if this caller finished the stream.
+    @inlinable var upstream: (any Subscription)? {
+        switch self {
+        case .notActive: nil
+        case .deliverNow(let upstream), .parked(let upstream): upstream
+        }
+    }
 }
 
 /// The upstream side of a subscription that stands between an upstream and its subscriber: the
@@ -129,50 +173,47 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     }
 
     /// Ends the stream, once: a live stream becomes `ended`, and an awaiting one `abandoned` (for a
-    /// cancel) or `ended`. Nil when it had ended already. Upstream's subscription and the waiting
-    /// value are let go of.
+    /// cancel) or `ended`. Upstream's subscription and the waiting value are let go of.
     ///
     /// A compare-and-exchange, not a store: an owner may move from `active` to `finishing` without
     /// the lock (`delay`), and whichever state it left says whether upstream is still there to cancel.
     @inlinable
-    mutating func end(abandoning: Bool = false) -> UpstreamEnding? {
+    mutating func end(abandoning: Bool = false) -> UpstreamEnding {
         lock.lock()
         defer { lock.unlock() }
         var now = status.load(ordering: .relaxed)
         while true {
-            guard now.isLive else { return nil }
+            guard now.isLive else { return .alreadyEnded }
             let next: UpstreamStatus = abandoning && now == .awaiting ? .abandoned : .ended
             let (exchanged, found) = status.compareExchange(
                 expected: now, desired: next, ordering: .acquiringAndReleasing)
             if exchanged { break }
             now = found
         }
-        let live = now == .active ? upstream : nil
-        upstream = nil
-        waiting = nil
-        return UpstreamEnding(upstream: live)
+        defer {
+            upstream = nil
+            waiting = nil
+        }
+        if now == .active, let upstream { return .endedActive(upstream) }
+        return .endedIdle
     }
 
     /// Ends the stream from upstream's side while it is `active`, for an owner whose end may wait
     /// for demand: with `value` (or with `parkingAnyway`: a finish without a value) and no request
-    /// yet, the stream is `finishing` and the value waits. Nil if the stream was not active;
-    /// otherwise upstream's subscription (to cancel, if ending early) and whether to deliver now.
+    /// yet, the stream is `finishing` and the value waits.
     @inlinable
-    mutating func finish(parking value: Waiting?, parkingAnyway: Bool = false) -> (
-        upstream: (any Subscription)?, deliverNow: Bool
-    )? {
+    mutating func finish(parking value: Waiting?, parkingAnyway: Bool = false) -> UpstreamFinish {
         lock.lock()
         defer { lock.unlock() }
-        guard status.load(ordering: .relaxed) == .active else { return nil }
-        let live = upstream
+        guard status.load(ordering: .relaxed) == .active, let live = upstream else { return .notActive }
         upstream = nil
         if (value != nil || parkingAnyway) && !hasDemand {
             waiting = value
             status.store(.finishing, ordering: .releasing)
-            return (live, false)
+            return .parked(live)
         }
         status.store(.ended, ordering: .releasing)
-        return (live, true)
+        return .deliverNow(live)
     }
 
     /// Notes downstream's request; hands back the waiting end if there is one (deliver its value,

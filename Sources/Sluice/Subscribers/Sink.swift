@@ -63,7 +63,7 @@ final class SinkToken: Cancellable, @unchecked Sendable {
     func cancel() {
         // As Combine's sink, it ignores a cancel before its subscription (PrintTests.testSynchronization).
         guard slot.current != .awaiting else { return }
-        slot.end()?.upstream?.cancel()
+        slot.end().upstream?.cancel()
     }
 }
 
@@ -106,7 +106,7 @@ final class SinkSubscriber<Input, Failure: Error>: Subscriber, CustomStringConve
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        if token.slot.end() != nil { receiveCompletion(completion) }
+        if token.slot.end().didEnd { receiveCompletion(completion) }
     }
 }
 
