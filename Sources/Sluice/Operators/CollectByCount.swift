@@ -60,8 +60,7 @@ where Downstream.Input == [Element] {
     /// Fewer than `count` elements between signals. Upstream sends serially; a cancel leaves it
     /// alone (it dies with the subscription).
     @exclusivity(unchecked) @usableFromInline var buffer: [Element] = []
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
 
     @inlinable
     init(count: Int, downstream: Downstream) {

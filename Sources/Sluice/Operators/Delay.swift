@@ -74,8 +74,7 @@ extension Publishers {
 final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 

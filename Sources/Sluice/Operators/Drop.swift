@@ -59,8 +59,7 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 @usableFromInline
 final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -117,8 +117,7 @@ protocol _EventObserver<Input, Failure> {
 final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure {
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Observer.Input
     @usableFromInline typealias Failure = Observer.Failure
 

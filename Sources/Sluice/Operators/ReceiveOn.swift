@@ -67,8 +67,7 @@ extension Publishers {
 final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber,
     Subscription, Introspected
 {
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

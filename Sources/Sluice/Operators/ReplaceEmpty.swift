@@ -63,8 +63,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @exclusivity(unchecked) @usableFromInline var receivedValue = false
     /// Values are taken only while it is `active`: those before upstream's subscription are
     /// ignored, as Combine's are (ReplaceEmptyTests.testReplaceEmptyReceiveValueBeforeSubscription).
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Input>()
+    @usableFromInline let slot = UpstreamSlot<Input>()
 
     @inlinable
     init(output: Input, downstream: Downstream) {

@@ -54,8 +54,7 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 final class ReplaceErrorSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 

@@ -121,8 +121,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     @exclusivity(unchecked) @usableFromInline var downstream: Releasable<Downstream>
     /// Values and completions are taken only while it is `active`: before upstream's subscription
     /// they are dropped, as Combine's reducers do. Read before every value.
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Downstream.Input>()
+    @usableFromInline let slot = UpstreamSlot<Downstream.Input>()
     @usableFromInline let lifetime: Lifetime
 
     @inlinable

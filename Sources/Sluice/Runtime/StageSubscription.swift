@@ -18,8 +18,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure
 
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
     /// Used only inside calls through `lifetime` (from upstream, serially).
     @exclusivity(unchecked)
     @usableFromInline var stage: Releasable<Stage>

@@ -104,10 +104,24 @@ enum UpstreamFinish {
     }
 }
 
+/// The slot's fields that change under its lock, in an object of their own: the slot is a `let`
+/// of its subscription, so the value path's lock-free read of the status is never a read of a
+/// variable that another thread is changing (a `var` slot would be one variable, modified by the
+/// thread that ends the stream while upstream's thread reads it: a race in Swift's access model,
+/// which the thread sanitizer reports, even though only the atomic word is shared).
+@usableFromInline
+final class UpstreamSlotFields<Waiting> {
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var waiting: Waiting?
+    @usableFromInline var hasDemand = false
+
+    @inlinable init() {}
+}
+
 /// The upstream side of a subscription that stands between an upstream and its subscriber: the
 /// status (read without the lock on each value, changed under it), upstream's subscription while
 /// the stream is active, and the value that waits for downstream's first request. Every such
-/// subscription of the fast runtime owns one, stored inline (`@exclusivity(unchecked) var slot`):
+/// subscription of the fast runtime owns one (`let slot`):
 /// a run of stages, `handleEvents` and `print`, `dropFirst`, `delay`, `receive(on:)`, `timeout`,
 /// `replaceError`, `replaceEmpty`, `collect(_:)`, the folds, and `sink`'s token.
 ///
@@ -119,14 +133,28 @@ enum UpstreamFinish {
 struct UpstreamSlot<Waiting>: ~Copyable {
     @usableFromInline let status = Atomic<UpstreamStatus>(.awaiting)
     @usableFromInline let lock = Lock()
-    /// Guarded by `lock`; held while `active`.
-    @usableFromInline var upstream: (any Subscription)?
-    /// Guarded by `lock`; while `finishing`, what waits for downstream's first request.
-    @usableFromInline var waiting: Waiting?
-    /// Guarded by `lock`: downstream has asked for something.
-    @usableFromInline var hasDemand = false
+    /// What changes under `lock`.
+    @usableFromInline let fields = UpstreamSlotFields<Waiting>()
 
     @inlinable init() {}
+
+    /// Guarded by `lock`; held while `active`.
+    @inlinable var upstream: (any Subscription)? {
+        get { fields.upstream }
+        nonmutating set { fields.upstream = newValue }
+    }
+
+    /// Guarded by `lock`; while `finishing`, what waits for downstream's first request.
+    @inlinable var waiting: Waiting? {
+        get { fields.waiting }
+        nonmutating set { fields.waiting = newValue }
+    }
+
+    /// Guarded by `lock`: downstream has asked for something.
+    @inlinable var hasDemand: Bool {
+        get { fields.hasDemand }
+        nonmutating set { fields.hasDemand = newValue }
+    }
 
     /// The status under no lock (one atomic load), for the value path.
     @inlinable var current: UpstreamStatus { status.load(ordering: .acquiring) }
@@ -135,7 +163,7 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     /// the stream becomes `active`: the owner takes there what waited for the subscription (the
     /// demand `dropFirst` holds back).
     @inlinable
-    mutating func attach(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> UpstreamAttachment {
+    func attach(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> UpstreamAttachment {
         lock.lock()
         let now = status.load(ordering: .relaxed)
         guard now == .awaiting else {
@@ -152,7 +180,7 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     /// `attach(_:whileLocked:)` with Combine's answer to a late subscription: it is cancelled,
     /// unless a cancel came before the first one (then it is left alone). True when it was attached.
     @inlinable
-    mutating func attachOrCancelLate(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> Bool {
+    func attachOrCancelLate(_ subscription: any Subscription, whileLocked: () -> Void = {}) -> Bool {
         switch attach(subscription, whileLocked: whileLocked) {
         case .attached:
             return true
@@ -178,7 +206,7 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     /// A compare-and-exchange, not a store: an owner may move from `active` to `finishing` without
     /// the lock (`delay`), and whichever state it left says whether upstream is still there to cancel.
     @inlinable
-    mutating func end(abandoning: Bool = false) -> UpstreamEnding {
+    func end(abandoning: Bool = false) -> UpstreamEnding {
         lock.lock()
         defer { lock.unlock() }
         var now = status.load(ordering: .relaxed)
@@ -202,7 +230,7 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     /// for demand: with `value` (or with `parkingAnyway`: a finish without a value) and no request
     /// yet, the stream is `finishing` and the value waits.
     @inlinable
-    mutating func finish(parking value: Waiting?, parkingAnyway: Bool = false) -> UpstreamFinish {
+    func finish(parking value: Waiting?, parkingAnyway: Bool = false) -> UpstreamFinish {
         lock.lock()
         defer { lock.unlock() }
         guard status.load(ordering: .relaxed) == .active, let live = upstream else { return .notActive }
@@ -219,7 +247,7 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     /// Notes downstream's request; hands back the waiting end if there is one (deliver its value,
     /// if any, then `.finished`), and upstream's subscription if the stream is active.
     @inlinable
-    mutating func request() -> (waiting: Waiting??, upstream: (any Subscription)?) {
+    func request() -> (waiting: Waiting??, upstream: (any Subscription)?) {
         lock.lock()
         defer { lock.unlock() }
         hasDemand = true

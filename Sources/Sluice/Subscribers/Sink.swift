@@ -54,8 +54,7 @@ func _starvedSink<P: Publisher>(
 /// token does not keep the closures alive.
 @usableFromInline
 final class SinkToken: Cancellable, @unchecked Sendable {
-    @exclusivity(unchecked)
-    @usableFromInline var slot = UpstreamSlot<Never>()
+    @usableFromInline let slot = UpstreamSlot<Never>()
 
     @inlinable init() {}
 
