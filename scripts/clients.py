@@ -13,10 +13,14 @@ the implementation's shim (`SluiceShim`; for SluiceReference, a generated `Sluic
 re-exports SluiceReference and SluiceReferenceFoundation) and `OpenCombine` to the implementation's
 module (the library names `OpenCombine.Scheduler` once), builds it with the library's own settings
 and runs its XCTest suite. Any failure fails the run, but a test class that fails runs once more,
-alone, and that run counts: the library's UISchedulerTests.testRunsOnMain races its own background
-thread against the main queue (its `XCTAssertFalse` after `schedule` can run after the main thread,
-waiting in `wait(for:)`, has already run the action), whichever Combine it runs on: against
-OpenCombine, its own Linux support, it failed 6 of 6 full runs here (2026-11-28), and passes alone.
+alone, and that run counts (the suite's timer tests wait on real time on a loaded 2-core machine).
+One test is skipped, for a race in the test itself: UISchedulerTests.testRunsOnMain checks, on a
+background queue, that an action it just scheduled onto the main queue has not run yet, while the main
+thread waits in `wait(for:)` and runs it at once whenever it gets there first. Against OpenCombine, the
+library's own Linux support, it failed 6 of 6 full runs here (2026-11-28), and it is the likeliest
+cause of CI's one failure of this step (its log kept only the tail); its assertion lands on whichever
+test is running then, so it cannot be retried reliably. It tests
+DispatchQueue.main and Thread.isMainThread, nothing of Combine's.
 """
 import argparse
 import os
@@ -33,6 +37,8 @@ DEPENDENCIES = [
     ('https://github.com/pointfreeco/swift-concurrency-extras', '1.0.0'),
     ('https://github.com/pointfreeco/xctest-dynamic-overlay', '1.13.0'),
 ]
+# The library's test with a race of its own (see above): swift test --skip takes a regular expression.
+SKIPPED = r"\.UISchedulerTests/testRunsOnMain$"
 # The library's swiftSettings (its manifest adds these to every target).
 FEATURES = ["ExistentialAny", "ImmutableWeakCaptures", "InferIsolatedConformances",
             "InternalImportsByDefault", "MemberImportVisibility"]
@@ -50,8 +56,9 @@ def run(command, cwd):
 
 def test(work):
     """Runs the suite; a class that fails runs once more, alone, and that run counts."""
-    log("clients: swift test --skip-build (in %s)" % os.path.relpath(work, ROOT))
-    result = subprocess.run(["swift", "test", "--skip-build"], cwd=work, capture_output=True, text=True)
+    log("clients: swift test --skip-build --skip '%s' (in %s)" % (SKIPPED, os.path.relpath(work, ROOT)))
+    result = subprocess.run(["swift", "test", "--skip-build", "--skip", SKIPPED], cwd=work,
+                            capture_output=True, text=True)
     output = result.stdout + result.stderr
     print(output, end="", flush=True)
     if result.returncode == 0:
@@ -61,7 +68,8 @@ def test(work):
         return False
     for name in failed:
         log("clients: %s failed; it runs once more, alone" % name)
-        again = subprocess.run(["swift", "test", "--skip-build", "--filter", "%s/" % name], cwd=work,
+        again = subprocess.run(["swift", "test", "--skip-build", "--filter", "%s/" % name,
+                                "--skip", SKIPPED], cwd=work,
                                capture_output=True, text=True)
         output = again.stdout + again.stderr
         print(output, end="", flush=True)
