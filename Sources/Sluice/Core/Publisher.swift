@@ -64,7 +64,7 @@ extension Publisher {
     @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         #if Introspection
-        if _IntrospectionHooks.isActive { return _IntrospectionHooks.subscribe(self, subscriber) }
+        if IntrospectionHooks.isActive { return IntrospectionHooks.subscribe(self, subscriber) }
         #endif
         receive(subscriber: subscriber)
     }

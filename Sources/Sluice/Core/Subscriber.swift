@@ -32,14 +32,14 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 
 extension Subscriptions {
     /// A subscription that does nothing: requests and cancels are ignored.
-    public static var empty: any Subscription { _EmptySubscription.shared }
+    public static var empty: any Subscription { EmptySubscription.shared }
 }
 
 /// A subscription that asks nothing of anyone: `Subscriptions.empty` (`shared`), or, named as an
 /// operator, what a fused chain that ended before it started hands on under that operator.
 @usableFromInline
-final class _EmptySubscription: Subscription, Introspected, Sendable {
-    @usableFromInline static let shared = _EmptySubscription("Empty")
+final class EmptySubscription: Subscription, Introspected, Sendable {
+    @usableFromInline static let shared = EmptySubscription("Empty")
     @usableFromInline let name: StaticString
     @inlinable init(_ name: StaticString) { self.name = name }
     @usableFromInline func request(_ demand: Subscribers.Demand) {}

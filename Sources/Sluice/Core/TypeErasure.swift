@@ -11,7 +11,7 @@
 /// `AnyPublisher` again gives the same box.
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, CustomPlaygroundDisplayConvertible {
-    @usableFromInline let box: _AnyPublisherBox<Output, Failure>
+    @usableFromInline let box: AnyPublisherBox<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
     @inlinable
@@ -19,7 +19,7 @@ public struct AnyPublisher<Output, Failure: Error>: CustomStringConvertible, Cus
         if let erased = publisher as? AnyPublisher<Output, Failure> {
             self = erased
         } else {
-            box = _ErasedPublisher(publisher)
+            box = ErasedPublisher(publisher)
         }
     }
 
@@ -39,11 +39,11 @@ extension AnyPublisher: Publisher {
 /// (a function that captures nothing, made where the publisher's type is known, so the box is one
 /// allocation).
 @usableFromInline
-class _AnyPublisherBox<Output, Failure: Error> {
-    @usableFromInline let subscribeEntry: (_AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void
+class AnyPublisherBox<Output, Failure: Error> {
+    @usableFromInline let subscribeEntry: (AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void
 
     @inlinable
-    init(subscribeEntry: @escaping (_AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void) {
+    init(subscribeEntry: @escaping (AnyPublisherBox, AnySubscriber<Output, Failure>) -> Void) {
         self.subscribeEntry = subscribeEntry
     }
 
@@ -51,7 +51,7 @@ class _AnyPublisherBox<Output, Failure: Error> {
 }
 
 @usableFromInline
-final class _ErasedPublisher<Upstream: Publisher>: _AnyPublisherBox<Upstream.Output, Upstream.Failure> {
+final class ErasedPublisher<Upstream: Publisher>: AnyPublisherBox<Upstream.Output, Upstream.Failure> {
     @usableFromInline let upstream: Upstream
 
     // Not through `subscribe(_:)`: as in Combine, an `_Introspection` hook does not see this step.
@@ -59,7 +59,7 @@ final class _ErasedPublisher<Upstream: Publisher>: _AnyPublisherBox<Upstream.Out
     init(_ upstream: Upstream) {
         self.upstream = upstream
         super.init { box, subscriber in
-            unsafeDowncast(box, to: _ErasedPublisher.self).upstream.receive(subscriber: subscriber)
+            unsafeDowncast(box, to: ErasedPublisher.self).upstream.receive(subscriber: subscriber)
         }
     }
 }

@@ -103,20 +103,20 @@ extension _Introspection {
     public func didCancel(subscription: any Subscription) {}
 
     /// Starts reporting to this object (nothing happens if it already is enabled).
-    public func enable() { _IntrospectionHooks.enable(self) }
+    public func enable() { IntrospectionHooks.enable(self) }
 
     /// Stops reporting to this object.
-    public func disable() { _IntrospectionHooks.disable(self) }
+    public func disable() { IntrospectionHooks.disable(self) }
 
     /// Whether this object is enabled.
-    public var isEnabled: Bool { _IntrospectionHooks.isEnabled(self) }
+    public var isEnabled: Bool { IntrospectionHooks.isEnabled(self) }
 }
 
 /// The enabled hooks, in the order they were enabled. An event reads them when it happens and
 /// reports outside the lock, so a hook may enable or disable hooks, or subscribe, from inside.
 /// `isActive` is read on every `subscribe(_:)` and fusion decision.
 @usableFromInline
-enum _IntrospectionHooks {
+enum IntrospectionHooks {
     private static let lock = Lock()
     /// Guarded by `lock`.
     nonisolated(unsafe) private static var enabled: [any _Introspection] = []
@@ -175,7 +175,7 @@ enum _IntrospectionHooks {
 /// What a subscriber that `subscribe(_:)` put in front of another is known by.
 protocol IntrospectingSubscriber {}
 
-extension _IntrospectionHooks {
+extension IntrospectionHooks {
     /// The subscriber put in front of `downstream`: it reports each signal to the enabled hooks
     /// and passes it on unchanged, the subscription behind a `ForwardingSubscription`.
     final class ForwardingSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
@@ -244,7 +244,7 @@ extension _Runtime {
     @inlinable @inline(__always)
     public static var _mayFuse: Bool {
         #if Introspection
-        !_IntrospectionHooks.isActive
+        !IntrospectionHooks.isActive
         #else
         true
         #endif

@@ -46,7 +46,7 @@ extension Publishers {
             if isConnected { subscriberCount += 1 }
             lock.unlock()
             // Attach first, connect second: the subscriber must be there for the first value.
-            upstream.subscribe(_AutoconnectSubscriber(parent: self, downstream: subscriber))
+            upstream.subscribe(AutoconnectSubscriber(parent: self, downstream: subscriber))
             if !isConnected { connectFirst() }
         }
 
@@ -84,7 +84,7 @@ extension Publishers {
 
 /// Passes everything through untouched; a struct, so it costs no allocation.
 @usableFromInline
-struct _AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Introspected
+struct AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -105,7 +105,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: _AutoconnectSubscription(parent: parent, upstream: subscription))
+        downstream.receive(subscription: AutoconnectSubscription(parent: parent, upstream: subscription))
     }
 
     @inlinable func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
@@ -116,7 +116,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 /// What the downstream holds: the upstream's subscription (its name and identity too), with the
 /// first cancel reported to the autoconnect. Every cancel still goes upstream, as in Combine.
 @usableFromInline
-final class _AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
+final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
 {
     @usableFromInline let parent: Publishers.Autoconnect<Upstream>

@@ -70,7 +70,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                _BreakpointSubscriber(
+                BreakpointSubscriber(
                     stopsOnSubscription: receiveSubscription, stopsOnOutput: receiveOutput,
                     stopsOnCompletion: receiveCompletion, downstream: subscriber))
         }
@@ -82,7 +82,7 @@ extension Publishers {
 /// the user's closure first and stopping in the debugger on `true`. It owns nothing but the closures
 /// and downstream, which go when upstream lets go of it.
 @usableFromInline
-final class _BreakpointSubscriber<Downstream: Subscriber>: Subscriber, Introspected {
+final class BreakpointSubscriber<Downstream: Subscriber>: Subscriber, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

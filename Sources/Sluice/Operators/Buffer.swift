@@ -70,7 +70,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                _BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+                BufferSubscription(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }
 }
@@ -84,7 +84,7 @@ extension Publishers {
 /// its change in the state, and the drainer re-reads the state before it lets go. With the ring
 /// empty and demand outstanding, a value goes straight through without entering the ring.
 @usableFromInline
-final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
+final class BufferSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -127,7 +127,7 @@ final class _BufferSubscription<Downstream: Subscriber>: Subscriber, Subscriptio
     ) {
         self.downstream = Releasable(downstream)
         self.whenFull = Releasable(whenFull)
-        lifetime = Lifetime { unsafeDowncast($0, to: _BufferSubscription.self).release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: BufferSubscription.self).release() }
         self.size = size
         keepFull = prefetch == .keepFull
     }

@@ -45,11 +45,11 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = handler
-            let subscription = _CatchSubscription<Upstream, NewPublisher, S>(
+            let subscription = CatchSubscription<Upstream, NewPublisher, S>(
                 name: "Catch", downstream: subscriber,
                 recover: { .success(handler($0)) },
                 mapCompletion: { $0 })
-            upstream.subscribe(_CatchUpstreamSide(owner: subscription))
+            upstream.subscribe(CatchUpstreamSide(owner: subscription))
         }
     }
 
@@ -75,7 +75,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = handler
-            let subscription = _CatchSubscription<Upstream, NewPublisher, S>(
+            let subscription = CatchSubscription<Upstream, NewPublisher, S>(
                 name: "TryCatch", downstream: subscriber,
                 recover: { error in Result { try handler(error) } },
                 mapCompletion: { completion in
@@ -84,14 +84,14 @@ extension Publishers {
                     case .failure(let error): .failure(error)
                     }
                 })
-            upstream.subscribe(_CatchUpstreamSide(owner: subscription))
+            upstream.subscribe(CatchUpstreamSide(owner: subscription))
         }
     }
 }
 
 /// Which of its two sources a `catch` subscription is hearing from.
 @usableFromInline
-enum _CatchSource {
+enum CatchSource {
     case upstream
     case replacement
 }
@@ -100,12 +100,12 @@ enum _CatchSource {
 /// the replacement; downstream sees this one subscription throughout.
 ///
 /// One lock over one state (the phase and the outstanding demand), never held while calling out.
-/// Each source talks through its own side (`_CatchUpstreamSide`, `_CatchReplacementSide`), so an
+/// Each source talks through its own side (`CatchUpstreamSide`, `CatchReplacementSide`), so an
 /// event from a source that is no longer current (the old upstream after its failure, a
 /// replacement after a cancel) is recognised and ignored. The outstanding demand is kept because
 /// the replacement starts with exactly that.
 @usableFromInline
-final class _CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
+final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     Introspected
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline
@@ -161,7 +161,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     ) {
         self.name = name
         live = Releasable(Live(downstream: downstream, recover: recover, mapCompletion: mapCompletion))
-        lifetime = Lifetime { unsafeDowncast($0, to: _CatchSubscription.self).live.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: CatchSubscription.self).live.release() }
     }
 
     /// Inside a `lifetime` call: ends the stream with `completion`, once.
@@ -181,7 +181,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     // MARK: From the sources
 
     @inlinable
-    func receive(subscription: any Subscription, from source: _CatchSource) {
+    func receive(subscription: any Subscription, from source: CatchSource) {
         lock.lock()
         switch (phase, source) {
         case (.upstream(nil), .upstream):
@@ -201,7 +201,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     }
 
     @inlinable
-    func receive(_ input: Downstream.Input, from source: _CatchSource) -> Subscribers.Demand {
+    func receive(_ input: Downstream.Input, from source: CatchSource) -> Subscribers.Demand {
         lock.lock()
         switch (phase, source) {
         case (.upstream(.some), .upstream), (.replacement, .replacement): break
@@ -267,7 +267,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         switch recovered {
         case .success(let replacement):
             lock.unlock()
-            replacement.subscribe(_CatchReplacementSide(owner: self))
+            replacement.subscribe(CatchReplacementSide(owner: self))
         case .failure(let failure):
             phase = .done
             lock.unlock()
@@ -326,15 +326,15 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
 /// The subscriber the original upstream talks to.
 @usableFromInline
-struct _CatchUpstreamSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+struct CatchUpstreamSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     SideSubscriber
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
-    @usableFromInline let owner: _CatchSubscription<Upstream, NewPublisher, Downstream>
+    @usableFromInline let owner: CatchSubscription<Upstream, NewPublisher, Downstream>
 
-    @inlinable init(owner: _CatchSubscription<Upstream, NewPublisher, Downstream>) { self.owner = owner }
+    @inlinable init(owner: CatchSubscription<Upstream, NewPublisher, Downstream>) { self.owner = owner }
 
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(owner) }
 
@@ -347,18 +347,18 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
 /// The subscriber the replacement publisher talks to.
 @usableFromInline
-struct _CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+struct CatchReplacementSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     SideSubscriber
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
     @usableFromInline typealias Input = NewPublisher.Output
     @usableFromInline typealias Failure = NewPublisher.Failure
 
-    @usableFromInline let owner: _CatchSubscription<Upstream, NewPublisher, Downstream>
+    @usableFromInline let owner: CatchSubscription<Upstream, NewPublisher, Downstream>
     /// Not the owner's: the replacement may be the very publisher the upstream side is still subscribed to.
     @usableFromInline let combineIdentifier: CombineIdentifier
 
     @inlinable
-    init(owner: _CatchSubscription<Upstream, NewPublisher, Downstream>) {
+    init(owner: CatchSubscription<Upstream, NewPublisher, Downstream>) {
         self.owner = owner
         combineIdentifier = CombineIdentifier()
     }

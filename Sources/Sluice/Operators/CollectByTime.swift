@@ -61,13 +61,13 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription: _CollectByTimeSubscription<Upstream.Output, Context, S>
+            let subscription: CollectByTimeSubscription<Upstream.Output, Context, S>
             switch strategy {
             case .byTime(let scheduler, let interval):
-                subscription = _CollectByTimeSubscription(
+                subscription = CollectByTimeSubscription(
                     scheduler: scheduler, interval: interval, limit: nil, options: options, downstream: subscriber)
             case .byTimeOrCount(let scheduler, let interval, let count):
-                subscription = _CollectByTimeSubscription(
+                subscription = CollectByTimeSubscription(
                     scheduler: scheduler, interval: interval, limit: Swift.max(count, 1), options: options,
                     downstream: subscriber)
             }
@@ -79,7 +79,7 @@ extension Publishers {
 /// The windows of `collect(.byTime…)` as a plain value: what upstream, the timer and downstream
 /// do to it, each step saying what the caller must do once the lock is released.
 @usableFromInline
-struct _TimeWindows<Element, Failure: Error> {
+struct TimeWindows<Element, Failure: Error> {
     @usableFromInline enum Phase: UInt8 {
         case awaitingSubscription
         case active
@@ -165,7 +165,7 @@ struct _TimeWindows<Element, Failure: Error> {
 /// Upstream goes when it completes or is cancelled, the window timer is cancelled then; a timer or
 /// drain action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
-final class _CollectByTimeSubscription<Element, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+final class CollectByTimeSubscription<Element, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     Introspected
 where Downstream.Input == [Element] {
     @usableFromInline typealias Failure = Downstream.Failure
@@ -180,7 +180,7 @@ where Downstream.Input == [Element] {
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
-    @exclusivity(unchecked) @usableFromInline var windows: _TimeWindows<Element, Failure>
+    @exclusivity(unchecked) @usableFromInline var windows: TimeWindows<Element, Failure>
 
     @inlinable
     init(
@@ -192,8 +192,8 @@ where Downstream.Input == [Element] {
         self.limit = limit
         self.options = options
         self.downstream = Releasable(downstream)
-        windows = _TimeWindows(reserve: limit ?? 0)
-        lifetime = Lifetime { unsafeDowncast($0, to: _CollectByTimeSubscription.self).downstream.release() }
+        windows = TimeWindows(reserve: limit ?? 0)
+        lifetime = Lifetime { unsafeDowncast($0, to: CollectByTimeSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "CollectByTime" }

@@ -188,17 +188,17 @@ extension _Runtime {
 /// Which part of a concatenation a side subscribes to: the first part's side and the others' are of
 /// two types, as in Combine, whose prefix and suffix sides are (OpenCombine's
 /// ConcatenateTests.testCombineIdentifier).
-@usableFromInline protocol _ConcatenatePart {}
+@usableFromInline protocol ConcatenatePart {}
 
-@usableFromInline enum _ConcatenatePrefixPart: _ConcatenatePart {}
+@usableFromInline enum ConcatenatePrefixPart: ConcatenatePart {}
 
-@usableFromInline enum _ConcatenateSuffixPart: _ConcatenatePart {}
+@usableFromInline enum ConcatenateSuffixPart: ConcatenatePart {}
 
 /// The subscriber of one part of a concatenation. A concatenation it subscribes to hands it its own
 /// two parts instead of subscribing them, while the concatenation it belongs to is in the middle of
 /// subscribing that part; the parts then join its list (see `ConcatenateSubscription`).
 @usableFromInline
-protocol _ConcatenationPart<Input, Failure> {
+protocol ConcatenationPart<Input, Failure> {
     associatedtype Input
     associatedtype Failure: Error
     func takeParts<Prefix: Publisher, Suffix: Publisher>(prefix: Prefix, suffix: Suffix) -> Bool
@@ -209,17 +209,17 @@ protocol _ConcatenationPart<Input, Failure> {
 /// concatenations nest without bound (a typed nesting is as deep as its source code), and an
 /// `AnyPublisher` hands its publisher an `AnySubscriber`: only that is looked into.
 @inlinable
-func _concatenationPart<S: Subscriber>(_ subscriber: S) -> (any _ConcatenationPart<S.Input, S.Failure>)? {
+func _concatenationPart<S: Subscriber>(_ subscriber: S) -> (any ConcatenationPart<S.Input, S.Failure>)? {
     guard S.self == AnySubscriber<S.Input, S.Failure>.self else { return nil }
     return unsafeBitCast(subscriber, to: AnySubscriber<S.Input, S.Failure>.self).wrapped
-        as? any _ConcatenationPart<S.Input, S.Failure>
+        as? any ConcatenationPart<S.Input, S.Failure>
 }
 
 /// Subscribes to one part on behalf of the subscription, telling it which part a signal comes from.
 /// It carries the subscription's identifier, as Combine's inner subscribers do.
 @frozen @usableFromInline
-struct _ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Kind: _ConcatenatePart>: Subscriber, SideSubscriber,
-    _ConcatenationPart
+struct ConcatenateSide<Suffix: Publisher, Downstream: Subscriber, Kind: ConcatenatePart>: Subscriber, SideSubscriber,
+    ConcatenationPart
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -254,6 +254,16 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 }
 
+/// Where a concatenation is: a part is awaited or runs, and whether it is the last (the suffix).
+@usableFromInline
+enum ConcatenateStage: UInt8, StateWord {
+    case awaitingPrefix
+    case inPrefix
+    case awaitingSuffix
+    case inSuffix
+    case done
+}
+
 /// Runs the parts of a concatenation one after the other, over parts that cannot be fused: the
 /// prefix, the parts that nested concatenations handed over (`parts`, a stack, the next last), then
 /// the suffix.
@@ -276,18 +286,12 @@ final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: 
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline typealias Part = AnyPublisher<Downstream.Input, Downstream.Failure>
 
-    @usableFromInline static var awaitingPrefix: UInt8 { 0 }
-    @usableFromInline static var inPrefix: UInt8 { 1 }
-    @usableFromInline static var awaitingSuffix: UInt8 { 2 }
-    @usableFromInline static var inSuffix: UInt8 { 3 }
-    @usableFromInline static var done: UInt8 { 4 }
-
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
-    @usableFromInline let stage = Atomic<UInt8>(0)
+    @usableFromInline let stage = Atomic<ConcatenateStage>(.awaitingPrefix)
     /// The subscription of the part that runs; nil while it is awaited.
     @exclusivity(unchecked)
     @usableFromInline var running: (any Subscription)?
@@ -326,7 +330,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
         // Nobody else knows this subscription yet: no lock needed to begin.
         inProgress = 0
-        prefix.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: 0))
+        prefix.subscribe(ConcatenateSide<Suffix, Downstream, ConcatenatePrefixPart>(parent: self, part: 0))
         lock.lock()
         let wasHandedOver = subscribeReturned(from: 0)
         lock.unlock()
@@ -347,8 +351,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func subscribeParts() {
         lock.lock()
         while true {
-            let first = stage.load(ordering: .relaxed) == Self.awaitingPrefix
-            guard first || stage.load(ordering: .relaxed) == Self.awaitingSuffix else { break }
+            let first = stage.load(ordering: .relaxed) == .awaitingPrefix
+            guard first || stage.load(ordering: .relaxed) == .awaitingSuffix else { break }
             let next: Part
             if let handedOver = parts.popLast() {
                 next = handedOver
@@ -363,9 +367,9 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             inProgress = number
             lock.unlock()
             if first {
-                next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenatePrefixPart>(parent: self, part: number))
+                next.subscribe(ConcatenateSide<Suffix, Downstream, ConcatenatePrefixPart>(parent: self, part: number))
             } else {
-                next.subscribe(_ConcatenateSide<Suffix, Downstream, _ConcatenateSuffixPart>(parent: self, part: number))
+                next.subscribe(ConcatenateSide<Suffix, Downstream, ConcatenateSuffixPart>(parent: self, part: number))
             }
             lock.lock()
             guard subscribeReturned(from: number) else { break }
@@ -379,13 +383,13 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         lock.lock()
         defer { lock.unlock() }
         let now = stage.load(ordering: .relaxed)
-        guard inProgress == number, number == part, now == Self.awaitingPrefix || now == Self.awaitingSuffix else {
+        guard inProgress == number, number == part, now == .awaitingPrefix || now == .awaitingSuffix else {
             return false
         }
         parts.append(suffix)
         parts.append(prefix)
         // The next part subscribed takes this one's number.
-        if now == Self.awaitingSuffix { part -= 1 }
+        if now == .awaitingSuffix { part -= 1 }
         handedOver = true
         return true
     }
@@ -394,15 +398,15 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func receive(subscription: any Subscription, from number: Int) {
         lock.lock()
         let now = stage.load(ordering: .relaxed)
-        guard number == part, now == Self.awaitingPrefix || now == Self.awaitingSuffix else {
+        guard number == part, now == .awaitingPrefix || now == .awaitingSuffix else {
             lock.unlock()
             subscription.cancel()
             return
         }
         running = subscription
         let isLast = parts.isEmpty && suffix == nil
-        stage.store(isLast ? Self.inSuffix : Self.inPrefix, ordering: .releasing)
-        guard now == Self.awaitingSuffix else {
+        stage.store(isLast ? .inSuffix : .inPrefix, ordering: .releasing)
+        guard now == .awaitingSuffix else {
             lock.unlock()
             // Downstream's first request goes straight to the prefix.
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
@@ -418,13 +422,13 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     @inlinable
     func receive(_ input: Downstream.Input, from number: Int) -> Subscribers.Demand {
-        if stage.load(ordering: .acquiring) == Self.inSuffix {
+        if stage.load(ordering: .acquiring) == .inSuffix {
             guard number == part else { return .none }
             return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         }
         lock.lock()
         // A value nobody asked for is not delivered: the count must stay exact for the next part.
-        guard stage.load(ordering: .relaxed) == Self.inPrefix, number == part, owed > 0 else {
+        guard stage.load(ordering: .relaxed) == .inPrefix, number == part, owed > 0 else {
             lock.unlock()
             return .none
         }
@@ -434,21 +438,21 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         guard more > 0 else { return .none }
         lock.lock()
         switch stage.load(ordering: .relaxed) {
-        case Self.inPrefix where number == part:
+        case .inPrefix where number == part:
             owed += more
             lock.unlock()
             return more
-        case Self.inPrefix, Self.inSuffix:
+        case .inPrefix, .inSuffix:
             // The part finished from inside that `receive` and a later one runs: it gets the demand.
-            if stage.load(ordering: .relaxed) == Self.inPrefix { owed += more }
+            if stage.load(ordering: .relaxed) == .inPrefix { owed += more }
             let current = running
             lock.unlock()
             current?.request(more)
-        case Self.awaitingSuffix:
+        case .awaitingSuffix:
             // The part finished from inside that `receive`: the next, still awaited, gets it.
             owed += more
             lock.unlock()
-        default:
+        case .awaitingPrefix, .done:
             lock.unlock()
         }
         return .none
@@ -458,13 +462,13 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func receive(completion: Subscribers.Completion<Downstream.Failure>, from number: Int) {
         lock.lock()
         let now = stage.load(ordering: .relaxed)
-        guard number == part, now == Self.inPrefix || now == Self.inSuffix else {
+        guard number == part, now == .inPrefix || now == .inSuffix else {
             lock.unlock()
             return
         }
         running = nil
-        if now == Self.inPrefix, case .finished = completion {
-            stage.store(Self.awaitingSuffix, ordering: .releasing)
+        if now == .inPrefix, case .finished = completion {
+            stage.store(.awaitingSuffix, ordering: .releasing)
             lock.unlock()
             // Subscribed from here, as in Combine; past 32 nested subscribes, by the deepest.
             let trampoline = Trampoline.current
@@ -479,7 +483,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         let unused = (suffix, parts)
         suffix = nil
         parts = []
-        stage.store(Self.done, ordering: .releasing)
+        stage.store(.done, ordering: .releasing)
         lock.unlock()
         lifetime.call(self) {
             if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
@@ -493,8 +497,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
         let now = stage.load(ordering: .relaxed)
-        if now == Self.inPrefix || now == Self.awaitingSuffix { owed += demand }
-        let current = now == Self.inPrefix || now == Self.inSuffix ? running : nil
+        if now == .inPrefix || now == .awaitingSuffix { owed += demand }
+        let current = now == .inPrefix || now == .inSuffix ? running : nil
         lock.unlock()
         current?.request(demand)
     }
@@ -503,7 +507,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @inlinable
     func cancel() {
         lock.lock()
-        stage.store(Self.done, ordering: .releasing)
+        stage.store(.done, ordering: .releasing)
         let current = running
         running = nil
         let unused = (suffix, parts)

@@ -47,7 +47,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_DebounceSubscription(downstream: subscriber, publisher: self))
+            upstream.subscribe(DebounceSubscription(downstream: subscriber, publisher: self))
         }
     }
 }
@@ -65,7 +65,7 @@ extension Publishers {
 /// downstream. The value waiting for its timer, the timer and upstream go at the end too; a timer
 /// action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
-final class _DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
@@ -104,7 +104,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         dueTime = publisher.dueTime
         scheduler = publisher.scheduler
         options = publisher.options
-        lifetime = Lifetime { unsafeDowncast($0, to: _DebounceSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: DebounceSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Debounce" }

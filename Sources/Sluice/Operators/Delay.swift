@@ -55,7 +55,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_DelaySubscription(downstream: subscriber, publisher: self))
+            upstream.subscribe(DelaySubscription(downstream: subscriber, publisher: self))
         }
     }
 }
@@ -71,7 +71,7 @@ extension Publishers {
 /// of downstream. A delayed value or completion still scheduled holds this object until it runs,
 /// but no longer downstream.
 @usableFromInline
-final class _DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+final class DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline let slot = UpstreamSlot<Never>()
@@ -97,7 +97,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         tolerance = publisher.tolerance
         scheduler = publisher.scheduler
         options = publisher.options
-        lifetime = Lifetime { unsafeDowncast($0, to: _DelaySubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: DelaySubscription.self).downstream.release() }
     }
 
     @inlinable

@@ -44,13 +44,22 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = DropUntilOutputSubscription(downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            other.subscribe(_TriggerSubscriber<Other.Output, DropUntilOutputSubscription<S>>(listener: subscription))
+            other.subscribe(TriggerSubscriber<Other.Output, DropUntilOutputSubscription<S>>(listener: subscription))
             upstream.subscribe(subscription)
         }
     }
 }
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+
+/// Where `drop(untilOutputFrom:)` is: values are dropped until the trigger fires, then pass, until
+/// the stream is done.
+@usableFromInline
+enum DropUntilOutputPhase: UInt8, StateWord {
+    case dropping
+    case passing
+    case done
+}
 
 /// Drops upstream's values until the trigger fires.
 ///
@@ -59,21 +68,17 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 /// one atomic load and no lock.
 @usableFromInline
 final class DropUntilOutputSubscription<Downstream: Subscriber>:
-    Subscriber, Subscription, _TriggerListener, Introspected
+    Subscriber, Subscription, TriggerListener, Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline typealias TriggerFailure = Downstream.Failure
 
-    @usableFromInline static var dropping: UInt8 { 0 }
-    @usableFromInline static var passing: UInt8 { 1 }
-    @usableFromInline static var done: UInt8 { 2 }
-
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let phase = Atomic<UInt8>(0)
+    @usableFromInline let phase = Atomic<DropUntilOutputPhase>(.dropping)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
@@ -104,7 +109,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) != Self.done, !hasUpstream else {
+        guard phase.load(ordering: .relaxed) != .done, !hasUpstream else {
             lock.unlock()
             subscription.cancel()
             return
@@ -122,7 +127,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
         _require(
             demand.load() != 0,
             "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
-        guard phase.load(ordering: .acquiring) == Self.passing else {
+        guard phase.load(ordering: .acquiring) == .passing else {
             _ = demand.settle(emitted: 1, returned: .none)
             return .none
         }
@@ -134,11 +139,11 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) != Self.done else {
+        guard phase.load(ordering: .relaxed) != .done else {
             lock.unlock()
             return
         }
-        phase.store(Self.done, ordering: .releasing)
+        phase.store(.done, ordering: .releasing)
         let other = trigger
         upstream = nil
         trigger = nil
@@ -155,7 +160,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @usableFromInline
     func triggerSubscribed(_ subscription: any Subscription) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.dropping, !hasTrigger else {
+        guard phase.load(ordering: .relaxed) == .dropping, !hasTrigger else {
             lock.unlock()
             subscription.cancel()
             return
@@ -170,20 +175,20 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     func triggerFired() {
         lock.lock()
         defer { lock.unlock() }
-        guard phase.load(ordering: .relaxed) == Self.dropping else { return }
-        phase.store(Self.passing, ordering: .releasing)
+        guard phase.load(ordering: .relaxed) == .dropping else { return }
+        phase.store(.passing, ordering: .releasing)
         trigger = nil
     }
 
     @usableFromInline
     func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.dropping else {
+        guard phase.load(ordering: .relaxed) == .dropping else {
             lock.unlock()
             return
         }
         // The trigger can no longer fire: nothing would ever pass, so the stream ends here.
-        phase.store(Self.done, ordering: .releasing)
+        phase.store(.done, ordering: .releasing)
         let current = upstream
         upstream = nil
         trigger = nil
@@ -199,7 +204,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) != Self.done else {
+        guard phase.load(ordering: .relaxed) != .done else {
             lock.unlock()
             return
         }
@@ -218,7 +223,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @inlinable
     func cancel() {
         lock.lock()
-        phase.store(Self.done, ordering: .releasing)
+        phase.store(.done, ordering: .releasing)
         let current = upstream
         let other = trigger
         upstream = nil

@@ -84,7 +84,7 @@ extension Publishers {
 /// The one-way switch of `drop(while:)` and `tryDrop(while:)`: the predicate is asked until it
 /// first says no, and never again.
 @frozen @usableFromInline
-struct _DropSwitch {
+struct DropSwitch {
     @usableFromInline var isDropping = true
 
     @inlinable @inline(__always) init() {}
@@ -104,7 +104,7 @@ extension _Runtime {
         @inlinable public static var _name: StaticString { "DropWhile" }
         public typealias UpstreamFailure = Failure
         @usableFromInline let predicate: (Value) -> Bool
-        @usableFromInline var state = _DropSwitch()
+        @usableFromInline var state = DropSwitch()
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
@@ -123,7 +123,7 @@ extension _Runtime {
         @inlinable public static var _name: StaticString { "TryDropWhile" }
         public typealias Failure = any Error
         @usableFromInline let predicate: (Value) throws -> Bool
-        @usableFromInline var state = _DropSwitch()
+        @usableFromInline var state = DropSwitch()
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 

@@ -2,17 +2,17 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 // flatMap's unfused subscription keeps its state here, as a machine whose events return actions
-// (see `_MachineAction`); the subscription itself is in FlatMap.swift.
+// (see `MachineAction`); the subscription itself is in FlatMap.swift.
 
 /// `flatMap`'s state, kept under its subscription's lock. Each event changes it and returns what
 /// the subscription does once it has unlocked; nothing here calls out.
 ///
-/// Whoever is told to deliver (`delivering`) is the only caller of downstream until a
-/// `nextDelivery` step says it has stopped; values that arrive meanwhile, or while downstream has
-/// no demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
-/// meanwhile.
+/// The caller that takes the delivering `turn` is the only caller of downstream until a
+/// `nextDelivery` step gives it back; values that arrive meanwhile, or while downstream has no
+/// demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
+/// meanwhile (it waits in the turn).
 @usableFromInline
-struct _FlatMapState<Value, Failure: Error>: _MachineState {
+struct FlatMapState<Value, Failure: Error>: MachineState {
     /// The number a value carries when it came from an inner publisher that was never subscribed to.
     @usableFromInline static var unsubscribed: Int { -1 }
 
@@ -23,20 +23,9 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
         case terminated
     }
 
-    @usableFromInline typealias Action = _MachineAction<Failure>
-
-    /// What the delivering caller does next.
-    @usableFromInline enum Delivery {
-        /// Delivers the value, then asks the next step with downstream's answer; `asksInner`: asks
-        /// the inner publisher it came from for one more (handed over in `toAsk`).
-        case value(Value, asksInner: Bool)
-        /// Delivers the completion: the stream has ended.
-        case completion(Subscribers.Completion<Failure>)
-        /// Nothing to deliver now; the stream is live and someone else may deliver.
-        case idle
-        /// The stream has ended (cancelled, or its failure delivered by another caller).
-        case ended
-    }
+    @usableFromInline typealias Action = MachineAction<Failure>
+    /// The delivering caller's next step; its callout asks an inner publisher for one more value.
+    @usableFromInline typealias Step = DeliveryStep<Value, Failure, any Subscription>
 
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline var phase = Phase.awaitingUpstream
@@ -48,8 +37,11 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     @usableFromInline var nextIndex = 0
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var queue = RingBuffer<(index: Int, value: Value)>()
-    @usableFromInline var delivering = false
-    @usableFromInline var pendingFailure: Failure?
+    @usableFromInline var turn = DeliveryTurn<Failure>()
+    /// The turn was taken by downstream's request: each inner publisher whose value it delivers
+    /// under a finite demand is asked for one more (`innerToAsk`, after the value).
+    @usableFromInline var asksInners = false
+    @usableFromInline var innerToAsk: (any Subscription)?
 
     @inlinable init(maxPublishers: Subscribers.Demand) { self.maxPublishers = maxPublishers }
 
@@ -96,11 +88,11 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     @inlinable
     mutating func oneShotValue(_ value: Value, then completion: Subscribers.Completion<Failure>) -> Action? {
         guard phase == .running else { return Action.none }
-        guard !delivering, demand != .none else {
+        guard !turn.isTaken, demand != .none else {
             queue.append((Self.unsubscribed, value))
             return innerEnded(completion, index: Self.unsubscribed)
         }
-        delivering = true
+        turn.take()
         if demand != .unlimited { demand -= 1 }
         return nil
     }
@@ -119,7 +111,7 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
         case .finished:
             phase = .upstreamFinished
             upstream = nil
-            guard !delivering, isExhausted else { return .none }
+            guard !turn.isTaken, isExhausted else { return .none }
             phase = .terminated
             return .end(cancelling: [], .finished)
         case .failure(let error):
@@ -141,12 +133,12 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     @inlinable
     mutating func innerValue(_ value: Value, index: Int) -> (deliverNow: Bool, wasUnlimited: Bool) {
         guard phase != .terminated, let slot = inners[index], slot != nil else { return (false, false) }
-        guard !delivering, demand != .none else {
+        guard !turn.isTaken, demand != .none else {
             // Its publisher is asked for the next value when this one is delivered.
             queue.append((index, value))
             return (false, false)
         }
-        delivering = true
+        turn.take()
         let isUnlimited = demand == .unlimited
         if !isUnlimited { demand -= 1 }
         return (true, isUnlimited)
@@ -170,7 +162,7 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
     @inlinable
     mutating func innerFinished(index: Int) -> Action {
         if index != Self.unsubscribed { inners[index] = nil }
-        if !delivering && isExhausted {
+        if !turn.isTaken && isExhausted {
             phase = .terminated
             return .end(cancelling: [], .finished)
         }
@@ -190,65 +182,67 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
         let becomesUnlimited = more == .unlimited && demand != .unlimited
         demand += more
         let toUnlimit = becomesUnlimited ? subscribedInners() : []
-        guard !delivering, !queue.isEmpty else { return (toUnlimit, false) }
-        delivering = true
+        guard !turn.isTaken, !queue.isEmpty else { return (toUnlimit, false) }
+        turn.take()
+        asksInners = true
         return (toUnlimit, true)
     }
 
     /// Downstream cancelled: upstream and the inner subscriptions to cancel, or nil if the stream
-    /// had ended.
+    /// had ended and its end had reached downstream.
     @inlinable
     mutating func cancelled() -> (upstream: (any Subscription)?, inners: ContiguousArray<any Subscription>)? {
-        guard phase != .terminated else { return nil }
+        guard phase != .terminated else { return turn.cancel() ? (nil, []) : nil }
         let toCancel = (upstream, subscribedInners())
         phase = .terminated
         upstream = nil
         inners = [:]
         queue.removeAll()
-        pendingFailure = nil
         return toCancel
     }
 
-    /// The delivering caller's next step, after downstream answered `more` to the last value.
-    /// With `askingInners` (downstream's request drives the delivery), the inner publisher of
-    /// each value delivered under a finite demand is asked for one more: it is put in `toAsk`.
+    /// The delivering caller's next step, after downstream answered `more` to the last value:
+    /// asks that value's inner publisher for one more if the turn does so, delivers queued values
+    /// while there is demand, then a failure that arrived meanwhile or the final `.finished`.
     @inlinable
-    mutating func nextDelivery(adding more: Subscribers.Demand, askingInners: Bool, toAsk: inout (any Subscription)?)
-        -> Delivery
-    {
+    mutating func nextDelivery(adding more: Subscribers.Demand) -> Step {
         if more != .none { demand += more }
-        if let failure = pendingFailure {
-            pendingFailure = nil
-            delivering = false
+        if let inner = innerToAsk {
+            innerToAsk = nil
+            return .callout(inner)
+        }
+        if let failure = turn.owedFailure() {
+            asksInners = false
             return .completion(.failure(failure))
         }
         if phase == .terminated {
-            delivering = false
+            stopDelivering()
             return .ended
         }
         if !queue.isEmpty && demand != .none {
             let (index, value) = queue.removeFirst()
-            var asksInner = false
             if demand != .unlimited {
                 demand -= 1
-                if askingInners, let slot = inners[index], let inner = slot {
-                    toAsk = inner
-                    asksInner = true
-                }
+                if asksInners, let slot = inners[index], let inner = slot { innerToAsk = inner }
             }
-            return .value(value, asksInner: asksInner)
+            return .value(value)
         }
         if isExhausted {
             phase = .terminated
-            delivering = false
+            stopDelivering()
             return .completion(.finished)
         }
-        delivering = false
+        stopDelivering()
         return .idle
     }
 
-    /// The delivering caller gives up delivering (the stream's lifetime ended under it).
-    @inlinable mutating func stopDelivering() { delivering = false }
+    /// The delivering caller gives the turn back (also when the stream's lifetime ended under it).
+    @inlinable
+    mutating func stopDelivering() {
+        turn.giveBack()
+        asksInners = false
+        innerToAsk = nil
+    }
 
     // MARK: Endings
 
@@ -267,10 +261,6 @@ struct _FlatMapState<Value, Failure: Error>: _MachineState {
         upstream = nil
         inners = [:]
         queue.removeAll()
-        guard !delivering else {
-            pendingFailure = error
-            return .end(cancelling: toCancel, nil)
-        }
-        return .end(cancelling: toCancel, .failure(error))
+        return .end(cancelling: toCancel, turn.fail(error))
     }
 }

@@ -87,10 +87,10 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = _FlatMapSubscription<Upstream, NewPublisher, S>(
+            let subscription = FlatMapSubscription<Upstream, NewPublisher, S>(
                 maxPublishers: maxPublishers, transform: transform, downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            upstream.subscribe(_FlatMapOuter(parent: subscription))
+            upstream.subscribe(FlatMapOuter(parent: subscription))
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.FlattenCursor`).
@@ -109,7 +109,7 @@ extension Publishers {
 
 /// The subscriber upstream talks to; it carries the subscription's identifier.
 @frozen @usableFromInline
-struct _FlatMapOuter<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
+struct FlatMapOuter<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, SideSubscriber
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
     Downstream.Failure == Upstream.Failure
@@ -117,11 +117,11 @@ where
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
 
-    @usableFromInline let parent: _FlatMapSubscription<Upstream, NewPublisher, Downstream>
+    @usableFromInline let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
 
-    @inlinable init(parent: _FlatMapSubscription<Upstream, NewPublisher, Downstream>) { self.parent = parent }
+    @inlinable init(parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>) { self.parent = parent }
 
-    @inlinable var owner: _FlatMapSubscription<Upstream, NewPublisher, Downstream> { parent }
+    @inlinable var owner: FlatMapSubscription<Upstream, NewPublisher, Downstream> { parent }
 
     @inlinable var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
@@ -138,7 +138,7 @@ where
 
 /// The subscriber of one inner publisher, by its number.
 @frozen @usableFromInline
-struct _FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, Introspected
+struct FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber, Introspected
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
     Downstream.Failure == Upstream.Failure
@@ -146,12 +146,12 @@ where
     @usableFromInline typealias Input = NewPublisher.Output
     @usableFromInline typealias Failure = NewPublisher.Failure
 
-    @usableFromInline let parent: _FlatMapSubscription<Upstream, NewPublisher, Downstream>
+    @usableFromInline let parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>
     @usableFromInline let index: Int
     @usableFromInline let combineIdentifier: CombineIdentifier
 
     @inlinable
-    init(parent: _FlatMapSubscription<Upstream, NewPublisher, Downstream>, index: Int) {
+    init(parent: FlatMapSubscription<Upstream, NewPublisher, Downstream>, index: Int) {
         self.parent = parent
         self.index = index
         combineIdentifier = CombineIdentifier()
@@ -175,17 +175,18 @@ where
     }
 }
 
-/// The subscription of `flatMap`: its `_FlatMapState` under one `Lock`, never held while calling out.
+/// The subscription of `flatMap`: its `FlatMapState` under one `Lock`, never held while calling out.
 /// `isDone` lets an upstream value be dropped after the end without taking the lock.
 @usableFromInline
-final class _FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-    Subscription, Introspected
+final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
+    Subscription, SerialDelivering, Introspected
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
     Downstream.Failure == Upstream.Failure
 {
     @usableFromInline typealias Value = NewPublisher.Output
-    @usableFromInline typealias State = _FlatMapState<Value, Downstream.Failure>
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias State = FlatMapState<Value, Failure>
 
     /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
@@ -209,7 +210,7 @@ where
         state = State(maxPublishers: maxPublishers)
         self.transform = Releasable(transform)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _FlatMapSubscription.self).release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: FlatMapSubscription.self).release() }
     }
 
     /// Lets go of downstream and the closure: called once, when `lifetime` says so.
@@ -268,7 +269,7 @@ where
                 takeImmediate(value, completion)
             }
         } else if let index = withState({ $0.openInner() }) {
-            let inner = _FlatMapInner(parent: self, index: index)
+            let inner = FlatMapInner(parent: self, index: index)
             // flatMaps nested in flatMaps subscribe one inside the other: past the limit, later.
             let trampoline = Trampoline.current
             if trampoline.enter() {
@@ -355,7 +356,7 @@ where
         let (toUnlimit, delivers) = withState { $0.requested(demand) }
         for inner in toUnlimit { inner.request(.unlimited) }
         guard delivers else { return }
-        if lifetime.call(self, { drain(adding: .none, askingInners: true) }) == nil {
+        if lifetime.call(self, { drain(adding: .none) }) == nil {
             withState { $0.stopDelivering() }
         }
     }
@@ -369,32 +370,25 @@ where
         lifetime.end(self)
     }
 
-    // MARK: Delivery
+    // MARK: Delivery (the holder of the turn, inside a `lifetime` call)
 
-    /// The delivering caller's loop, after downstream answered `more`: delivers queued values
-    /// while downstream has demand, then a failure that arrived meanwhile, or the final
-    /// `.finished`. With `askingInners` (downstream's request), each inner publisher whose value
-    /// is delivered is asked for one more. Returns whether the stream is still live.
+    /// The holder's loop, after downstream answered `more` to the value it delivered: whether the
+    /// stream is still live.
     @inlinable
-    func drain(adding more: Subscribers.Demand, askingInners: Bool = false) -> Bool {
-        var more = more
-        var toAsk: (any Subscription)?
-        while true {
-            switch withState({ $0.nextDelivery(adding: more, askingInners: askingInners, toAsk: &toAsk) }) {
-            case .value(let value, let asksInner):
-                more = downstream.with { $0.receive(value) }
-                if asksInner {
-                    toAsk?.request(.max(1))
-                    toAsk = nil
-                }
-            case .completion(let completion):
-                complete(completion)
-                return false
-            case .idle:
-                return true
-            case .ended:
-                return false
-            }
-        }
+    func drain(adding more: Subscribers.Demand) -> Bool {
+        drain(withState { $0.nextDelivery(adding: more) })
+    }
+
+    @inlinable
+    func deliver(_ value: Value) -> Subscribers.Demand { downstream.with { $0.receive(value) } }
+
+    @inlinable
+    func delivered(_ more: Subscribers.Demand) -> State.Step { withState { $0.nextDelivery(adding: more) } }
+
+    /// Asks the inner publisher of the value just delivered for one more.
+    @inlinable
+    func callOut(_ inner: any Subscription) -> State.Step {
+        inner.request(.max(1))
+        return withState { $0.nextDelivery(adding: .none) }
     }
 }

@@ -69,19 +69,19 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let observer = _HandleEventsObserver(
+            let observer = HandleEventsObserver(
                 subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
                 cancel: receiveCancel, request: receiveRequest)
-            upstream.subscribe(_PassThroughSubscription(observer: observer, downstream: subscriber))
+            upstream.subscribe(PassThroughSubscription(observer: observer, downstream: subscriber))
         }
     }
 }
 
 /// What an observing operator (`handleEvents`, `print`) does on each event, just
-/// before `_PassThroughSubscription` passes the event on unchanged. A protocol rather than a bag
+/// before `PassThroughSubscription` passes the event on unchanged. A protocol rather than a bag
 /// of optional closures, so that each operator's observer specialises into its subscription.
 @usableFromInline
-protocol _EventObserver<Input, Failure> {
+protocol EventObserver<Input, Failure> {
     associatedtype Input
     associatedtype Failure: Error
 
@@ -114,7 +114,7 @@ protocol _EventObserver<Input, Failure> {
 /// through `gate`; once the stream has ended, the last of those, or the cancel if none is running,
 /// lets go of them.
 @usableFromInline
-final class _PassThroughSubscription<Observer: _EventObserver, Downstream: Subscriber>: Subscriber,
+final class PassThroughSubscription<Observer: EventObserver, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure {
     @usableFromInline let slot = UpstreamSlot<Never>()
@@ -133,7 +133,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
     init(observer: Observer, downstream: Downstream) {
         self.observer = Releasable(observer)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _PassThroughSubscription.self).release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: PassThroughSubscription.self).release() }
     }
 
     @usableFromInline var description: String { Observer.name }
@@ -223,7 +223,7 @@ where Downstream.Input == Observer.Input, Downstream.Failure == Observer.Failure
 }
 
 @usableFromInline
-struct _HandleEventsObserver<Input, Failure: Error>: _EventObserver {
+struct HandleEventsObserver<Input, Failure: Error>: EventObserver {
     @usableFromInline let onSubscription: ((any Subscription) -> Void)?
     @usableFromInline let onOutput: ((Input) -> Void)?
     @usableFromInline let onCompletion: ((Subscribers.Completion<Failure>) -> Void)?

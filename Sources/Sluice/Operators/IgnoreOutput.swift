@@ -33,7 +33,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.subscribe(_IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
+            upstream.subscribe(IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
         }
     }
 }
@@ -42,7 +42,7 @@ extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
 /// `ignoreOutput`'s subscriber: no state; it owns downstream until upstream lets go of it.
 @usableFromInline
-final class _IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, Introspected
+final class IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == Never {
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -41,7 +41,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                _MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
+                MeasureIntervalSubscription<Upstream.Output, Context, S>(scheduler: scheduler, downstream: subscriber))
         }
     }
 }
@@ -55,7 +55,7 @@ extension Publishers {
 /// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
 /// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of it.
 @usableFromInline
-final class _MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+final class MeasureIntervalSubscription<Input, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     Introspected
 where Downstream.Input == Context.SchedulerTimeType.Stride {
     @usableFromInline typealias Failure = Downstream.Failure
@@ -79,7 +79,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     init(scheduler: Context, downstream: Downstream) {
         self.scheduler = scheduler
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _MeasureIntervalSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: MeasureIntervalSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "MeasureInterval" }

@@ -7,15 +7,15 @@
 /// The subscriber a merge hands to one upstream: the merge subscription and the upstream's position. It
 /// carries the subscription's identifier, as Combine's inner subscribers do.
 @frozen @usableFromInline
-struct _MergeSide<Downstream: Subscriber>: Subscriber {
+struct MergeSide<Downstream: Subscriber>: Subscriber {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let parent: _MergeSubscription<Downstream>
+    @usableFromInline let parent: MergeSubscription<Downstream>
     @usableFromInline let index: Int
 
     @inlinable
-    init(parent: _MergeSubscription<Downstream>, index: Int) {
+    init(parent: MergeSubscription<Downstream>, index: Int) {
         self.parent = parent
         self.index = index
     }
@@ -40,7 +40,7 @@ struct _MergeSide<Downstream: Subscriber>: Subscriber {
 /// for demand or for another thread's delivery to end. The queue keeps its storage when it empties,
 /// so a steady stream of waiting values allocates nothing.
 @frozen @usableFromInline
-struct _MergeLane<Value> {
+struct MergeLane<Value> {
     @usableFromInline var subscription: (any Subscription)?
     /// False before the subscription arrives and after the upstream has ended.
     @usableFromInline var isLive = false
@@ -54,44 +54,36 @@ struct _MergeLane<Value> {
 /// subscription does once it has unlocked; nothing here calls out.
 ///
 /// Delivery is serial without blocking anyone: the call that finds nobody delivering takes the
-/// `delivering` turn, calls downstream, and before giving the turn back delivers whatever arrived
+/// delivering `turn`, calls downstream, and before giving the turn back delivers whatever arrived
 /// meanwhile (from other threads, or re-entrantly) and was queued on its lane. `owed` is
 /// downstream's outstanding demand as a count, `UInt.max` meaning unlimited.
 @usableFromInline
-struct _MergeState<Value, Failure: Error> {
+struct MergeState<Value, Failure: Error> {
     @usableFromInline enum Phase {
         case running
         /// Every upstream finished: `.finished` goes out after the last waiting value.
         case finishing
-        /// An upstream failed during another call's delivery; that call sends the failure on.
-        case failing(Failure)
+        /// Ended (an upstream's failure may still wait in `turn`).
         case done
     }
 
-    @usableFromInline typealias Action = _MachineAction<Failure>
-
-    /// What the delivering caller does next.
-    @usableFromInline enum Delivery {
-        /// Delivers a waiting value of this lane, then reports downstream's answer to `delivered`.
-        case value(Value, lane: Int)
-        /// The value's upstream was answered `.none` when it came: it may send the next.
-        case askForOne(any Subscription)
-        case completion(Subscribers.Completion<Failure>)
-        /// The turn is given back.
-        case idle
-    }
+    @usableFromInline typealias Action = MachineAction<Failure>
+    /// The delivering caller's next step; its callout asks an upstream for one more value.
+    @usableFromInline typealias Step = DeliveryStep<Value, Failure, any Subscription>
 
     @usableFromInline var phase = Phase.running
-    @usableFromInline var lanes: ContiguousArray<_MergeLane<Value>>
+    @usableFromInline var lanes: ContiguousArray<MergeLane<Value>>
     @usableFromInline var owed: UInt = 0
-    @usableFromInline var delivering = false
+    @usableFromInline var turn = DeliveryTurn<Failure>()
+    /// The lane of the waiting value the turn's holder is delivering.
+    @usableFromInline var deliveringLane = 0
     /// Values waiting across all lanes: the common case (none) is one comparison.
     @usableFromInline var waitingCount = 0
     @usableFromInline var unfinished: Int
 
     @inlinable
     init(upstreamCount: Int) {
-        lanes = ContiguousArray(repeating: _MergeLane(), count: upstreamCount)
+        lanes = ContiguousArray(repeating: MergeLane(), count: upstreamCount)
         unfinished = upstreamCount
     }
 
@@ -129,12 +121,12 @@ struct _MergeState<Value, Failure: Error> {
     @inlinable
     mutating func offer(_ value: Value, from index: Int) -> Offer {
         guard isRunning, lanes[index].isLive else { return .ignored }
-        if delivering || owed == 0 {
+        if turn.isTaken || owed == 0 {
             lanes[index].queue.append(value)
             waitingCount += 1
             return .queued
         }
-        delivering = true
+        turn.take()
         if owed != .max { owed -= 1 }
         return .deliver
     }
@@ -143,7 +135,7 @@ struct _MergeState<Value, Failure: Error> {
     /// demand to return to that upstream, and the caller's next step.
     @inlinable
     mutating func offerDelivered(_ more: Subscribers.Demand, from index: Int) -> (
-        answer: Subscribers.Demand, next: Delivery
+        answer: Subscribers.Demand, next: Step
     ) {
         if more != .none { owed = more._adding(to: owed) }
         // The upstream may send its next value, unless it was asked for everything already or the
@@ -158,12 +150,8 @@ struct _MergeState<Value, Failure: Error> {
         if case .failure(let error) = completion {
             // Combine cancels every upstream, the failed one included.
             let live = cutLanes()
-            guard !delivering else {
-                phase = .failing(error)
-                return .end(cancelling: live, nil)
-            }
             phase = .done
-            return .end(cancelling: live, completion)
+            return .end(cancelling: live, turn.fail(error))
         }
         lanes[index].isLive = false
         lanes[index].hasEnded = true
@@ -177,8 +165,7 @@ struct _MergeState<Value, Failure: Error> {
     @inlinable
     mutating func finish() -> Action {
         phase = .finishing
-        guard !delivering else { return .none }
-        delivering = true
+        guard turn.take() else { return .none }
         return .drain
     }
 
@@ -192,7 +179,7 @@ struct _MergeState<Value, Failure: Error> {
     ) {
         switch phase {
         case .running, .finishing: break
-        case .failing, .done: return ([], false)
+        case .done: return ([], false)
         }
         guard !isUnlimited else { return ([], false) }
         owed = demand._adding(to: owed)
@@ -202,17 +189,18 @@ struct _MergeState<Value, Failure: Error> {
             // outstanding or waiting.
             for lane in lanes where lane.isLive { everything.append(lane.subscription!) }
         }
-        if delivering || (waitingCount == 0 && isRunning) { return (everything, false) }
+        if turn.isTaken || (waitingCount == 0 && isRunning) { return (everything, false) }
         // The caller holds the turn while asking: whatever upstream sends from inside the
         // request queues up behind the values that already wait.
-        delivering = true
+        turn.take()
         return (everything, true)
     }
 
-    /// Downstream cancelled: the upstreams to cancel, or nil if the stream had ended.
+    /// Downstream cancelled: the upstreams to cancel, or nil if the stream had ended and its end
+    /// had reached downstream.
     @inlinable
     mutating func cancelled() -> ContiguousArray<any Subscription>? {
-        guard !isDone else { return nil }
+        guard !isDone else { return turn.cancel() ? [] : nil }
         phase = .done
         return cutLanes()
     }
@@ -223,7 +211,7 @@ struct _MergeState<Value, Failure: Error> {
         var live: ContiguousArray<any Subscription> = []
         for index in lanes.indices {
             if lanes[index].isLive, let upstream = lanes[index].subscription { live.append(upstream) }
-            lanes[index] = _MergeLane()
+            lanes[index] = MergeLane()
             lanes[index].hasEnded = true
         }
         waitingCount = 0
@@ -235,15 +223,12 @@ struct _MergeState<Value, Failure: Error> {
     /// The delivering caller's next step: waiting values, lowest lane first, while there is
     /// demand, then a completion that waits for them.
     @inlinable
-    mutating func nextDelivery() -> Delivery {
+    mutating func nextDelivery() -> Step {
+        if let error = turn.owedFailure() { return .completion(.failure(error)) }
         switch phase {
         case .done:
-            delivering = false
-            return .idle
-        case .failing(let error):
-            phase = .done
-            delivering = false
-            return .completion(.failure(error))
+            turn.giveBack()
+            return .ended
         case .running, .finishing:
             break
         }
@@ -253,38 +238,40 @@ struct _MergeState<Value, Failure: Error> {
             let value = lanes[index].queue.removeFirst()
             waitingCount -= 1
             if owed != .max { owed -= 1 }
-            return .value(value, lane: index)
+            deliveringLane = index
+            return .value(value)
         }
         if case .finishing = phase, waitingCount == 0 {
             phase = .done
-            delivering = false
+            turn.giveBack()
             return .completion(.finished)
         }
-        delivering = false
+        turn.giveBack()
         return .idle
     }
 
-    /// Downstream answered `more` to a waiting value of lane `index` that the caller delivered.
+    /// Downstream answered `more` to the waiting value the caller delivered.
     @inlinable
-    mutating func delivered(_ more: Subscribers.Demand, lane index: Int) -> Delivery {
+    mutating func delivered(_ more: Subscribers.Demand) -> Step {
         if more != .none { owed = more._adding(to: owed) }
         // The value was answered with `.none` when it came: its upstream may send the next.
+        let index = deliveringLane
         if isRunning, !isUnlimited, lanes[index].isLive, let upstream = lanes[index].subscription {
-            return .askForOne(upstream)
+            return .callout(upstream)
         }
         return nextDelivery()
     }
 }
 
-/// The subscription behind every merge: any number of upstreams, one downstream, its `_MergeState`
+/// The subscription behind every merge: any number of upstreams, one downstream, its `MergeState`
 /// under one inline `Lock` that is never held while calling out. A value costs two uncontended
 /// lock round trips and no allocation, and a synchronous upstream's drain loop runs straight
 /// through.
 @usableFromInline
-final class _MergeSubscription<Downstream: Subscriber>: Subscription, Introspected {
+final class MergeSubscription<Downstream: Subscriber>: Subscription, SerialDelivering, Introspected {
     @usableFromInline typealias Value = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
-    @usableFromInline typealias State = _MergeState<Value, Failure>
+    @usableFromInline typealias State = MergeState<Value, Failure>
 
     /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
@@ -298,7 +285,7 @@ final class _MergeSubscription<Downstream: Subscriber>: Subscription, Introspect
     @inlinable
     init(downstream: Downstream, upstreamCount: Int) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _MergeSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: MergeSubscription.self).downstream.release() }
         state = State(upstreamCount: upstreamCount)
     }
 
@@ -347,7 +334,7 @@ final class _MergeSubscription<Downstream: Subscriber>: Subscription, Introspect
     @usableFromInline
     func finishEmpty() {
         lifetime.call(self) {
-            perform(withState { $0.isRunning && !$0.delivering ? $0.finish() : .none })
+            perform(withState { $0.isRunning && !$0.turn.isTaken ? $0.finish() : .none })
         }
     }
 
@@ -370,27 +357,18 @@ final class _MergeSubscription<Downstream: Subscriber>: Subscription, Introspect
         lifetime.end(self)
     }
 
-    // MARK: Delivery
+    // MARK: Delivery (the holder of the turn, inside a `lifetime` call)
 
-    /// Runs inside a `lifetime` call, by the caller holding the delivering turn, from its first
-    /// step until it gives the turn back.
-    @usableFromInline
-    func drain(_ first: State.Delivery) {
-        var step = first
-        while true {
-            switch step {
-            case .value(let value, let lane):
-                let more = downstream.with { $0.receive(value) }
-                step = withState { $0.delivered(more, lane: lane) }
-            case .askForOne(let upstream):
-                upstream.request(.max(1))
-                step = withState { $0.nextDelivery() }
-            case .completion(let completion):
-                complete(completion)
-                return
-            case .idle:
-                return
-            }
-        }
+    @inlinable
+    func deliver(_ value: Value) -> Subscribers.Demand { downstream.with { $0.receive(value) } }
+
+    @inlinable
+    func delivered(_ more: Subscribers.Demand) -> State.Step { withState { $0.delivered(more) } }
+
+    /// Asks the upstream of the value just delivered for the next one.
+    @inlinable
+    func callOut(_ upstream: any Subscription) -> State.Step {
+        upstream.request(.max(1))
+        return withState { $0.nextDelivery() }
     }
 }

@@ -119,10 +119,10 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 2)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 2)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
@@ -231,11 +231,11 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 3)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 3)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
-            c.subscribe(_MergeSide(parent: merger, index: 2))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<
@@ -343,12 +343,12 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 4)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 4)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
-            c.subscribe(_MergeSide(parent: merger, index: 2))
-            d.subscribe(_MergeSide(parent: merger, index: 3))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<
@@ -452,13 +452,13 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 5)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 5)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
-            c.subscribe(_MergeSide(parent: merger, index: 2))
-            d.subscribe(_MergeSide(parent: merger, index: 3))
-            e.subscribe(_MergeSide(parent: merger, index: 4))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<
@@ -561,14 +561,14 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 6)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 6)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
-            c.subscribe(_MergeSide(parent: merger, index: 2))
-            d.subscribe(_MergeSide(parent: merger, index: 3))
-            e.subscribe(_MergeSide(parent: merger, index: 4))
-            f.subscribe(_MergeSide(parent: merger, index: 5))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+            f.subscribe(MergeSide(parent: merger, index: 5))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<
@@ -671,15 +671,15 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 7)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 7)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
-            c.subscribe(_MergeSide(parent: merger, index: 2))
-            d.subscribe(_MergeSide(parent: merger, index: 3))
-            e.subscribe(_MergeSide(parent: merger, index: 4))
-            f.subscribe(_MergeSide(parent: merger, index: 5))
-            g.subscribe(_MergeSide(parent: merger, index: 6))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+            f.subscribe(MergeSide(parent: merger, index: 5))
+            g.subscribe(MergeSide(parent: merger, index: 6))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<
@@ -784,16 +784,16 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: 8)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: 8)
             subscriber.receive(subscription: merger)
-            a.subscribe(_MergeSide(parent: merger, index: 0))
-            b.subscribe(_MergeSide(parent: merger, index: 1))
-            c.subscribe(_MergeSide(parent: merger, index: 2))
-            d.subscribe(_MergeSide(parent: merger, index: 3))
-            e.subscribe(_MergeSide(parent: merger, index: 4))
-            f.subscribe(_MergeSide(parent: merger, index: 5))
-            g.subscribe(_MergeSide(parent: merger, index: 6))
-            h.subscribe(_MergeSide(parent: merger, index: 7))
+            a.subscribe(MergeSide(parent: merger, index: 0))
+            b.subscribe(MergeSide(parent: merger, index: 1))
+            c.subscribe(MergeSide(parent: merger, index: 2))
+            d.subscribe(MergeSide(parent: merger, index: 3))
+            e.subscribe(MergeSide(parent: merger, index: 4))
+            f.subscribe(MergeSide(parent: merger, index: 5))
+            g.subscribe(MergeSide(parent: merger, index: 6))
+            h.subscribe(MergeSide(parent: merger, index: 7))
         }
 
         public typealias _Cursor = _Runtime.MergeCursor<

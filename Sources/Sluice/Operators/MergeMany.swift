@@ -40,11 +40,11 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let merger = _MergeSubscription<S>(downstream: subscriber, upstreamCount: publishers.count)
+            let merger = MergeSubscription<S>(downstream: subscriber, upstreamCount: publishers.count)
             subscriber.receive(subscription: merger)
             var index = 0
             for publisher in publishers {
-                publisher.subscribe(_MergeSide(parent: merger, index: index))
+                publisher.subscribe(MergeSide(parent: merger, index: index))
                 index += 1
             }
             // No upstream at all: all of them (none) have finished.

@@ -74,7 +74,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            sharedSubject.subscribe(_MulticastInner(downstream: subscriber))
+            sharedSubject.subscribe(MulticastInner(downstream: subscriber))
         }
 
         @inlinable
@@ -91,7 +91,7 @@ extension Publishers {
 /// The value path reads one atomic flag; the lock guards only the subject's subscription, which
 /// is taken to request, to cancel, and let go at the end.
 @usableFromInline
-final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
+final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -102,13 +102,13 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, I
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var subscription: (any Subscription)?
-    /// 0: waiting for the subject's subscription; 1: live; 2: completed or cancelled.
-    @usableFromInline let phase = Atomic<UInt8>(0)
+    /// `awaiting` the subject's subscription → `active` → `ended` (completed or cancelled).
+    @usableFromInline let phase = Atomic<UpstreamStatus>(.awaiting)
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _MulticastInner.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: MulticastInner.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "Multicast" }
@@ -116,20 +116,20 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, I
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == 0 else {
+        guard phase.load(ordering: .relaxed) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
         }
         self.subscription = subscription
-        phase.store(1, ordering: .releasing)
+        phase.store(.active, ordering: .releasing)
         lock.unlock()
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard phase.load(ordering: .acquiring) == 1 else { return .none }
+        guard phase.load(ordering: .acquiring) == .active else { return .none }
         let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         if more != .none { request(more) }
         return .none
@@ -137,7 +137,8 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, I
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard phase.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged else { return }
+        guard phase.compareExchange(expected: .active, desired: .ended, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         lock.lock()
         subscription = nil
         lock.unlock()
@@ -151,7 +152,7 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, I
         // Combine's multicast takes a zero request without trapping (MulticastTests).
         guard demand != .none else { return }
         lock.lock()
-        let current = phase.load(ordering: .relaxed) == 1 ? subscription : nil
+        let current = phase.load(ordering: .relaxed) == .active ? subscription : nil
         lock.unlock()
         current?.request(demand)
     }
@@ -159,7 +160,7 @@ final class _MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, I
     @inlinable
     func cancel() {
         lock.lock()
-        phase.store(2, ordering: .releasing)
+        phase.store(.ended, ordering: .releasing)
         let current = subscription
         subscription = nil
         lock.unlock()

@@ -41,7 +41,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             typealias Inner = PrefixUntilOutputSubscription<S, Other.Failure>
             let subscription = Inner(downstream: subscriber)
-            other.subscribe(_TriggerSubscriber<Other.Output, Inner>(listener: subscription))
+            other.subscribe(TriggerSubscriber<Other.Output, Inner>(listener: subscription))
             upstream.subscribe(subscription)
         }
     }
@@ -57,7 +57,7 @@ extension Publishers {
 /// firing delivers `.finished` alone.
 @usableFromInline
 final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
-    Subscriber, Subscription, _TriggerListener
+    Subscriber, Subscription, TriggerListener
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
@@ -66,10 +66,8 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline static var awaitingUpstream: UInt8 { 0 }
-    @usableFromInline static var running: UInt8 { 1 }
-    @usableFromInline static var ended: UInt8 { 2 }
-    @usableFromInline let phase = Atomic<UInt8>(0)
+    /// `awaiting` → `active` → `ended`, or `awaiting` → `ended`; changed under `lock`.
+    @usableFromInline let phase = Atomic<UpstreamStatus>(.awaiting)
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
@@ -93,12 +91,12 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) == Self.awaitingUpstream else {
+        guard phase.load(ordering: .relaxed) == .awaiting else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        phase.store(Self.running, ordering: .releasing)
+        phase.store(.active, ordering: .releasing)
         upstream = subscription
         lock.unlock()
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
@@ -106,7 +104,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard phase.load(ordering: .acquiring) == Self.running else { return .none }
+        guard phase.load(ordering: .acquiring) == .active else { return .none }
         return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
@@ -124,7 +122,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @usableFromInline
     func triggerSubscribed(_ subscription: any Subscription) {
         lock.lock()
-        guard phase.load(ordering: .relaxed) != Self.ended, !hasTrigger else {
+        guard phase.load(ordering: .relaxed) != .ended, !hasTrigger else {
             lock.unlock()
             subscription.cancel()
             return
@@ -159,7 +157,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        let current = phase.load(ordering: .relaxed) == Self.running ? upstream : nil
+        let current = phase.load(ordering: .relaxed) == .active ? upstream : nil
         lock.unlock()
         current?.request(demand)
     }
@@ -180,13 +178,13 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
         lock.lock()
         defer { lock.unlock() }
         let current = phase.load(ordering: .relaxed)
-        guard current != Self.ended else { return nil }
-        phase.store(Self.ended, ordering: .releasing)
+        guard current != .ended else { return nil }
+        phase.store(.ended, ordering: .releasing)
         defer {
             upstream = nil
             trigger = nil
         }
-        return (upstream, trigger, current == Self.running)
+        return (upstream, trigger, current == .active)
     }
 
     @usableFromInline

@@ -45,8 +45,8 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let observer = _PrintObserver<Output, Failure>(prefix: prefix, stream: stream)
-            upstream.subscribe(_PassThroughSubscription(observer: observer, downstream: subscriber))
+            let observer = PrintObserver<Output, Failure>(prefix: prefix, stream: stream)
+            upstream.subscribe(PassThroughSubscription(observer: observer, downstream: subscriber))
         }
     }
 }
@@ -55,7 +55,7 @@ extension Publishers {
 /// value-type stream keeps what it was written). The lock keeps lines whole when events come from
 /// several threads; it guards only the stream and is never held while calling another stage.
 @usableFromInline
-final class _PrintObserver<Input, Failure: Error>: _EventObserver {
+final class PrintObserver<Input, Failure: Error>: EventObserver {
     @usableFromInline let prefix: String
     @exclusivity(unchecked)
     @usableFromInline var stream: (any TextOutputStream)?

@@ -41,7 +41,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
+            upstream.subscribe(ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
         }
     }
 }
@@ -64,7 +64,7 @@ extension Publishers {
 /// object until it runs, but no longer downstream. A cancel while `finishing` ends nothing: the
 /// completion on its way is still delivered (as in Combine), and its delivery ends the lifetime.
 @usableFromInline
-final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber,
+final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber,
     Subscription, Introspected
 {
     @usableFromInline let slot = UpstreamSlot<Never>()
@@ -83,7 +83,7 @@ final class _ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: 
         self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
-        lifetime = Lifetime { unsafeDowncast($0, to: _ReceiveOnSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: ReceiveOnSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "ReceiveOn" }

@@ -36,7 +36,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let limit = retries.flatMap { $0 < 0 ? nil : $0 }
-            _RetrySubscription(upstream: upstream, retries: limit, downstream: subscriber).subscribeAttempts()
+            RetrySubscription(upstream: upstream, retries: limit, downstream: subscriber).subscribeAttempts()
         }
     }
 }
@@ -51,7 +51,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// `subscribeAttempts`: a failure while that loop runs (an upstream that fails inside `subscribe`)
 /// only leaves a note for it, so the stack stays flat however many attempts fail synchronously.
 @usableFromInline
-final class _RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspected
+final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
@@ -104,7 +104,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _RetrySubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: RetrySubscription.self).downstream.release() }
         state = State(upstream: upstream, retriesLeft: retries)
     }
 

@@ -41,7 +41,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = _SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)
+            let inner = SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = upstream
             scheduler.schedule(options: options) { upstream.subscribe(inner) }
         }
@@ -60,7 +60,7 @@ extension Publishers {
 /// flight, or the cancel when none is, lets go of downstream. The upstream subscription is let go
 /// of at the end too (a scheduled request or cancel holds it until it runs).
 @usableFromInline
-final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
@@ -91,7 +91,7 @@ final class _SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>
         self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
-        lifetime = Lifetime { unsafeDowncast($0, to: _SubscribeOnSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: SubscribeOnSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "SubscribeOn" }

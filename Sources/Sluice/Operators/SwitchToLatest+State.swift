@@ -2,18 +2,18 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 // switchToLatest's unfused subscription keeps its state here, as a machine whose events return
-// actions (see `_MachineAction`); the subscription itself is in SwitchToLatest.swift.
+// actions (see `MachineAction`); the subscription itself is in SwitchToLatest.swift.
 
 /// `switchToLatest`'s state, kept under its subscription's lock. Each event changes it and returns
 /// what the subscription does once it has unlocked; nothing here calls out.
 ///
-/// Whoever is told to deliver (`delivering`) is the only caller of downstream until a
-/// `nextDelivery` step says it has stopped: values accepted meanwhile wait in `queue`, a one-shot
+/// The caller that takes the delivering `turn` is the only caller of downstream until a
+/// `nextDelivery` step gives it back: values accepted meanwhile wait in `queue`, a one-shot
 /// inner publisher's cursor waits in `inner`, and demand downstream returns for a value whose
 /// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
 /// subscribed one.
 @usableFromInline
-struct _SwitchToLatestState<P: Publisher>: _MachineState {
+struct SwitchToLatestState<P: Publisher>: MachineState {
     @usableFromInline typealias Value = P.Output
     @usableFromInline typealias Failure = P.Failure
 
@@ -57,21 +57,18 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
         case subscribe(generation: UInt)
     }
 
-    @usableFromInline typealias Action = _MachineAction<Failure>
+    @usableFromInline typealias Action = MachineAction<Failure>
 
-    /// What the delivering caller does next.
-    @usableFromInline enum Delivery {
-        case value(Value)
+    /// What the delivering caller does outside the lock between values.
+    @usableFromInline enum Callout {
         /// Passes owed demand on to the latest inner publisher.
         case request(any Subscription, Subscribers.Demand)
         /// Pulls the parked one-shot cursor of this generation: what its subscription would do.
         case pull(P._Cursor, generation: UInt)
-        case completion(Subscribers.Completion<Failure>)
-        /// Nothing to deliver now; the stream is live and someone else may deliver.
-        case idle
-        /// The stream has ended (cancelled, or its failure delivered by another caller).
-        case ended
     }
+
+    /// The delivering caller's next step.
+    @usableFromInline typealias Step = DeliveryStep<Value, Failure, Callout>
 
     @usableFromInline var phase = Phase.awaitingUpstream
     @usableFromInline var upstream: (any Subscription)?
@@ -81,8 +78,7 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var owed = Subscribers.Demand.none
     @usableFromInline var queue = RingBuffer<Value>()
-    @usableFromInline var delivering = false
-    @usableFromInline var pendingFailure: Failure?
+    @usableFromInline var turn = DeliveryTurn<Failure>()
 
     @inlinable init() {}
 
@@ -142,8 +138,8 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
             return (previous, .endedAtOnce(generation: generation))
         case .oneShot(let cursor, isExhausted: false):
             inner = .parked(cursor)
-            guard !delivering, demand != .none else { return (previous, .none) }
-            delivering = true
+            guard !turn.isTaken, demand != .none else { return (previous, .none) }
+            turn.take()
             return (previous, .deliver)
         case .unending:
             inner = .unending
@@ -161,7 +157,7 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
         case .finished:
             phase = .upstreamFinished
             upstream = nil
-            guard !delivering, isExhausted else { return .none }
+            guard !turn.isTaken, isExhausted else { return .none }
             terminate()
             return .end(cancelling: [], .finished)
         case .failure(let error):
@@ -204,11 +200,10 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
         guard phase != .terminated, generation == self.generation, isInnerLive else { return .ignored }
         guard demand != .none else { return .beyondDemand }
         if demand != .unlimited { demand -= 1 }
-        guard !delivering else {
+        guard turn.take() else {
             queue.append(value)
             return .queued
         }
-        delivering = true
         return .deliver
     }
 
@@ -233,7 +228,7 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
         switch completion {
         case .finished:
             inner = .none
-            guard !delivering, isExhausted else { return .none }
+            guard !turn.isTaken, isExhausted else { return .none }
             terminate()
             return .end(cancelling: [], .finished)
         case .failure(let error):
@@ -265,8 +260,8 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
         demand += more
         switch inner {
         case .subscribed(let subscription): return .forward(subscription)
-        case .parked where !delivering:
-            delivering = true
+        case .parked where !turn.isTaken:
+            turn.take()
             return .deliver
         default: return .none
         }
@@ -274,13 +269,12 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
 
     /// Downstream cancelled: what to cancel, and the state of the latest inner publisher (to let
     /// go of outside the lock: a parked cursor holds the inner publisher's closures); nil if the
-    /// stream had ended.
+    /// stream had ended and its end had reached downstream.
     @inlinable
     mutating func cancelled() -> (upstream: (any Subscription)?, inner: Inner)? {
-        guard phase != .terminated else { return nil }
+        guard phase != .terminated else { return turn.cancel() ? (nil, .none) : nil }
         let upstream = upstream
         let inner = terminate()
-        pendingFailure = nil
         return (upstream, inner)
     }
 
@@ -290,15 +284,11 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     /// passes owed demand on, delivers queued values, pulls a parked cursor while there is
     /// demand, then delivers a failure that arrived meanwhile or the final `.finished`.
     @inlinable
-    mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
+    mutating func nextDelivery(adding more: Subscribers.Demand) -> Step {
         received(more)
-        if let failure = pendingFailure {
-            pendingFailure = nil
-            delivering = false
-            return .completion(.failure(failure))
-        }
+        if let failure = turn.owedFailure() { return .completion(.failure(failure)) }
         if phase == .terminated {
-            delivering = false
+            turn.giveBack()
             return .ended
         }
         if owed != .none {
@@ -306,20 +296,20 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
             owed = .none
             // Without a subscribed inner publisher, the next one is asked for all of `demand`,
             // this included, when it is subscribed.
-            if let current = subscribedInner { return .request(current, more) }
+            if let current = subscribedInner { return .callout(.request(current, more)) }
         }
         if !queue.isEmpty { return .value(queue.removeFirst()) }
         if case .parked(let cursor) = inner, demand != .none {
             // Pulling it is what its subscription would do on this request; it ends it.
             inner = .none
-            return .pull(cursor, generation: generation)
+            return .callout(.pull(cursor, generation: generation))
         }
         if isExhausted {
             terminate()
-            delivering = false
+            turn.giveBack()
             return .completion(.finished)
         }
-        delivering = false
+        turn.giveBack()
         return .idle
     }
 
@@ -341,7 +331,7 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     }
 
     /// The delivering caller gives up delivering (the stream's lifetime ended under it).
-    @inlinable mutating func stopDelivering() { delivering = false }
+    @inlinable mutating func stopDelivering() { turn.giveBack() }
 
     // MARK: Endings
 
@@ -351,10 +341,6 @@ struct _SwitchToLatestState<P: Publisher>: _MachineState {
     mutating func fail(_ error: Failure, cancelling other: (any Subscription)?, awaitingInner: Bool = false) -> Action {
         terminate(awaitingInner: awaitingInner)
         let toCancel: ContiguousArray<any Subscription> = other.map { [$0] } ?? []
-        guard !delivering else {
-            pendingFailure = error
-            return .end(cancelling: toCancel, nil)
-        }
-        return .end(cancelling: toCancel, .failure(error))
+        return .end(cancelling: toCancel, turn.fail(error))
     }
 }

@@ -75,7 +75,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = _SwitchToLatestSubscription<P, S>(downstream: subscriber)
+            let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)
             upstream.subscribe(subscription)
         }
@@ -96,17 +96,17 @@ extension Publishers {
 
 /// The subscriber of one inner publisher; its generation tells a replaced publisher's signals apart.
 @frozen @usableFromInline
-struct _SwitchToLatestInner<P: Publisher, Downstream: Subscriber>: Subscriber, Introspected
+struct SwitchToLatestInner<P: Publisher, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Input = P.Output
     @usableFromInline typealias Failure = P.Failure
 
-    @usableFromInline let parent: _SwitchToLatestSubscription<P, Downstream>
+    @usableFromInline let parent: SwitchToLatestSubscription<P, Downstream>
     @usableFromInline let generation: UInt
     @usableFromInline let combineIdentifier: CombineIdentifier
 
     @inlinable
-    init(parent: _SwitchToLatestSubscription<P, Downstream>, generation: UInt) {
+    init(parent: SwitchToLatestSubscription<P, Downstream>, generation: UInt) {
         self.parent = parent
         self.generation = generation
         combineIdentifier = CombineIdentifier()
@@ -131,15 +131,16 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 }
 
-/// Follows the latest inner publisher: its `_SwitchToLatestState` under one `Lock`, never held
+/// Follows the latest inner publisher: its `SwitchToLatestState` under one `Lock`, never held
 /// while calling out. `isDone` lets an upstream value be dropped after the end without the lock.
 @usableFromInline
-final class _SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber, Introspected
+final class SwitchToLatestSubscription<P: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
+    SerialDelivering, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Value = P.Output
     @usableFromInline typealias Input = P
     @usableFromInline typealias Failure = P.Failure
-    @usableFromInline typealias State = _SwitchToLatestState<P>
+    @usableFromInline typealias State = SwitchToLatestState<P>
 
     /// Used only inside calls through `lifetime`: the sides' signals and the drains.
     @exclusivity(unchecked)
@@ -153,7 +154,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _SwitchToLatestSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: SwitchToLatestSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { "SwitchToLatest" }
@@ -224,7 +225,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .deliver:
             drain(withState { $0.nextDelivery(adding: .none) })
         case .subscribe(let generation):
-            publisher.subscribe(_SwitchToLatestInner(parent: self, generation: generation))
+            publisher.subscribe(SwitchToLatestInner(parent: self, generation: generation))
         }
         return .none
     }
@@ -287,41 +288,35 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         _ = inner  // let go of outside the lock: a parked cursor holds the inner publisher's closures
     }
 
-    // MARK: Delivery
+    // MARK: Delivery (the holder of the turn, inside a `lifetime` call)
 
-    /// The delivering caller's loop, from its first step until there is nothing it may do.
     @inlinable
-    func drain(_ first: State.Delivery) {
-        var step = first
-        while true {
-            switch step {
-            case .value(let value):
-                let more = downstream.with { $0.receive(value) }
-                step = withState { $0.nextDelivery(adding: more) }
-            case .request(let inner, let demand):
-                inner.request(demand)
-                step = withState { $0.nextDelivery(adding: .none) }
-            case .pull(var cursor, let generation):
-                let (value, completion) = cursor._takeAtMostOne()
-                var more = Subscribers.Demand.none
-                if let value, withState({ $0.takesPulledValue(generation: generation) }) {
-                    more = downstream.with { $0.receive(value) }
-                }
-                if case .failure(let error) = completion {
-                    perform(
-                        withState { state in
-                            state.received(more)
-                            return state.oneShotFailed(error, generation: generation)
-                        })
-                    more = .none
-                }
-                step = withState { $0.nextDelivery(adding: more) }
-            case .completion(let completion):
-                complete(completion)
-                return
-            case .idle, .ended:
-                return
+    func deliver(_ value: Value) -> Subscribers.Demand { downstream.with { $0.receive(value) } }
+
+    @inlinable
+    func delivered(_ more: Subscribers.Demand) -> State.Step { withState { $0.nextDelivery(adding: more) } }
+
+    @inlinable
+    func callOut(_ callout: State.Callout) -> State.Step {
+        switch callout {
+        case .request(let inner, let demand):
+            inner.request(demand)
+            return withState { $0.nextDelivery(adding: .none) }
+        case .pull(var cursor, let generation):
+            let (value, completion) = cursor._takeAtMostOne()
+            var more = Subscribers.Demand.none
+            if let value, withState({ $0.takesPulledValue(generation: generation) }) {
+                more = deliver(value)
             }
+            if case .failure(let error) = completion {
+                perform(
+                    withState { state in
+                        state.received(more)
+                        return state.oneShotFailed(error, generation: generation)
+                    })
+                more = .none
+            }
+            return withState { $0.nextDelivery(adding: more) }
         }
     }
 }

@@ -48,7 +48,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(_ThrottleSubscription(downstream: subscriber, publisher: self))
+            upstream.subscribe(ThrottleSubscription(downstream: subscriber, publisher: self))
         }
     }
 }
@@ -64,7 +64,7 @@ extension Publishers {
 /// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of
 /// downstream. A scheduled delivery holds this object until it runs, but no longer downstream.
 @usableFromInline
-final class _ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
@@ -104,7 +104,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         interval = publisher.interval
         scheduler = publisher.scheduler
         keepsLatest = publisher.latest
-        lifetime = Lifetime { unsafeDowncast($0, to: _ThrottleSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: ThrottleSubscription.self).downstream.release() }
         // Combine reads the clock when the subscriber is made, and while the stream is live, when
         // the subscription, each value and the completion come and at each delivery (OpenCombine's
         // ThrottleTests record every call on the scheduler). Sluice reads it at the same points,

@@ -63,7 +63,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
-                _TimeoutSubscription<Upstream, Context, S>(
+                TimeoutSubscription<Upstream, Context, S>(
                     interval: interval, scheduler: scheduler, options: options, customError: customError,
                     downstream: subscriber))
         }
@@ -85,7 +85,7 @@ extension Publishers {
 /// flight, or the cancel when none is, lets go of both. The timer is cancelled at the end; a timer
 /// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
-final class _TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline let slot = UpstreamSlot<Never>()
@@ -120,7 +120,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.options = options
         self.customError = Releasable(customError)
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _TimeoutSubscription.self).release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: TimeoutSubscription.self).release() }
     }
 
     @usableFromInline var description: String { "Timeout" }

@@ -38,9 +38,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         /// The type of the elements: the publisher's output.
         public typealias Element = P.Output
 
-        @usableFromInline let owner: _AsyncIterationOwner<P.Output, Never>
+        @usableFromInline let owner: AsyncIterationOwner<P.Output, Never>
 
-        @usableFromInline init(owner: _AsyncIterationOwner<P.Output, Never>) { self.owner = owner }
+        @usableFromInline init(owner: AsyncIterationOwner<P.Output, Never>) { self.owner = owner }
 
         /// The next element, or `nil` once the publisher has finished or the task was cancelled.
         public mutating func next() async -> P.Output? {
@@ -48,7 +48,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         }
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(owner: _AsyncIterationOwner(subscribingTo: publisher)) }
+    public func makeAsyncIterator() -> Iterator { Iterator(owner: AsyncIterationOwner(subscribingTo: publisher)) }
 }
 
 /// A publisher as an `AsyncSequence` whose iteration throws the publisher's failure.
@@ -69,9 +69,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         /// The type of the elements: the publisher's output.
         public typealias Element = P.Output
 
-        @usableFromInline let owner: _AsyncIterationOwner<P.Output, P.Failure>
+        @usableFromInline let owner: AsyncIterationOwner<P.Output, P.Failure>
 
-        @usableFromInline init(owner: _AsyncIterationOwner<P.Output, P.Failure>) { self.owner = owner }
+        @usableFromInline init(owner: AsyncIterationOwner<P.Output, P.Failure>) { self.owner = owner }
 
         /// The next element, or `nil` once the publisher has finished or the task was cancelled.
         public mutating func next() async throws -> P.Output? {
@@ -79,7 +79,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         }
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(owner: _AsyncIterationOwner(subscribingTo: publisher)) }
+    public func makeAsyncIterator() -> Iterator { Iterator(owner: AsyncIterationOwner(subscribingTo: publisher)) }
 }
 
 /// One crossing from the thread a publisher sends on to the task that awaits: Combine's elements
@@ -93,12 +93,12 @@ struct Handover<Value>: @unchecked Sendable {
 
 /// What an iterator holds (all its copies share it): letting go of it cancels the iteration.
 @usableFromInline
-final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
-    @usableFromInline let iteration: _AsyncIteration<Output, Failure>
+final class AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline let iteration: AsyncIteration<Output, Failure>
 
     @usableFromInline
     init<P: Publisher>(subscribingTo publisher: P) where P.Output == Output, P.Failure == Failure {
-        iteration = _AsyncIteration()
+        iteration = AsyncIteration()
         publisher.subscribe(iteration)
     }
 
@@ -122,7 +122,7 @@ final class _AsyncIterationOwner<Output, Failure: Error>: @unchecked Sendable {
 /// of demand; values go to them in order. One lock, never held while resuming a task or calling
 /// upstream.
 @usableFromInline
-final class _AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+final class AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     @usableFromInline typealias Waiter = UnsafeContinuation<Handover<Result<Output?, Failure>>, Never>
 
     @usableFromInline enum Phase {

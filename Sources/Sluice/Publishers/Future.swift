@@ -30,7 +30,7 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = _FutureSubscription(future: self, downstream: subscriber)
+        let subscription = FutureSubscription(future: self, downstream: subscriber)
         lock.lock()
         if let result {
             lock.unlock()
@@ -85,7 +85,7 @@ protocol FutureWaiter<Output, Failure>: AnyObject {
 /// request itself needs no hand-over: it comes from the subscriber, so a result already known is
 /// delivered inside that request, as Combine does (also from inside `receive(subscription:)`).
 @usableFromInline
-final class _FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscription, Introspected {
+final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscription, Introspected {
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 

@@ -3,11 +3,11 @@
 
 // The machine behind `zip` and `combineLatest` of every arity.
 //
-// One class (`_FanInSubscription`) per subscription, generic over its slots: a struct of 2, 3 or 4 typed slots
-// (`_Slots2`...`_Slots4`), each a `_ZipSlot` (a ring buffer of unpaired values) or a `_LatestSlot` (the
+// One class (`FanInSubscription`) per subscription, generic over its slots: a struct of 2, 3 or 4 typed slots
+// (`Slots2`...`Slots4`), each a `ZipSlot` (a ring buffer of unpaired values) or a `LatestSlot` (the
 // latest value). Zip makes a tuple when it delivers one; combineLatest makes one when a value arrives
 // (from the latest values at that moment) and queues it in a ring until delivered, so that with
-// demand every value gets its tuple even when it arrives while another thread delivers. Each upstream is subscribed through a `_FanInSide` whose lane type (`_Lane0`...`_Lane3`)
+// demand every value gets its tuple even when it arrives while another thread delivers. Each upstream is subscribed through a `FanInSide` whose lane type (`Lane0`...`Lane3`)
 // knows statically which slot its values go to, so a value is stored without boxing, casting or a
 // key path, and the only allocation on the way is a ring's amortised growth.
 //
@@ -17,7 +17,7 @@
 
 /// One upstream's storage in a fan-in.
 @usableFromInline
-protocol _FanInSlot {
+protocol FanInSlot {
     associatedtype Value
     /// Zip slots pair values one to one and end the stream when they run dry after their upstream
     /// finished; latest-value slots repeat their value in every tuple.
@@ -31,7 +31,7 @@ protocol _FanInSlot {
 
 /// A zip upstream's values not yet paired, oldest first.
 @frozen @usableFromInline
-struct _ZipSlot<Value>: _FanInSlot {
+struct ZipSlot<Value>: FanInSlot {
     @usableFromInline var queue = RingBuffer<Value>()
 
     @inlinable init() {}
@@ -43,7 +43,7 @@ struct _ZipSlot<Value>: _FanInSlot {
 
 /// A combineLatest upstream's latest value.
 @frozen @usableFromInline
-struct _LatestSlot<Value>: _FanInSlot {
+struct LatestSlot<Value>: FanInSlot {
     @usableFromInline var latest: Value?
 
     @inlinable init() { latest = nil }
@@ -56,7 +56,7 @@ struct _LatestSlot<Value>: _FanInSlot {
 /// The slots of all of a fan-in's upstreams, and the tuple they make. Lanes past `count` have
 /// `Never` values and are never used.
 @usableFromInline
-protocol _FanInSlots {
+protocol FanInSlots {
     associatedtype Output
     associatedtype V0
     associatedtype V1
@@ -75,7 +75,7 @@ protocol _FanInSlots {
 }
 
 @frozen @usableFromInline
-struct _Slots2<S0: _FanInSlot, S1: _FanInSlot>: _FanInSlots {
+struct Slots2<S0: FanInSlot, S1: FanInSlot>: FanInSlots {
     @usableFromInline var s0 = S0()
     @usableFromInline var s1 = S1()
 
@@ -91,7 +91,7 @@ struct _Slots2<S0: _FanInSlot, S1: _FanInSlot>: _FanInSlots {
 }
 
 @frozen @usableFromInline
-struct _Slots3<S0: _FanInSlot, S1: _FanInSlot, S2: _FanInSlot>: _FanInSlots {
+struct Slots3<S0: FanInSlot, S1: FanInSlot, S2: FanInSlot>: FanInSlots {
     @usableFromInline var s0 = S0()
     @usableFromInline var s1 = S1()
     @usableFromInline var s2 = S2()
@@ -108,7 +108,7 @@ struct _Slots3<S0: _FanInSlot, S1: _FanInSlot, S2: _FanInSlot>: _FanInSlots {
 }
 
 @frozen @usableFromInline
-struct _Slots4<S0: _FanInSlot, S1: _FanInSlot, S2: _FanInSlot, S3: _FanInSlot>: _FanInSlots {
+struct Slots4<S0: FanInSlot, S1: FanInSlot, S2: FanInSlot, S3: FanInSlot>: FanInSlots {
     @usableFromInline var s0 = S0()
     @usableFromInline var s1 = S1()
     @usableFromInline var s2 = S2()
@@ -131,40 +131,40 @@ struct _Slots4<S0: _FanInSlot, S1: _FanInSlot, S2: _FanInSlot, S3: _FanInSlot>: 
 
 /// Which slot an upstream's values go to, known from the type.
 @usableFromInline
-protocol _FanInLane {
-    associatedtype Slots: _FanInSlots
+protocol FanInLane {
+    associatedtype Slots: FanInSlots
     associatedtype Value
     static var index: Int { get }
     static func put(_ value: Value, into slots: inout Slots)
 }
 
 @frozen @usableFromInline
-enum _Lane0<Slots: _FanInSlots>: _FanInLane {
+enum Lane0<Slots: FanInSlots>: FanInLane {
     @inlinable static var index: Int { 0 }
     @inlinable static func put(_ value: Slots.V0, into slots: inout Slots) { slots.put0(value) }
 }
 
 @frozen @usableFromInline
-enum _Lane1<Slots: _FanInSlots>: _FanInLane {
+enum Lane1<Slots: FanInSlots>: FanInLane {
     @inlinable static var index: Int { 1 }
     @inlinable static func put(_ value: Slots.V1, into slots: inout Slots) { slots.put1(value) }
 }
 
 @frozen @usableFromInline
-enum _Lane2<Slots: _FanInSlots>: _FanInLane {
+enum Lane2<Slots: FanInSlots>: FanInLane {
     @inlinable static var index: Int { 2 }
     @inlinable static func put(_ value: Slots.V2, into slots: inout Slots) { slots.put2(value) }
 }
 
 @frozen @usableFromInline
-enum _Lane3<Slots: _FanInSlots>: _FanInLane {
+enum Lane3<Slots: FanInSlots>: FanInLane {
     @inlinable static var index: Int { 3 }
     @inlinable static func put(_ value: Slots.V3, into slots: inout Slots) { slots.put3(value) }
 }
 
 /// The upstream subscriptions of a fan-in, one per lane, kept inline.
 @frozen @usableFromInline
-struct _FanInUpstreams {
+struct FanInUpstreams {
     @usableFromInline var u0, u1, u2, u3: (any Subscription)?
 
     @inlinable init() {}
@@ -191,7 +191,7 @@ struct _FanInUpstreams {
 
     /// The same, without the lane `skipping` (-1: skip none).
     @inlinable
-    func except(_ skipping: Int) -> _FanInUpstreams {
+    func except(_ skipping: Int) -> FanInUpstreams {
         var result = self
         if skipping >= 0 { result[skipping] = nil }
         return result
@@ -216,7 +216,7 @@ struct _FanInUpstreams {
 
 /// What the delivering thread does next, decided under the lock and done after it.
 @frozen @usableFromInline
-enum _FanInStep<Output, Failure: Error> {
+enum FanInStep<Output, Failure: Error> {
     case deliver(Output)
     /// The end: the upstreams to cancel wait in the core's `ending` (so that a step, copied at every
     /// delivery, carries no existential).

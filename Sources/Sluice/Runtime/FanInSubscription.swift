@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-// `_FanInSubscription`, the subscription of a `zip` or `combineLatest`, and `_FanInSide`, its subscriber to
+// `FanInSubscription`, the subscription of a `zip` or `combineLatest`, and `FanInSide`, its subscriber to
 // each upstream. Their slots, lanes and steps, and how they fit together: FanIn.swift.
 
 /// The subscription of a `zip` or `combineLatest`, over the slots of its arity and kind.
@@ -11,7 +11,7 @@
 /// tuple for the next request). While one upstream's value is being delivered, further demand for
 /// that upstream is handed back from its `receive` instead of requested, as Combine does.
 @usableFromInline
-final class _FanInSubscription<Slots: _FanInSlots, Downstream: Subscriber>: Subscription, Introspected
+final class FanInSubscription<Slots: FanInSlots, Downstream: Subscriber>: Subscription, Introspected
 where Downstream.Input == Slots.Output {
     @usableFromInline enum Phase {
         case idle
@@ -30,7 +30,7 @@ where Downstream.Input == Slots.Output {
     /// Starts out emitting: nothing goes downstream before its `receive(subscription:)` returns.
     @exclusivity(unchecked) @usableFromInline var phase = Phase.emitting
     @exclusivity(unchecked) @usableFromInline var slots = Slots()
-    @exclusivity(unchecked) @usableFromInline var upstreams = _FanInUpstreams()
+    @exclusivity(unchecked) @usableFromInline var upstreams = FanInUpstreams()
     /// A bit per lane that has received a subscription (a second one is cancelled).
     @exclusivity(unchecked) @usableFromInline var attached: UInt8 = 0
     /// A bit per lane that has completed.
@@ -48,12 +48,12 @@ where Downstream.Input == Slots.Output {
     /// A failure that arrived while a delivery was in progress.
     @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
     /// The upstreams to cancel, from the step that ended the stream until its thread cancels them.
-    @exclusivity(unchecked) @usableFromInline var ending = _FanInUpstreams()
+    @exclusivity(unchecked) @usableFromInline var ending = FanInUpstreams()
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
-        lifetime = Lifetime { unsafeDowncast($0, to: _FanInSubscription.self).downstream.release() }
+        lifetime = Lifetime { unsafeDowncast($0, to: FanInSubscription.self).downstream.release() }
     }
 
     @usableFromInline var description: String { Slots.pairs ? "Zip" : "CombineLatest" }
@@ -71,9 +71,9 @@ where Downstream.Input == Slots.Output {
 
     /// Subscribes `upstream` as the lane `Lane`.
     @inlinable
-    func attach<Upstream: Publisher, Lane: _FanInLane>(_ upstream: Upstream, as _: Lane.Type)
+    func attach<Upstream: Publisher, Lane: FanInLane>(_ upstream: Upstream, as _: Lane.Type)
     where Upstream.Output == Lane.Value, Upstream.Failure == Downstream.Failure, Lane.Slots == Slots {
-        upstream.subscribe(_FanInSide<Lane, Downstream>(self))
+        upstream.subscribe(FanInSide<Lane, Downstream>(self))
     }
 
     // MARK: Upstreams
@@ -95,7 +95,7 @@ where Downstream.Input == Slots.Output {
     }
 
     @inlinable
-    func receive<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand
+    func receive<Lane: FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand
     where Lane.Slots == Slots {
         lock.lock()
         guard phase == .idle, finished & (1 << Lane.index) == 0 else {
@@ -130,7 +130,7 @@ where Downstream.Input == Slots.Output {
 
     /// A value that arrived while another delivery runs (or after the end), with the lock held.
     @inlinable
-    func store<Lane: _FanInLane>(_ value: Lane.Value, in _: Lane.Type) where Lane.Slots == Slots {
+    func store<Lane: FanInLane>(_ value: Lane.Value, in _: Lane.Type) where Lane.Slots == Slots {
         guard phase == .emitting, finished & (1 << Lane.index) == 0 else { return }
         Lane.put(value, into: &slots)
         if !Slots.pairs { snapshot() }
@@ -179,7 +179,7 @@ where Downstream.Input == Slots.Output {
             return
         }
         let others = add(more)
-        var step = _FanInStep<Downstream.Input, Downstream.Failure>.done(owed: .none)
+        var step = FanInStep<Downstream.Input, Downstream.Failure>.done(owed: .none)
         if phase == .idle, hasTuple {
             phase = .emitting
             driver = -1
@@ -209,13 +209,13 @@ where Downstream.Input == Slots.Output {
     /// Does `step` and what follows it, for the thread that set `emitting`; returns the demand owed
     /// to the upstream whose value started the delivery.
     @inlinable
-    func run(_ first: _FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
+    func run(_ first: FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
         lifetime.call(self) { runLive(first) } ?? .none
     }
 
     /// `run`, inside a `lifetime` call.
     @inlinable
-    func runLive(_ first: _FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
+    func runLive(_ first: FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
         var step = first
         while true {
             switch step {
@@ -229,7 +229,7 @@ where Downstream.Input == Slots.Output {
                     lock.unlock()
                     continue
                 }
-                var others = _FanInUpstreams()
+                var others = FanInUpstreams()
                 if phase == .emitting { others = add(more) }
                 step = nextStep()
                 lock.unlock()
@@ -255,7 +255,7 @@ where Downstream.Input == Slots.Output {
     /// With the lock held and a delivery in progress: the failure that waits, else the next tuple
     /// if downstream wants one, else the end if it is due, else back to idle.
     @inlinable
-    func nextStep() -> _FanInStep<Downstream.Input, Downstream.Failure> {
+    func nextStep() -> FanInStep<Downstream.Input, Downstream.Failure> {
         guard phase == .emitting else { return .done(owed: .none) }
         if let failure = pendingFailure {
             ending = terminate()
@@ -303,7 +303,7 @@ where Downstream.Input == Slots.Output {
     /// Counts more downstream demand; returns the upstreams to request it from (all but the one
     /// whose value is being delivered, which gets it back from its `receive`).
     @inlinable
-    func add(_ more: Subscribers.Demand) -> _FanInUpstreams {
+    func add(_ more: Subscribers.Demand) -> FanInUpstreams {
         demand = more._adding(to: demand)
         forwarded += more
         if driver >= 0 { owed += more }
@@ -312,21 +312,21 @@ where Downstream.Input == Slots.Output {
 
     /// Ends the stream and returns the upstreams still running (and a failed one), to cancel.
     @inlinable
-    func terminate() -> _FanInUpstreams {
+    func terminate() -> FanInUpstreams {
         phase = .terminated
         pendingFailure = nil
         let running = upstreams
-        upstreams = _FanInUpstreams()
+        upstreams = FanInUpstreams()
         return running
     }
 
     /// The upstreams the ending step left to cancel.
     @inlinable
-    func takeEnding() -> _FanInUpstreams {
+    func takeEnding() -> FanInUpstreams {
         lock.lock()
         defer { lock.unlock() }
         let running = ending
-        ending = _FanInUpstreams()
+        ending = FanInUpstreams()
         return running
     }
 
@@ -344,15 +344,15 @@ where Downstream.Input == Slots.Output {
 
 /// Subscribes to one upstream of a fan-in; its lane type says which slot the values go to.
 @frozen @usableFromInline
-struct _FanInSide<Lane: _FanInLane, Downstream: Subscriber>: Subscriber where Downstream.Input == Lane.Slots.Output {
+struct FanInSide<Lane: FanInLane, Downstream: Subscriber>: Subscriber where Downstream.Input == Lane.Slots.Output {
     @usableFromInline typealias Input = Lane.Value
     @usableFromInline typealias Failure = Downstream.Failure
 
-    @usableFromInline let core: _FanInSubscription<Lane.Slots, Downstream>
+    @usableFromInline let core: FanInSubscription<Lane.Slots, Downstream>
     @usableFromInline let combineIdentifier: CombineIdentifier
 
     @inlinable
-    init(_ core: _FanInSubscription<Lane.Slots, Downstream>) {
+    init(_ core: FanInSubscription<Lane.Slots, Downstream>) {
         self.core = core
         combineIdentifier = CombineIdentifier()
     }

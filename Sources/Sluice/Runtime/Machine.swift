@@ -4,11 +4,11 @@
 import Synchronization
 
 /// What a subscription whose state is a machine does after an event: `flatMap`'s, `merge`'s and
-/// `switchToLatest`'s state (`_FlatMapState`, `_MergeState`, `_SwitchToLatestState`) lives under
+/// `switchToLatest`'s state (`FlatMapState`, `MergeState`, `SwitchToLatestState`) lives under
 /// the subscription's lock, each event is a mutating method that returns one of these, and the
 /// subscription performs it once it has unlocked, so no lock is held while calling out.
 @usableFromInline
-enum _MachineAction<Failure: Error> {
+enum MachineAction<Failure: Error> {
     case none
     case cancel(any Subscription)
     case request(any Subscription, Subscribers.Demand)
@@ -36,11 +36,11 @@ enum _MachineAction<Failure: Error> {
 /// A machine that can tell it has ended, so that its owner can say so in an atomic flag read
 /// without the lock (a value that arrives after the end is dropped there).
 @usableFromInline
-protocol _MachineState {
+protocol MachineState {
     var isTerminated: Bool { get }
 }
 
-extension _MachineState {
+extension MachineState {
     /// Runs an event of the machine, and publishes its end to `isDone`. The owner calls it under
     /// its lock, so that the exclusive access to its `state` property begins after the lock is
     /// taken (an `inout` argument's access starts at the call site).
@@ -51,5 +51,122 @@ extension _MachineState {
         let result = body(&self)
         if isTerminated { isDone.store(true, ordering: .relaxed) }
         return result
+    }
+}
+
+// MARK: Serial delivery
+
+/// The delivering turn of a machine whose events come from several sources, threads, and from
+/// inside downstream's own calls (`flatMap`, `merge`, `switchToLatest`). The caller that takes it
+/// is downstream's only caller until it gives it back: what arrives meanwhile waits (each machine
+/// keeps its own queue), and so does a failure, here, which the holder delivers at its next step.
+/// A cancel forgets a failure that waits: once it has returned, downstream hears nothing more.
+@frozen @usableFromInline
+struct DeliveryTurn<Failure: Error> {
+    @usableFromInline enum State {
+        case free
+        case taken
+        /// Taken, and the stream failed meanwhile: the holder delivers the failure next.
+        case owing(Failure)
+    }
+
+    @usableFromInline var state = State.free
+
+    @inlinable init() {}
+
+    @inlinable var isTaken: Bool {
+        if case .free = state { false } else { true }
+    }
+
+    /// Takes the turn if nobody holds it: true for the caller that now delivers.
+    @inlinable @discardableResult
+    mutating func take() -> Bool {
+        guard case .free = state else { return false }
+        state = .taken
+        return true
+    }
+
+    /// The holder gives the turn back: nothing it may deliver waits, or the stream's lifetime
+    /// ended under it.
+    @inlinable mutating func giveBack() { state = .free }
+
+    /// The stream fails: the completion to deliver now when nobody holds the turn; otherwise the
+    /// failure waits for the holder, and nil.
+    @inlinable
+    mutating func fail(_ error: Failure) -> Subscribers.Completion<Failure>? {
+        guard case .taken = state else { return .failure(error) }
+        state = .owing(error)
+        return nil
+    }
+
+    /// The holder's first question at each step: the failure that waits, which ends its turn.
+    @inlinable
+    mutating func owedFailure() -> Failure? {
+        guard case .owing(let error) = state else { return nil }
+        state = .free
+        return error
+    }
+
+    /// Downstream cancelled: a failure that waits is never delivered. True if one waited (the
+    /// stream had ended, but its end had not reached downstream).
+    @inlinable
+    mutating func cancel() -> Bool {
+        guard case .owing = state else { return false }
+        state = .taken
+        return true
+    }
+}
+
+/// What the holder of a `DeliveryTurn` does next.
+@usableFromInline
+enum DeliveryStep<Value, Failure: Error, Callout> {
+    /// Delivers the value, then asks for the next step with downstream's answer.
+    case value(Value)
+    /// Does what the machine asked for outside the lock (a request to one of its sources), then
+    /// asks for the next step.
+    case callout(Callout)
+    /// Delivers the stream's end: the turn is given back.
+    case completion(Subscribers.Completion<Failure>)
+    /// The turn is given back; the stream is live.
+    case idle
+    /// The turn is given back; the stream has ended.
+    case ended
+}
+
+/// A subscription whose machine has a `DeliveryTurn`: the holder's loop is `drain`, the same for
+/// all of them; each says what a step means for it.
+@usableFromInline
+protocol SerialDelivering: AnyObject {
+    associatedtype Value
+    associatedtype Failure: Error
+    associatedtype Callout
+
+    /// Downstream's `receive(_:)` (the holder is inside the subscription's lifetime).
+    func deliver(_ value: Value) -> Subscribers.Demand
+    /// The step after downstream answered `more` to the value just delivered.
+    func delivered(_ more: Subscribers.Demand) -> DeliveryStep<Value, Failure, Callout>
+    /// Does the callout (outside the lock); the step after it.
+    func callOut(_ callout: Callout) -> DeliveryStep<Value, Failure, Callout>
+    /// Downstream's `receive(completion:)`, once.
+    func complete(_ completion: Subscribers.Completion<Failure>)
+}
+
+extension SerialDelivering {
+    /// The holder's loop, from its first step until it gives the turn back: whether the stream is
+    /// still live.
+    @inlinable @discardableResult
+    func drain(_ first: DeliveryStep<Value, Failure, Callout>) -> Bool {
+        var step = first
+        while true {
+            switch step {
+            case .value(let value): step = delivered(deliver(value))
+            case .callout(let callout): step = callOut(callout)
+            case .completion(let completion):
+                complete(completion)
+                return false
+            case .idle: return true
+            case .ended: return false
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@
 /// each ring in one place (a lock-guarded field) and so never pays for a copy.
 @frozen @usableFromInline
 struct RingBuffer<Element> {
-    @usableFromInline var storage: _RingStorage<Element>?
+    @usableFromInline var storage: RingStorage<Element>?
 
     @inlinable init() { storage = nil }
 
@@ -76,7 +76,7 @@ struct RingBuffer<Element> {
         var capacity = max(storage?.withUnsafeMutablePointerToHeader { $0.pointee.capacity } ?? 0, 4)
         let wanted = minimumCapacity ?? (count + 1)
         while capacity < wanted { capacity &<<= 1 }
-        let fresh = _RingStorage<Element>.make(capacity: capacity)
+        let fresh = RingStorage<Element>.make(capacity: capacity)
         // Asked before `old` holds a second reference.
         let isUnique = isKnownUniquelyReferenced(&storage)
         if let old = storage {
@@ -103,7 +103,7 @@ struct RingBuffer<Element> {
 
 /// Where a ring's fields live: at the head of its buffer.
 @frozen @usableFromInline
-struct _RingHeader {
+struct RingHeader {
     /// The index of the first element.
     @usableFromInline var head: Int
     @usableFromInline var count: Int
@@ -119,11 +119,11 @@ struct _RingHeader {
 
 /// A ring's buffer: the header and the elements in one allocation.
 @usableFromInline
-final class _RingStorage<Element>: ManagedBuffer<_RingHeader, Element> {
+final class RingStorage<Element>: ManagedBuffer<RingHeader, Element> {
     @inlinable
-    static func make(capacity: Int) -> _RingStorage<Element> {
-        let buffer = create(minimumCapacity: capacity) { _ in _RingHeader(capacity: capacity) }
-        return unsafeDowncast(buffer, to: _RingStorage<Element>.self)
+    static func make(capacity: Int) -> RingStorage<Element> {
+        let buffer = create(minimumCapacity: capacity) { _ in RingHeader(capacity: capacity) }
+        return unsafeDowncast(buffer, to: RingStorage<Element>.self)
     }
 
     @inlinable var isFull: Bool { withUnsafeMutablePointerToHeader { $0.pointee.count == $0.pointee.capacity } }

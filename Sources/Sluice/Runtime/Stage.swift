@@ -356,7 +356,7 @@ where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
     var cursor = cursor
     guard !cursor.isExhausted else {
         subscriber.receive(
-            subscription: Cursor._showsSourceSubscription ? Subscriptions.empty : _EmptySubscription(cursor._name))
+            subscription: Cursor._showsSourceSubscription ? Subscriptions.empty : EmptySubscription(cursor._name))
         subscriber.receive(completion: cursor._completion())
         return
     }

@@ -5,7 +5,7 @@
 /// the other publisher, the trigger. The subscription keeps all the state; the subscriber below
 /// only relays.
 @usableFromInline
-protocol _TriggerListener<TriggerFailure>: AnyObject {
+protocol TriggerListener<TriggerFailure>: AnyObject {
     associatedtype TriggerFailure: Error
     func triggerSubscribed(_ subscription: any Subscription)
     /// The trigger emitted an element (only its first one matters).
@@ -16,7 +16,7 @@ protocol _TriggerListener<TriggerFailure>: AnyObject {
 /// Subscribes to the trigger on behalf of a listener. It carries the listener's identifier, as
 /// Combine's inner subscribers carry their subscription's.
 @frozen @usableFromInline
-struct _TriggerSubscriber<Input, Listener: _TriggerListener>: Subscriber {
+struct TriggerSubscriber<Input, Listener: TriggerListener>: Subscriber {
     @usableFromInline typealias Failure = Listener.TriggerFailure
 
     @usableFromInline let listener: Listener
@@ -38,7 +38,7 @@ struct _TriggerSubscriber<Input, Listener: _TriggerListener>: Subscriber {
 
 /// `drop(untilOutputFrom:)`'s trigger subscriber introspects as its subscription, as Combine's
 /// does; `prefix(untilOutputFrom:)`'s is not introspectable in Combine, and neither is Sluice's.
-extension _TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     Introspected, SideSubscriber
 where Listener: Introspected {
     @inlinable var owner: Listener { listener }

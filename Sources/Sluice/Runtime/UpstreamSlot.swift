@@ -5,7 +5,7 @@ import Synchronization
 
 /// Where a stream is, seen from the subscription between it and its subscriber.
 @usableFromInline
-enum UpstreamStatus: UInt8 {
+enum UpstreamStatus: UInt8, StateWord {
     /// Upstream's subscription has not come.
     case awaiting
     /// Upstream's subscription is held: the stream is live.
@@ -22,23 +22,6 @@ enum UpstreamStatus: UInt8 {
 
     /// Awaiting, active or finishing.
     @inlinable var isLive: Bool { rawValue < Self.ended.rawValue }
-}
-
-extension UpstreamStatus: AtomicRepresentable {
-    @usableFromInline typealias AtomicRepresentation = UInt8.AtomicRepresentation
-
-    @inlinable
-    static func encodeAtomicRepresentation(_ value: consuming Self) -> AtomicRepresentation {
-        UInt8.encodeAtomicRepresentation(value.rawValue)
-    }
-
-    /// Without `init(rawValue:)`'s check, which the value path would pay on every load: the word
-    /// only ever holds what `encodeAtomicRepresentation` stored, and each case's raw value is its
-    /// declaration index, which is how the enum is laid out.
-    @inlinable
-    static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> Self {
-        unsafeBitCast(UInt8.decodeAtomicRepresentation(storage), to: Self.self)
-    }
 }
 
 /// What `attach(_:whileLocked:)` made of upstream's subscription.
@@ -104,13 +87,15 @@ enum UpstreamFinish {
     }
 }
 
-/// The slot's fields that change under its lock, in an object of their own: the slot is a `let`
+/// The slot's fields that change under its lock. They live in a `_Cell` (the in-place storage
+/// Synchronization's `Mutex` keeps its value in), reached through its address: the slot is a `let`
 /// of its subscription, so the value path's lock-free read of the status is never a read of a
 /// variable that another thread is changing (a `var` slot would be one variable, modified by the
 /// thread that ends the stream while upstream's thread reads it: a race in Swift's access model,
-/// which the thread sanitizer reports, even though only the atomic word is shared).
+/// which the thread sanitizer reports, even though only the atomic word is shared), and no object
+/// of their own is allocated for them.
 @usableFromInline
-final class UpstreamSlotFields<Waiting> {
+struct UpstreamSlotFields<Waiting> {
     @usableFromInline var upstream: (any Subscription)?
     @usableFromInline var waiting: Waiting?
     @usableFromInline var hasDemand = false
@@ -134,26 +119,26 @@ struct UpstreamSlot<Waiting>: ~Copyable {
     @usableFromInline let status = Atomic<UpstreamStatus>(.awaiting)
     @usableFromInline let lock = Lock()
     /// What changes under `lock`.
-    @usableFromInline let fields = UpstreamSlotFields<Waiting>()
+    @usableFromInline let fields = _Cell(UpstreamSlotFields<Waiting>())
 
     @inlinable init() {}
 
     /// Guarded by `lock`; held while `active`.
     @inlinable var upstream: (any Subscription)? {
-        get { fields.upstream }
-        nonmutating set { fields.upstream = newValue }
+        get { fields._address.pointee.upstream }
+        nonmutating set { fields._address.pointee.upstream = newValue }
     }
 
     /// Guarded by `lock`; while `finishing`, what waits for downstream's first request.
     @inlinable var waiting: Waiting? {
-        get { fields.waiting }
-        nonmutating set { fields.waiting = newValue }
+        get { fields._address.pointee.waiting }
+        nonmutating set { fields._address.pointee.waiting = newValue }
     }
 
     /// Guarded by `lock`: downstream has asked for something.
     @inlinable var hasDemand: Bool {
-        get { fields.hasDemand }
-        nonmutating set { fields.hasDemand = newValue }
+        get { fields._address.pointee.hasDemand }
+        nonmutating set { fields._address.pointee.hasDemand = newValue }
     }
 
     /// The status under no lock (one atomic load), for the value path.

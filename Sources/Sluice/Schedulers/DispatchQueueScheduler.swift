@@ -299,19 +299,19 @@ extension DispatchQueue: Scheduler {
 /// thunks, each a closure context allocated per call.
 @inlinable @inline(__always)
 func _sendableAction(_ action: @escaping () -> Void) -> @Sendable () -> Void {
-    unsafeBitCast(_PlainAction(run: action), to: _SendableAction.self).run
+    unsafeBitCast(PlainAction(run: action), to: SendableAction.self).run
 }
 
 /// `_sendableAction`'s source layout: one function stored at its own abstraction level.
 @frozen @usableFromInline
-struct _PlainAction {
+struct PlainAction {
     @usableFromInline let run: () -> Void
     @inlinable init(run: @escaping () -> Void) { self.run = run }
 }
 
 /// `_sendableAction`'s target layout: the same function, typed `@Sendable`.
 @frozen @usableFromInline
-struct _SendableAction {
+struct SendableAction {
     @usableFromInline let run: @Sendable () -> Void
 }
 

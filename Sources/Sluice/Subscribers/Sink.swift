@@ -143,20 +143,16 @@ extension Subscribers {
             closures.value?.receiveCompletion ?? { _ in }
         }
 
-        @usableFromInline static var awaiting: UInt8 { 0 }
-        @usableFromInline static var active: UInt8 { 1 }
-        @usableFromInline static var done: UInt8 { 2 }
-
-        /// `awaiting` → `active` → `done` (or `awaiting` → `done` by a completion); changed under
+        /// `awaiting` → `active` → `ended` (or `awaiting` → `ended` by a completion); changed under
         /// `lock`, read without it.
-        @usableFromInline let status = Atomic<UInt8>(0)
+        @usableFromInline let status = Atomic<UpstreamStatus>(.awaiting)
         @usableFromInline let lock = Lock()
         @exclusivity(unchecked)
         @usableFromInline var subscription: (any Subscription)?
         /// Used only inside calls through `gate`.
         @exclusivity(unchecked)
         @usableFromInline var closures: Releasable<Closures>
-        /// Ends with `status`'s move to `done`.
+        /// Ends with `status`'s move to `ended`.
         @usableFromInline let gate = EndGate()
 
         /// Initializes a sink with the provided closures.
@@ -176,12 +172,12 @@ extension Subscribers {
 
         public func receive(subscription: any Subscription) {
             lock.lock()
-            guard status.load(ordering: .relaxed) == Self.awaiting else {
+            guard status.load(ordering: .relaxed) == .awaiting else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            status.store(Self.active, ordering: .releasing)
+            status.store(.active, ordering: .releasing)
             self.subscription = subscription
             lock.unlock()
             subscription.request(.unlimited)
@@ -207,12 +203,12 @@ extension Subscribers {
 
         public func cancel() {
             lock.lock()
-            guard status.load(ordering: .relaxed) == Self.active else {
+            guard status.load(ordering: .relaxed) == .active else {
                 // Combine's sink ignores a cancel before its subscription.
                 lock.unlock()
                 return
             }
-            status.store(Self.done, ordering: .releasing)
+            status.store(.ended, ordering: .releasing)
             let current = subscription
             subscription = nil
             lock.unlock()
@@ -220,12 +216,12 @@ extension Subscribers {
             if gate.end(), gate.claimRelease() { closures.release() }
         }
 
-        /// Moves to `done` from either live state; true for the one caller that did it.
+        /// Moves to `ended` from either live state; true for the one caller that did it.
         func end() -> Bool {
             lock.lock()
             defer { lock.unlock() }
-            guard status.load(ordering: .relaxed) != Self.done else { return false }
-            status.store(Self.done, ordering: .releasing)
+            guard status.load(ordering: .relaxed) != .ended else { return false }
+            status.store(.ended, ordering: .releasing)
             subscription = nil
             return true
         }

@@ -212,6 +212,28 @@ import Testing
         #expect(recorder.events == [.subscription, .failure(.oops)])
     }
 
+    /// Another inner publisher fails while a value is being delivered, and downstream cancels from
+    /// inside that same `receive`: once its cancel has returned, it hears nothing more (Combine
+    /// delivers the failure re-entrantly, before the cancel; Sluice defers it, and the cancel then
+    /// drops it).
+    @Test func aFailureDuringADeliveryIsNotDeliveredAfterACancelFromInsideIt() {
+        let upstream = TestPublisher<Int, TestError>()
+        let inners = Self.makeInners(2)
+        let recorder = upstream.flatMap { inners[$0] }.record()
+        var eventsAtCancel: Int?
+        recorder.onValue = { _ in
+            inners[1].send(completion: .failure(.oops))
+            recorder.cancel()
+            eventsAtCancel = recorder.events.count
+        }
+        upstream.send(0)
+        upstream.send(1)
+        #expect(inners[0].send(1) == .none)
+        #expect(recorder.events.count == eventsAtCancel)
+        #expect(Array(recorder.events.prefix(2)) == [.subscription, .value(1)])
+        #expect(inners[0].events.last == .cancel)
+    }
+
     @Test func upstreamFailureCancelsTheInnersAndDropsBufferedValues() {
         let upstream = TestPublisher<Int, TestError>()
         let inners = Self.makeInners(2)

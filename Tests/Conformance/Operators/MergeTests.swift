@@ -356,6 +356,23 @@ private enum Shape: CaseIterable, CustomStringConvertible {
         #expect(recorder.values == [1])
     }
 
+    /// One upstream fails while the other's value is being delivered, and downstream cancels from
+    /// inside that same `receive`: once its cancel has returned, it hears nothing more.
+    @Test func aFailureDuringADeliveryIsNotDeliveredAfterACancelFromInsideIt() {
+        let a = Upstream(), b = Upstream()
+        let recorder = Publishers.Merge(a, b).record()
+        var eventsAtCancel: Int?
+        recorder.onValue = { _ in
+            b.send(completion: .failure(.oops))
+            recorder.cancel()
+            eventsAtCancel = recorder.events.count
+        }
+        a.send(1)
+        #expect(recorder.events.count == eventsAtCancel)
+        #expect(Array(recorder.events.prefix(2)) == [.subscription, .value(1)])
+        #expect(a.events.last == .cancel)
+    }
+
     @Test func aValueSentFromInsideReceiveIsDeliveredSerially() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()

@@ -86,6 +86,25 @@ import Testing
         #expect(inner.events == [.subscribe, .request(.max(1))])
     }
 
+    /// Upstream fails while the inner publisher's value is being delivered, and downstream cancels
+    /// from inside that same `receive`: once its cancel has returned, it hears nothing more.
+    @Test func aFailureDuringADeliveryIsNotDeliveredAfterACancelFromInsideIt() {
+        let upstream = TestPublisher<Inner, TestError>()
+        let inner = Inner()
+        let recorder = upstream.switchToLatest().record()
+        var eventsAtCancel: Int?
+        recorder.onValue = { _ in
+            upstream.send(completion: .failure(.oops))
+            recorder.cancel()
+            eventsAtCancel = recorder.events.count
+        }
+        upstream.send(inner)
+        inner.send(1)
+        #expect(recorder.events.count == eventsAtCancel)
+        #expect(Array(recorder.events.prefix(2)) == [.subscription, .value(1)])
+        #expect(inner.events.last == .cancel)
+    }
+
     @Test func upstreamFailureCancelsTheInner() {
         let upstream = TestPublisher<Inner, TestError>()
         let inner = Inner()
