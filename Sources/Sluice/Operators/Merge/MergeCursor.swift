@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-// The fused merge (see Merge+Subscription.swift for the unfused one).
+// The fused merge (see MergeSubscription.swift for the unfused one).
 
 // A merge of synchronous upstreams, for a consumer whose demand is unlimited from the start, is
 // each upstream run to its end in turn: the merge subscribes them in order, and each one, asked

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-// MergeMany: the merge of any number of upstreams of one type, on the same subscription (Merge+Subscription.swift) as
+// MergeMany: the merge of any number of upstreams of one type, on the same subscription (MergeSubscription.swift) as
 // Merge … Merge8 (Merge.swift).
 
 extension Publishers {
