@@ -288,7 +288,7 @@ where
     func takeImmediate(_ value: Value?, _ completion: Subscribers.Completion<Downstream.Failure>) {
         guard let value else { return perform(withState { $0.oneShotEnded(completion) }) }
         if let action = withState({ $0.oneShotValue(value, then: completion) }) { return perform(action) }
-        let more = downstream.with { $0.receive(value) }
+        let more = deliver(value)
         guard case .finished = completion else {
             // Not from `Just` & co., but a stage may end the chain with a failure after a value.
             _ = drain(adding: more)
@@ -329,7 +329,7 @@ where
         guard trampoline.enter() else {
             trampoline.defer { [self] in
                 let delivered = lifetime.call(self) { () -> Bool in
-                    let isLive = drain(adding: downstream.with { $0.receive(input) })
+                    let isLive = drain(adding: deliver(input))
                     if isLive && !wasUnlimited { withState { $0.inners[index] ?? nil }?.request(.max(1)) }
                     return isLive
                 }
@@ -337,7 +337,7 @@ where
             }
             return .none
         }
-        let more = downstream.with { $0.receive(input) }
+        let more = deliver(input)
         trampoline.leave()
         let isLive = drain(adding: more)
         return isLive && !wasUnlimited ? .max(1) : .none

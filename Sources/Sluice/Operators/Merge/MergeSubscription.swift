@@ -91,7 +91,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, SerialDeliv
     @inlinable
     func offer(_ value: Value, from index: Int) -> Subscribers.Demand {
         guard case .deliver = withState({ $0.offer(value, from: index) }) else { return .none }
-        let more = downstream.with { $0.receive(value) }
+        let more = deliver(value)
         let (answer, next) = withState { $0.offerDelivered(more, from: index) }
         if case .idle = next { return answer }
         drain(next)

@@ -247,7 +247,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
             )
         case .deliver:
-            let more = downstream.with { $0.receive(input) }
+            let more = deliver(input)
             let (answer, next) = withState { state in
                 (state.answered(more, generation: generation), state.nextDelivery(adding: .none))
             }
