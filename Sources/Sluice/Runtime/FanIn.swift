@@ -12,8 +12,9 @@
 // key path, and the only allocation on the way is a ring's amortised growth.
 //
 // Threads meet here (each upstream may send from its own thread), so the state is guarded by one
-// inline `Lock`, held only to change state. One thread at a time delivers (`phase == emitting`);
-// whatever arrives meanwhile is stored and picked up by that thread before it leaves.
+// inline `Lock`, held only to change the state (`FanInState`). One thread at a time delivers (the
+// holder of the state's delivering turn); whatever arrives meanwhile is stored and picked up by that
+// thread before it gives the turn back.
 
 /// One upstream's storage in a fan-in.
 @usableFromInline
@@ -211,24 +212,5 @@ struct FanInUpstreams {
         u1?.cancel()
         u2?.cancel()
         u3?.cancel()
-    }
-}
-
-/// What the delivering thread does next, decided under the lock and done after it.
-@frozen @usableFromInline
-enum FanInStep<Output, Failure: Error> {
-    case deliver(Output)
-    /// The end: the upstreams to cancel wait in the core's `ending` (so that a step, copied at every
-    /// delivery, carries no existential).
-    case fail(Failure)
-    case finish
-    /// Nothing more to do: return this demand to the upstream whose value started the delivery.
-    case done(owed: Subscribers.Demand)
-
-    @inlinable var ends: Bool {
-        switch self {
-        case .fail, .finish: true
-        case .deliver, .done: false
-        }
     }
 }

@@ -2,53 +2,26 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 // `FanInSubscription`, the subscription of a `zip` or `combineLatest`, and `FanInSide`, its subscriber to
-// each upstream. Their slots, lanes and steps, and how they fit together: FanIn.swift.
+// each upstream. Their state: FanInState.swift; the slots and lanes, and how they fit together: FanIn.swift.
 
-/// The subscription of a `zip` or `combineLatest`, over the slots of its arity and kind.
-///
-/// Demand from downstream goes to every upstream as it comes, and is counted here so that no more
-/// tuples go out than were asked for (zip keeps the rest queued; combineLatest keeps the latest
-/// tuple for the next request). While one upstream's value is being delivered, further demand for
-/// that upstream is handed back from its `receive` instead of requested, as Combine does.
+/// The subscription of a `zip` or `combineLatest`, over the slots of its arity and kind: its state
+/// is a `FanInState` under one inline lock, never held while calling out, and it delivers through
+/// the state's delivering turn.
 @usableFromInline
-final class FanInSubscription<Slots: FanInSlots, Downstream: Subscriber>: Subscription, Introspected
+final class FanInSubscription<Slots: FanInSlots, Downstream: Subscriber>: Subscription, SerialDelivering,
+    Introspected
 where Downstream.Input == Slots.Output {
-    @usableFromInline enum Phase {
-        case idle
-        /// One thread delivers; the others store their values and leave.
-        case emitting
-        case terminated
-    }
+    @usableFromInline typealias Value = Slots.Output
+    @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias State = FanInState<Slots, Failure>
 
-    @inlinable static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }
-
-    /// Used only inside calls through `lifetime` (`start` and `run`).
+    /// Used only inside calls through `lifetime` (`start` and the deliveries).
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
-    /// Starts out emitting: nothing goes downstream before its `receive(subscription:)` returns.
-    @exclusivity(unchecked) @usableFromInline var phase = Phase.emitting
-    @exclusivity(unchecked) @usableFromInline var slots = Slots()
-    @exclusivity(unchecked) @usableFromInline var upstreams = FanInUpstreams()
-    /// A bit per lane that has received a subscription (a second one is cancelled).
-    @exclusivity(unchecked) @usableFromInline var attached: UInt8 = 0
-    /// A bit per lane that has completed.
-    @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
-    /// Tuples downstream asked for and has not received; `UInt.max` is unlimited.
-    @exclusivity(unchecked) @usableFromInline var demand: UInt = 0
-    /// Everything asked of each upstream so far, for an upstream whose subscription comes late.
-    @exclusivity(unchecked) @usableFromInline var forwarded = Subscribers.Demand.none
-    /// The lane whose value started the delivery in progress (-1: a request did), and the demand
-    /// to return to it.
-    @exclusivity(unchecked) @usableFromInline var driver = -1
-    @exclusivity(unchecked) @usableFromInline var owed = Subscribers.Demand.none
-    /// combineLatest: tuples made and not yet delivered. Beyond the demand only the newest is kept.
-    @exclusivity(unchecked) @usableFromInline var tuples = RingBuffer<Downstream.Input>()
-    /// A failure that arrived while a delivery was in progress.
-    @exclusivity(unchecked) @usableFromInline var pendingFailure: Downstream.Failure?
-    /// The upstreams to cancel, from the step that ended the stream until its thread cancels them.
-    @exclusivity(unchecked) @usableFromInline var ending = FanInUpstreams()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state = State()
 
     @inlinable
     init(downstream: Downstream) {
@@ -58,15 +31,17 @@ where Downstream.Input == Slots.Output {
 
     @usableFromInline var description: String { Slots.pairs ? "Zip" : "CombineLatest" }
 
-    /// Gives downstream its subscription once every upstream is subscribed, then delivers whatever
-    /// arrived meanwhile.
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout State) -> Result) -> Result { lock.withLock { body(&state) } }
+
+    /// Gives downstream its subscription once every upstream is subscribed (the turn is taken until
+    /// then), then delivers whatever arrived meanwhile.
     @inlinable
     func start() {
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        lock.lock()
-        let step = nextStep()
-        lock.unlock()
-        _ = run(step)
+        lifetime.call(self) {
+            downstream.with { $0.receive(subscription: self) }
+            drain(withState { $0.nextDelivery() })
+        }
     }
 
     /// Subscribes `upstream` as the lane `Lane`.
@@ -80,17 +55,7 @@ where Downstream.Input == Slots.Output {
 
     @inlinable
     func receive(subscription: any Subscription, lane: Int) {
-        let bit = UInt8(1) << lane
-        lock.lock()
-        guard phase != .terminated, attached & bit == 0 else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        attached |= bit
-        upstreams[lane] = subscription
-        let ask = forwarded
-        lock.unlock()
+        guard let ask = withState({ $0.attach(subscription, lane: lane) }) else { return subscription.cancel() }
         if ask != .none { subscription.request(ask) }
     }
 
@@ -98,74 +63,24 @@ where Downstream.Input == Slots.Output {
     func receive<Lane: FanInLane>(_ value: Lane.Value, in _: Lane.Type) -> Subscribers.Demand
     where Lane.Slots == Slots {
         lock.lock()
-        guard phase == .idle, finished & (1 << Lane.index) == 0 else {
-            store(value, in: Lane.self)
+        guard let tuple = state.received(value, in: Lane.self) else {
             lock.unlock()
             return .none
         }
-        Lane.put(value, into: &slots)
-        if !Slots.pairs {
-            // combineLatest's common case, a tuple made with demand for it and none waiting, goes
-            // straight out: what `snapshot()` then `takeTuple()` would do, without the ring.
-            if slots.unfilled == 0 && demand != 0 && tuples.isEmpty {
-                phase = .emitting
-                driver = Lane.index
-                if demand != .max { demand -= 1 }
-                let tuple = slots.take()
-                lock.unlock()
-                return run(.deliver(tuple))
-            }
-            snapshot()
-        }
-        guard demand != 0, hasTuple else {
-            lock.unlock()
-            return .none
-        }
-        phase = .emitting
-        driver = Lane.index
-        let tuple = takeTuple()
         lock.unlock()
-        return run(.deliver(tuple))
-    }
-
-    /// A value that arrived while another delivery runs (or after the end), with the lock held.
-    @inlinable
-    func store<Lane: FanInLane>(_ value: Lane.Value, in _: Lane.Type) where Lane.Slots == Slots {
-        guard phase == .emitting, finished & (1 << Lane.index) == 0 else { return }
-        Lane.put(value, into: &slots)
-        if !Slots.pairs { snapshot() }
+        return lifetime.call(self) {
+            let (next, answer) = settle(deliver(tuple))
+            if case .idle = next { return answer }
+            drain(next)
+            return answer
+        } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, lane: Int) {
-        let bit = UInt8(1) << lane
-        lock.lock()
-        guard phase != .terminated, finished & bit == 0 else {
-            lock.unlock()
-            return
-        }
-        finished |= bit
-        if case .failure(let error) = completion {
-            // The failed upstream keeps its subscription: Combine cancels it along with the others.
-            if pendingFailure == nil { pendingFailure = error }
-        } else {
-            let released = upstreams[lane]
-            upstreams[lane] = nil
-            guard phase == .idle else {
-                lock.unlock()
-                withExtendedLifetime(released) {}
-                return
-            }
-        }
-        guard phase == .idle else {
-            lock.unlock()
-            return
-        }
-        phase = .emitting
-        driver = -1
-        let step = nextStep()
-        lock.unlock()
-        _ = run(step)
+        let (released, first) = withState { $0.completed(completion, lane: lane) }
+        withExtendedLifetime(released) {}
+        if let first { lifetime.call(self) { drain(first) } }
     }
 
     // MARK: Downstream
@@ -173,172 +88,57 @@ where Downstream.Input == Slots.Output {
     @inlinable
     func request(_ more: Subscribers.Demand) {
         more._assertNonZero(on: description)
-        lock.lock()
-        guard phase != .terminated else {
-            lock.unlock()
-            return
-        }
-        let others = add(more)
-        var step = FanInStep<Downstream.Input, Downstream.Failure>.done(owed: .none)
-        if phase == .idle, hasTuple {
-            phase = .emitting
-            driver = -1
-            step = .deliver(takeTuple())
-        }
-        lock.unlock()
+        let (others, first) = withState { $0.requested(more) }
         others.request(more)
-        _ = run(step)
+        if let first { lifetime.call(self) { drain(first) } }
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        guard phase != .terminated else {
-            lock.unlock()
-            return
-        }
-        let running = terminate()
-        lock.unlock()
-        releaseValues()
+        guard let (running, values) = withState({ state in state.cancelled().map { ($0, state.takeValues()) } })
+        else { return }
         running.cancel()
         lifetime.end(self)
+        _ = values  // let go of outside the lock: their deinit may run anything
     }
 
-    // MARK: Delivery
-
-    /// Does `step` and what follows it, for the thread that set `emitting`; returns the demand owed
-    /// to the upstream whose value started the delivery.
-    @inlinable
-    func run(_ first: FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
-        lifetime.call(self) { runLive(first) } ?? .none
-    }
-
-    /// `run`, inside a `lifetime` call.
-    @inlinable
-    func runLive(_ first: FanInStep<Downstream.Input, Downstream.Failure>) -> Subscribers.Demand {
-        var step = first
-        while true {
-            switch step {
-            case .deliver(let tuple):
-                let more = downstream.with { $0.receive(tuple) }
-                lock.lock()
-                // No demand returned (the common case): no upstream to ask, and no
-                // `(any Subscription)?` to copy.
-                guard more != .none else {
-                    step = nextStep()
-                    lock.unlock()
-                    continue
-                }
-                var others = FanInUpstreams()
-                if phase == .emitting { others = add(more) }
-                step = nextStep()
-                lock.unlock()
-                if !step.ends { others.request(more) }
-            case .fail(let error):
-                let running = takeEnding()
-                releaseValues()
-                running.cancel()
-                if lifetime.end() { downstream.with { $0.receive(completion: .failure(error)) } }
-                return .none
-            case .finish:
-                let running = takeEnding()
-                releaseValues()
-                running.cancel()
-                if lifetime.end() { downstream.with { $0.receive(completion: .finished) } }
-                return .none
-            case .done(let owed):
-                return owed
-            }
-        }
-    }
-
-    /// With the lock held and a delivery in progress: the failure that waits, else the next tuple
-    /// if downstream wants one, else the end if it is due, else back to idle.
-    @inlinable
-    func nextStep() -> FanInStep<Downstream.Input, Downstream.Failure> {
-        guard phase == .emitting else { return .done(owed: .none) }
-        if let failure = pendingFailure {
-            ending = terminate()
-            return .fail(failure)
-        }
-        if demand != 0, hasTuple { return .deliver(takeTuple()) }
-        if isFinished {
-            ending = terminate()
-            return .finish
-        }
-        phase = .idle
-        let result = owed
-        owed = .none
-        driver = -1
-        return .done(owed: result)
-    }
-
-    // MARK: Helpers, with the lock held
+    // MARK: Delivery (the holder of the turn, inside a `lifetime` call)
 
     @inlinable
-    var hasTuple: Bool { Slots.pairs ? slots.unfilled == 0 : !tuples.isEmpty }
-
-    /// zip: an upstream has finished with nothing left to pair. combineLatest: all have finished.
-    @inlinable
-    var isFinished: Bool { Slots.pairs ? finished & slots.unfilled != 0 : finished == Self.allLanes }
+    func deliver(_ value: Value) -> Subscribers.Demand { downstream.with { $0.receive(value) } }
 
     @inlinable
-    func takeTuple() -> Downstream.Input {
-        if demand != .max { demand -= 1 }
-        return Slots.pairs ? slots.take() : tuples.removeFirst()
-    }
+    func delivered(_ more: Subscribers.Demand) -> State.Step { settle(more).step }
 
-    /// combineLatest, after a value arrived: the tuple it makes, if every upstream has a value. One
-    /// beyond the demand replaces the previous one beyond it.
     @inlinable
-    func snapshot() {
-        guard slots.unfilled == 0 else { return }
-        if UInt(tuples.count) > demand {
-            tuples.replaceLast(with: slots.take())
-        } else {
-            tuples.append(slots.take())
-        }
-    }
+    func callOut(_ callout: Never) -> State.Step {}
 
-    /// Counts more downstream demand; returns the upstreams to request it from (all but the one
-    /// whose value is being delivered, which gets it back from its `receive`).
-    @inlinable
-    func add(_ more: Subscribers.Demand) -> FanInUpstreams {
-        demand = more._adding(to: demand)
-        forwarded += more
-        if driver >= 0 { owed += more }
-        return upstreams.except(driver)
-    }
-
-    /// Ends the stream and returns the upstreams still running (and a failed one), to cancel.
-    @inlinable
-    func terminate() -> FanInUpstreams {
-        phase = .terminated
-        pendingFailure = nil
-        let running = upstreams
-        upstreams = FanInUpstreams()
-        return running
-    }
-
-    /// The upstreams the ending step left to cancel.
-    @inlinable
-    func takeEnding() -> FanInUpstreams {
+    /// Counts what downstream answered to a delivery and asks the other upstreams for it; the next
+    /// step, and the demand owed to the upstream whose value started the turn.
+    @inlinable @inline(__always)
+    func settle(_ more: Subscribers.Demand) -> (step: State.Step, answer: Subscribers.Demand) {
         lock.lock()
-        defer { lock.unlock() }
-        let running = ending
-        ending = FanInUpstreams()
-        return running
-    }
-
-    /// After the end: lets go of the stored values outside the lock, as their deinit may run anything.
-    @inlinable
-    func releaseValues() {
-        lock.lock()
-        let dropped = (slots, tuples)
-        slots = Slots()
-        tuples = RingBuffer()
+        // No demand returned (the common case): no upstream to ask, and no existentials to copy.
+        guard more != .none else {
+            let settled = state.settle()
+            lock.unlock()
+            return settled
+        }
+        let others = state.isTerminated ? FanInUpstreams() : state.add(more)
+        let settled = state.settle()
         lock.unlock()
-        withExtendedLifetime(dropped) {}
+        if !settled.step.ends { others.request(more) }
+        return settled
+    }
+
+    /// The stream's end: cancels the upstreams still running, lets go of the stored values, and
+    /// delivers the completion once.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        let (running, values) = withState { ($0.takeEnding(), $0.takeValues()) }
+        _ = values
+        running.cancel()
+        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 }
 

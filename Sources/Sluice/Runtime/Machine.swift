@@ -91,11 +91,14 @@ struct DeliveryTurn<Failure: Error> {
     @inlinable mutating func giveBack() { state = .free }
 
     /// The stream fails: the completion to deliver now when nobody holds the turn; otherwise the
-    /// failure waits for the holder, and nil.
+    /// failure waits for the holder (the first one: a later failure is dropped), and nil.
     @inlinable
     mutating func fail(_ error: Failure) -> Subscribers.Completion<Failure>? {
-        guard case .taken = state else { return .failure(error) }
-        state = .owing(error)
+        switch state {
+        case .free: return .failure(error)
+        case .taken: state = .owing(error)
+        case .owing: break
+        }
         return nil
     }
 
@@ -131,6 +134,14 @@ enum DeliveryStep<Value, Failure: Error, Callout> {
     case idle
     /// The turn is given back; the stream has ended.
     case ended
+
+    /// True for a step after which the stream is over: nothing more is asked of its sources.
+    @inlinable var ends: Bool {
+        switch self {
+        case .completion, .ended: true
+        case .value, .callout, .idle: false
+        }
+    }
 }
 
 /// A subscription whose machine has a `DeliveryTurn`: the holder's loop is `drain`, the same for

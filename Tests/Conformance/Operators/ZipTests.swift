@@ -53,6 +53,16 @@ import Testing
         #expect(two.values == [7])
     }
 
+    /// Upstreams that fail as they are subscribed, before downstream has its subscription: the
+    /// first failure waits for it, and the second one is dropped rather than delivered at once.
+    @Test func theFirstOfFailuresBeforeTheSubscriptionIsDeliveredAfterIt() {
+        // Erased, so that the upstreams are subscribed rather than fused.
+        let oops = Fail<Int, TestError>(error: .oops).eraseToAnyPublisher()
+        let other = Fail<Int, TestError>(error: .other).eraseToAnyPublisher()
+        #expect(oops.zip(other).map { $0 + $1 }.record().events == [.subscription, .failure(.oops)])
+        #expect(other.combineLatest(oops).map { $0 + $1 }.record().events == [.subscription, .failure(.other)])
+    }
+
     @Test func synchronousSourcesPairUpAndFinish() {
         let recorder = [1, 2, 3].publisher.zip(["a", "b"].publisher).map { "\($0)\($1)" }.record()
         #expect(recorder.events == [.subscription, .value("1a"), .value("2b"), .finished])
