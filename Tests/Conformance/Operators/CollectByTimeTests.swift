@@ -306,4 +306,23 @@ import Testing
         #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
         #expect(scheduler.pendingCount == 0)
     }
+
+    /// On a concurrent queue the arrays that full windows close are delivered by one caller at a
+    /// time and in order: a delivery that finds another one running leaves what waits to it.
+    @Test func aConcurrentSchedulerDeliversOneArrayAtATimeInOrder() async {
+        let queue = DispatchQueue(label: "collect.concurrent", attributes: .concurrent)
+        let sending = SendingSubject()
+        let recorder = ThreadedTimingRecorder<[Int], Never>()
+        sending.subject.collect(.byTimeOrCount(queue, .seconds(60), 1)).subscribe(recorder)
+        let total = 5_000
+        for value in 1...total { sending.send(value) }
+        sending.finish()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while recorder.completionCount == 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(recorder.values.flatMap { $0 } == Array(1...total))
+        #expect(recorder.completionCount == 1)
+        #expect(recorder.overlaps.load(ordering: .relaxed) == 0)
+    }
 }
