@@ -61,7 +61,8 @@ extension Publishers {
 }
 
 /// Collects the current window in `buffer`; closed windows wait in `ready` for demand and are
-/// delivered on the scheduler, so downstream hears from one thread (the scheduler's) only.
+/// delivered on the scheduler, by one caller at a time (`isDelivering`), so downstream hears one
+/// array at a time even from a concurrent scheduler.
 ///
 /// The window timer is a repeating schedule, replaced when a full array ends a window early and
 /// cancelled when the stream ends. It carries its generation so that a replaced timer whose action
@@ -94,6 +95,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     private var demand = Subscribers.Demand.none
     private var timer: (any Cancellable)?
     private var timerGeneration: UInt64 = 0
+    /// One caller at a time delivers, even from a concurrent scheduler; a drain that finds another
+    /// one running leaves what waits to it.
+    private var isDelivering = false
 
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
@@ -243,6 +247,13 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     /// Delivers the closed windows downstream has demand for, then the completion once none is left.
     /// `ignoringReturnedDemand`: what downstream returns from `receive(_:)` is not counted.
     private func drain(ignoringReturnedDemand: Bool = false) {
+        lock.lock()
+        guard !isDelivering else {
+            lock.unlock()
+            return
+        }
+        isDelivering = true
+        lock.unlock()
         while true {
             lock.lock()
             let downstream: Downstream
@@ -251,16 +262,19 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
                 downstream = live
             case .completing(let live, let completion) where ready.isEmpty:
                 state = .terminated
+                isDelivering = false
                 lock.unlock()
                 live.receive(completion: completion)
                 return
             case .completing(let live, _):
                 downstream = live
             case .awaitingSubscription, .terminated:
+                isDelivering = false
                 lock.unlock()
                 return
             }
             guard demand > 0, !ready.isEmpty else {
+                isDelivering = false
                 lock.unlock()
                 return
             }

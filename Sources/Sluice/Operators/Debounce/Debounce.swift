@@ -52,13 +52,10 @@ extension Publishers {
     }
 }
 
-/// The subscriber to upstream and the subscription downstream of `debounce`.
-///
-/// Upstream's thread (a new value), the scheduler's (a timer) and downstream's (request, cancel)
-/// meet in one `Lock` guarding the fields below. Each value bumps `generation`; its timer carries
-/// the generation it was armed for and delivers only if nothing newer came in, which also makes a
-/// timer the scheduler failed to cancel harmless. Timers are Combine's kind: a repeating action
-/// with the due time as interval, cancelled when replaced, once it has fired, and at the end.
+/// The subscriber to upstream and the subscription downstream of `debounce`: its state is a
+/// `DebounceState` under one lock, never held while calling out. Timers are Combine's kind: a
+/// repeating action with the due time as interval, cancelled when replaced, once it has fired, and
+/// at the end.
 ///
 /// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
 /// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of
@@ -70,33 +67,18 @@ final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downst
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
-
-    @usableFromInline enum Phase: UInt8 {
-        case awaiting
-        case active
-        /// Upstream completed; the completion waits on the scheduler.
-        case completing
-        case done
-    }
+    @usableFromInline typealias State = DebounceState<Input, Failure>
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    /// Set by a cancel that came before upstream's subscription. Guarded by `lock`.
-    @exclusivity(unchecked) @usableFromInline var cancelledEarly = false
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let dueTime: Context.SchedulerTimeType.Stride
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
     @usableFromInline let lock = Lock()
-    @exclusivity(unchecked) @usableFromInline var phase = Phase.awaiting
-    @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
-    /// The newest value, until its timer delivers or drops it.
-    @exclusivity(unchecked) @usableFromInline var latest: Input?
-    @exclusivity(unchecked) @usableFromInline var generation: UInt64 = 0
-    @exclusivity(unchecked) @usableFromInline var timer: (any Cancellable)?
-    /// Requested by downstream and not yet delivered.
-    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state = State()
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
@@ -107,11 +89,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lifetime = Lifetime { unsafeDowncast($0, to: DebounceSubscription.self).downstream.release() }
     }
 
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout State) -> Result) -> Result { lock.withLock { body(&state) } }
+
     @usableFromInline var description: String { "Debounce" }
 
     @usableFromInline var customMirror: Mirror {
-        lock.lock()
-        defer { lock.unlock() }
+        let (demand, latest) = withState { ($0.demand, $0.latest) }
         return Mirror(
             self,
             children: [
@@ -121,113 +105,65 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard phase == .awaiting else {
-            let leftAlone = cancelledEarly
-            lock.unlock()
-            // As Combine's, a subscription that comes after a cancel is left alone.
-            if !leftAlone { subscription.cancel() }
-            return
+        switch withState({ $0.upstreamArrived(subscription) }) {
+        case .leaveAlone:
+            break
+        case .cancel:
+            subscription.cancel()
+        case .start:
+            lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
+            subscription.request(.unlimited)
         }
-        phase = .active
-        upstream = subscription
-        lock.unlock()
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        subscription.request(.unlimited)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard phase == .active else {
-            lock.unlock()
-            return .none
-        }
-        generation &+= 1
-        let armedFor = generation
-        latest = input
-        let replaced = timer
-        timer = nil
-        lock.unlock()
+        guard let (replaced, generation) = withState({ $0.received(input) }) else { return .none }
         replaced?.cancel()
-        arm(for: armedFor)
+        arm(for: generation)
         return .none
     }
 
     @inlinable
-    func arm(for armedFor: UInt64) {
+    func arm(for generation: UInt64) {
         let due = scheduler.now.advanced(by: dueTime)
         guard dueTime > .nanoseconds(0) else {
             // Due at once: no timer to cancel later (and a repeating action needs a positive interval).
             scheduler.schedule(after: due, tolerance: scheduler.minimumTolerance, options: options) {
-                self.fire(armedFor)
+                self.fire(generation)
             }
             return
         }
         let token = scheduler.schedule(
             after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
         ) {
-            self.fire(armedFor)
+            self.fire(generation)
         }
-        lock.lock()
-        // It is kept only while it is still the newest value's timer and has not fired.
-        if phase == .active && generation == armedFor && latest != nil {
-            timer = token
-            lock.unlock()
-        } else {
-            lock.unlock()
-            token.cancel()
-        }
+        if !withState({ $0.timerScheduled(token, for: generation) }) { token.cancel() }
     }
 
     @inlinable
-    func fire(_ armedFor: UInt64) {
-        lock.lock()
-        guard phase == .active, generation == armedFor, let value = latest else {
-            lock.unlock()
+    func fire(_ generation: UInt64) {
+        guard case .due(let value, let wanted, let spent) = withState({ $0.timerFired(for: generation) }) else {
             return
         }
-        latest = nil
-        let spent = timer
-        timer = nil
-        let wanted = demand != .none
-        if wanted { demand -= 1 }
-        lock.unlock()
         spent?.cancel()
         guard wanted else { return }
         let more = lifetime.call(self) { downstream.with { $0.receive(value) } } ?? .none
-        guard more != .none else { return }
-        lock.lock()
-        if phase == .active { demand += more }
-        lock.unlock()
+        if more != .none { withState { $0.delivered(more) } }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard phase == .active else {
-            lock.unlock()
-            return
-        }
-        phase = .completing
-        upstream = nil
-        latest = nil
-        let stopped = timer
-        timer = nil
-        lock.unlock()
+        let (stopped, schedules) = withState { $0.upstreamCompleted() }
+        guard schedules else { return }
         stopped?.cancel()
         scheduler.schedule(options: nil) { self.finish(completion) }
     }
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard phase == .completing else {
-            lock.unlock()
-            return
-        }
-        phase = .done
-        lock.unlock()
+        guard withState({ $0.completionDue() }) else { return }
         lifetime.call(self) {
             guard lifetime.end() else { return }
             downstream.with { $0.receive(completion: completion) }
@@ -237,24 +173,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        lock.lock()
-        if phase == .active { self.demand += demand }
-        lock.unlock()
+        withState { $0.requested(demand) }
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        if phase == .awaiting { cancelledEarly = true }
-        let live = phase == .active ? upstream : nil
-        phase = .done
-        upstream = nil
-        latest = nil
-        let stopped = timer
-        timer = nil
-        lock.unlock()
-        stopped?.cancel()
-        live?.cancel()
+        let (upstream, timer) = withState { $0.cancelled() }
+        timer?.cancel()
+        upstream?.cancel()
         lifetime.end(self)
     }
 }
