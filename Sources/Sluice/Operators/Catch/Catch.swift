@@ -89,37 +89,17 @@ extension Publishers {
     }
 }
 
-/// Which of its two sources a `catch` subscription is hearing from.
-@usableFromInline
-enum CatchSource {
-    case upstream
-    case replacement
-}
-
 /// The subscription of `catch` and `tryCatch`: reads from the upstream until it fails, then from
 /// the replacement; downstream sees this one subscription throughout.
 ///
-/// One lock over one state (the phase and the outstanding demand), never held while calling out.
-/// Each source talks through its own side (`CatchUpstreamSide`, `CatchReplacementSide`), so an
-/// event from a source that is no longer current (the old upstream after its failure, a
-/// replacement after a cancel) is recognised and ignored. The outstanding demand is kept because
-/// the replacement starts with exactly that.
+/// One lock over one `CatchState`, never held while calling out. Each source talks through its own
+/// side (`CatchUpstreamSide`, `CatchReplacementSide`), so an event from a source that is no longer
+/// current (the old upstream after its failure, a replacement after a cancel) is recognised and
+/// ignored.
 @usableFromInline
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     Introspected
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
-    @usableFromInline
-    enum Phase {
-        /// Reading from the upstream (its subscription once it has arrived).
-        case upstream((any Subscription)?)
-        /// The upstream failed; the handler runs or the replacement is subscribing.
-        case switching
-        /// Reading from the replacement.
-        case replacement(any Subscription)
-        /// Completed or cancelled.
-        case done
-    }
-
     /// What the live stream holds: used only inside calls through `lifetime`.
     @usableFromInline
     struct Live {
@@ -146,11 +126,8 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @usableFromInline var live: Releasable<Live>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var phase = Phase.upstream(nil)
-    /// Requested by downstream and not yet delivered, plus what it returned from `receive(_:)`.
-    @exclusivity(unchecked)
-    @usableFromInline var outstanding = Subscribers.Demand.none
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state = CatchState()
 
     @inlinable
     init(
@@ -164,6 +141,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         lifetime = Lifetime { unsafeDowncast($0, to: CatchSubscription.self).live.release() }
     }
 
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout CatchState) -> Result) -> Result { lock.withLock { body(&state) } }
+
     /// Inside a `lifetime` call: ends the stream with `completion`, once.
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
@@ -173,83 +153,51 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @usableFromInline var description: String { name }
 
     @usableFromInline var customMirror: Mirror {
-        lock.lock()
-        defer { lock.unlock() }
-        return Mirror(self, children: [("downstream", live.value?.downstream as Any), ("demand", outstanding)])
+        let demand = withState { $0.outstanding }
+        return Mirror(self, children: [("downstream", live.value?.downstream as Any), ("demand", demand)])
     }
 
     // MARK: From the sources
 
     @inlinable
     func receive(subscription: any Subscription, from source: CatchSource) {
-        lock.lock()
-        switch (phase, source) {
-        case (.upstream(nil), .upstream):
-            phase = .upstream(subscription)
-            lock.unlock()
+        switch withState({ $0.subscribed(subscription, from: source) }) {
+        case .handDownstream:
             lifetime.call(self) { live.with { $0.downstream.receive(subscription: self) } }
-        case (.switching, .replacement):
-            phase = .replacement(subscription)
-            let demand = outstanding
-            lock.unlock()
+        case .request(let demand):
             if demand != .none { subscription.request(demand) }
-        default:
-            // A second subscription, or a replacement arriving after a cancel.
-            lock.unlock()
+        case .cancel:
             subscription.cancel()
         }
     }
 
     @inlinable
     func receive(_ input: Downstream.Input, from source: CatchSource) -> Subscribers.Demand {
-        lock.lock()
-        switch (phase, source) {
-        case (.upstream(.some), .upstream), (.replacement, .replacement): break
-        case (.upstream(nil), .upstream):
-            lock.unlock()
-            _trap("API violation: \(name) received a value before its subscription")
-        default:
-            lock.unlock()
+        switch withState({ $0.received(from: source) }) {
+        case .drop:
             return .none
-        }
-        guard outstanding > 0 else {
-            lock.unlock()
-            // As Combine's: the operator counts demand, and a source that overruns it traps.
+        case .trapBeforeSubscription:
+            _trap("API violation: \(name) received a value before its subscription")
+        case .trapBeyondDemand:
             _trap("API violation: \(name) received a value while downstream had no outstanding demand")
+        case .deliver(let isUnlimited):
+            let more = lifetime.call(self) { live.with { $0.downstream.receive(input) } } ?? .none
+            if more != .none && !isUnlimited { withState { $0.delivered(more) } }
+            return more
         }
-        let isUnlimited = outstanding == .unlimited
-        outstanding -= 1
-        lock.unlock()
-        let more = lifetime.call(self) { live.with { $0.downstream.receive(input) } } ?? .none
-        if more != .none && !isUnlimited {
-            lock.lock()
-            outstanding += more
-            lock.unlock()
-        }
-        return more
     }
 
     @inlinable
     func upstreamCompleted(_ completion: Subscribers.Completion<Upstream.Failure>) {
-        lock.lock()
-        switch phase {
-        case .upstream(.some): break
-        case .switching, .replacement:
-            lock.unlock()
+        switch withState({ $0.upstreamCompleted(completion) }) {
+        case .none:
+            break
+        case .trapAfterFailure:
             _trap("API violation: \(name)'s upstream sent a completion after its failure")
-        case .upstream(nil), .done:
-            lock.unlock()
-            return
-        }
-        switch completion {
-        case .finished:
-            phase = .done
-            lock.unlock()
+        case .finish:
             lifetime.call(self) { complete(.finished) }
-        case .failure(let error):
-            // The failed upstream is done: it is let go, not cancelled.
-            phase = .switching
-            lock.unlock()
+        case .recover:
+            guard case .failure(let error) = completion else { return }
             lifetime.call(self) { switchToReplacement(after: error) }
         }
     }
@@ -258,33 +206,19 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @inlinable
     func switchToReplacement(after error: Upstream.Failure) {
         let recovered = live.with { $0.recover(error) }
-        // A cancel from inside the handler wins: nothing is subscribed, nothing is delivered.
-        lock.lock()
-        guard case .switching = phase else {
-            lock.unlock()
-            return
-        }
         switch recovered {
         case .success(let replacement):
-            lock.unlock()
+            guard withState({ $0.recovered(ending: false) }) else { return }
             replacement.subscribe(CatchReplacementSide(owner: self))
         case .failure(let failure):
-            phase = .done
-            lock.unlock()
+            guard withState({ $0.recovered(ending: true) }) else { return }
             complete(.failure(failure))
         }
     }
 
     @inlinable
     func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
-        lock.lock()
-        switch phase {
-        case .switching, .replacement: phase = .done
-        default:
-            lock.unlock()
-            return
-        }
-        lock.unlock()
+        guard withState({ $0.replacementCompleted() }) else { return }
         lifetime.call(self) { complete(live.with { $0.mapCompletion(completion) }) }
     }
 
@@ -293,33 +227,12 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
-        lock.lock()
-        let current: (any Subscription)?
-        switch phase {
-        case .done:
-            lock.unlock()
-            return
-        case .upstream(let subscription): current = subscription
-        case .switching: current = nil  // the replacement is asked for all of it when it arrives
-        case .replacement(let subscription): current = subscription
-        }
-        outstanding += demand
-        lock.unlock()
-        current?.request(demand)
+        withState { $0.requested(demand) }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        let current: (any Subscription)?
-        switch phase {
-        case .upstream(let subscription): current = subscription
-        case .replacement(let subscription): current = subscription
-        case .switching, .done: current = nil
-        }
-        phase = .done
-        lock.unlock()
-        current?.cancel()
+        withState { $0.cancelled() }?.cancel()
         lifetime.end(self)
     }
 }
