@@ -24,7 +24,7 @@ public protocol Publisher<Output, Failure> {
     static var _isFusable: Bool { get }
 
     /// The cursor over this chain. Called when `_isFusable` is true, and on any publisher whose
-    /// cursor yields at most one value (`_Cursor._yieldsAtMostOneValue`): flatMap and switchToLatest
+    /// cursor yields at most one value (`_Cursor._traits` has `yieldsAtMostOneValue`): flatMap and switchToLatest
     /// take such an inner publisher (`Just`, `Fail`, `Empty`, ... and stages over them) from its
     /// cursor instead of subscribing to it, whatever `_isFusable` says.
     func _makeCursor() -> _Cursor

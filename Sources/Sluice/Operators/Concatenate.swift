@@ -163,9 +163,9 @@ extension _Runtime {
 
         @inlinable public var _name: StaticString { "Concatenate" }
 
-        @inlinable public static var _acceptsZeroDemand: Bool { PrefixCursor._acceptsZeroDemand }
-
-        @inlinable public static var _needsUnlimitedDemand: Bool { PrefixCursor._needsUnlimitedDemand }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            PrefixCursor._traits.intersection(.acceptsZeroDemand.union(.needsUnlimitedDemand))
+        }
 
         @inlinable public var _isStarved: Bool { prefix._isStarved }
 

@@ -89,7 +89,7 @@ extension _Runtime {
             mutating get { hasRun && (failure != nil || index >= aValues.count || index >= bValues.count) }
         }
 
-        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
 
         @inlinable public var _name: StaticString { "Zip" }
 

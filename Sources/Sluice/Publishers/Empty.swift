@@ -55,7 +55,9 @@ extension _Runtime {
 
         @inlinable public var isExhausted: Bool { true }
 
-        @inlinable public static var _yieldsAtMostOneValue: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            .yieldsAtMostOneValue.union(.showsSourceSubscription)
+        }
 
         /// `Empty(completeImmediately: false)`: the inner publisher never ends.
         @inlinable public var _isStarved: Bool { !completes }
@@ -63,7 +65,5 @@ extension _Runtime {
         @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Empty") }
 
         @inlinable public var _name: StaticString { "Empty" }
-
-        @inlinable public static var _showsSourceSubscription: Bool { true }
     }
 }

@@ -60,7 +60,9 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _yieldsAtMostOneValue: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            .yieldsAtMostOneValue.union(.showsSourceSubscription)
+        }
 
         /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.
         @inlinable public var isExhausted: Bool {
@@ -69,8 +71,6 @@ extension _Runtime {
 
         /// Combine's mirror shows the value still to be sent.
         @inlinable public var _name: StaticString { name }
-
-        @inlinable public static var _showsSourceSubscription: Bool { true }
 
         @inlinable
         public func _reflection(downstream: Any) -> _Runtime.Reflection {

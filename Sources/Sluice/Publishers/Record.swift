@@ -159,9 +159,9 @@ extension _Runtime {
         /// What Combine's recording subscription says once it has ended.
         @inlinable public var _name: StaticString { "Cancelled Events" }
 
-        @inlinable public static var _showsSourceSubscription: Bool { true }
-
-        @inlinable public static var _acceptsZeroDemand: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            .showsSourceSubscription.union(.acceptsZeroDemand)
+        }
 
         /// Combine's ended recording subscription shows no values and the completion (the one it
         /// delivered; none after a cancel).

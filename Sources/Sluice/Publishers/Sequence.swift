@@ -109,9 +109,9 @@ extension _Runtime {
 
         @inlinable public var _name: StaticString { "Sequence" }
 
-        @inlinable public static var _showsSourceSubscription: Bool { true }
-
-        @inlinable public static var _acceptsZeroDemand: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            .showsSourceSubscription.union(.acceptsZeroDemand)
+        }
 
         /// Combine's ended sequence subscription shows an empty sequence.
         public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [("sequence", [Elements.Element]())] }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-// The fused form of `flatMap` and `switchToLatest` (see `_Runtime.FusedCursor._needsUnlimitedDemand`), and
+// The fused form of `flatMap` and `switchToLatest` (see `_Runtime.CursorTraits.needsUnlimitedDemand`), and
 // the one-shot take both operators use for an inner publisher that yields at most one value.
 
 extension _Runtime {
@@ -47,7 +47,7 @@ extension _Runtime {
         @inlinable @inline(__always)
         public mutating func next() -> _Runtime.StageStep<Output, Failure> {
             if let failure { return .failure(failure) }
-            if NewPublisher._Cursor._yieldsAtMostOneValue { return nextOneShot() }
+            if NewPublisher._Cursor._traits.contains(.yieldsAtMostOneValue) { return nextOneShot() }
             while true {
                 if inner != nil {
                     switch inner!.next() {
@@ -107,7 +107,7 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
 
         /// As Combine's, `flatMap` does not cancel upstream when an inner publisher fails: a
         /// synchronous upstream runs on to its end, its elements unheard.
@@ -130,7 +130,7 @@ extension _Runtime {
 }
 
 extension _Runtime.FusedCursor where Failure: Error {
-    /// Runs a cursor that yields at most one value (`_yieldsAtMostOneValue`) to its end.
+    /// Runs a cursor that yields at most one value (`CursorTraits.yieldsAtMostOneValue`) to its end.
     @inlinable @inline(__always)
     mutating func _takeAtMostOne() -> (value: Output?, completion: Subscribers.Completion<Failure>) {
         if isExhausted { return (nil, _completion()) }

@@ -37,40 +37,21 @@ extension _Runtime {
         /// does when its upstream completes after that value: a concatenation starts its suffix here.
         var isExhausted: Bool { mutating get }
 
-        /// True when the chain yields at most one value before its completion (`Just`, `Optional`,
-        /// `Result`, `Fail` and stages over them). `flatMap` and `switchToLatest` then take that value
-        /// and completion from the cursor instead of subscribing to the inner publisher. Defaults to false.
-        static var _yieldsAtMostOneValue: Bool { get }
+        /// What the chain is, beyond its values: what its consumers may take for granted and what
+        /// they must do for it (`_Runtime.CursorTraits`). Defaults to none.
+        static var _traits: _Runtime.CursorTraits { get }
 
         /// What the chain's subscription shows a debugger: Combine's description and mirror of the
         /// subscription a subscriber of this chain would get (see `Introspection.swift`).
         func _reflection(downstream: Any) -> _Runtime.Reflection
 
-        /// Whether the chain's subscription takes a zero request without trapping, as Combine's
-        /// sequence and recording subscriptions do. Defaults to false.
-        static var _acceptsZeroDemand: Bool { get }
-
         /// The description of the chain's subscription once the cursor is gone (the chain ended), as
         /// Combine's sources describe themselves then ("Sequence", "Just").
         var _name: StaticString { get }
 
-        /// True when the chain's subscription is its source's: a source's cursor, or stages over one
-        /// that all pass upstream's subscription through. A chain that ends before it starts then
-        /// hands its subscriber `Subscriptions.empty`, as its source does in Combine; any other
-        /// shows its top operator's `_name`, as that operator's own subscription does. Defaults to
-        /// false.
-        static var _showsSourceSubscription: Bool { get }
-
         /// The mirror children of the chain's subscription once the cursor is gone, given the
         /// completion it delivered (nil after a cancel). Defaults to none.
         static func _endedChildren(completion: Any?) -> [Mirror.Child]
-
-        /// True for a chain with an operator in it that joins streams (`flatMap`, `switchToLatest`, `merge`): its
-        /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
-        /// observed (the inline `sink`, the folds). Under finite demand those operators run upstream's
-        /// closures ahead of demand, which a cursor, pulled one element at a time, would not.
-        /// Defaults to false.
-        static var _needsUnlimitedDemand: Bool { get }
 
         /// True when the chain can never start: an operator in it asks its upstream for nothing
         /// (`flatMap(maxPublishers: .none)`). The consumer then waits forever, as it would unfused,
@@ -86,19 +67,47 @@ extension _Runtime {
 }
 
 extension _Runtime.FusedCursor {
-    @inlinable public static var _yieldsAtMostOneValue: Bool { false }
-
-    @inlinable public static var _acceptsZeroDemand: Bool { false }
-
-    @inlinable public static var _showsSourceSubscription: Bool { false }
+    @inlinable public static var _traits: _Runtime.CursorTraits { [] }
 
     @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [] }
-
-    @inlinable public static var _needsUnlimitedDemand: Bool { false }
 
     @inlinable public var _isStarved: Bool { false }
 
     @inlinable public mutating func _didEnd() {}
+}
+
+extension _Runtime {
+    /// What a fused chain's cursor is, beyond its values: one static set per cursor type. Combine
+    /// sets with `union`, not an array literal: a literal builds an array before it folds, which
+    /// weighs on the inliner's budget for the loops that ask (merge of eight sequences: +4.5 %
+    /// instructions).
+    @frozen
+    public struct CursorTraits: OptionSet, Sendable {
+        public let rawValue: UInt8
+
+        @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// The chain yields at most one value before its completion (`Just`, `Optional`, `Result`,
+        /// `Fail`, `Empty` and stages over them). `flatMap` and `switchToLatest` then take that value
+        /// and completion from the cursor instead of subscribing to the inner publisher.
+        @inlinable public static var yieldsAtMostOneValue: Self { Self(rawValue: 1) }
+
+        /// The chain's subscription takes a zero request without trapping, as Combine's sequence and
+        /// recording subscriptions do.
+        @inlinable public static var acceptsZeroDemand: Self { Self(rawValue: 2) }
+
+        /// The chain's subscription is its source's: a source's cursor, or stages over one that all
+        /// pass upstream's subscription through. A chain that ends before it starts then hands its
+        /// subscriber `Subscriptions.empty`, as its source does in Combine; any other shows its top
+        /// operator's `_name`, as that operator's own subscription does.
+        @inlinable public static var showsSourceSubscription: Self { Self(rawValue: 4) }
+
+        /// An operator in the chain joins streams (`flatMap`, `switchToLatest`, `merge`, `zip`): its
+        /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
+        /// observed (the inline `sink`, the folds). Under finite demand those operators run
+        /// upstream's closures ahead of demand, which a cursor, pulled one element at a time, would not.
+        @inlinable public static var needsUnlimitedDemand: Self { Self(rawValue: 8) }
+    }
 }
 
 extension _Runtime.FusedCursor where Failure: Error {
@@ -131,7 +140,7 @@ extension Publisher {
     /// (`_subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
     /// consumers that ask for it at once, and subscribed through its operators otherwise.
     @inlinable public static var _fusesUnderAnyDemand: Bool {
-        _isFusable && !_Cursor._needsUnlimitedDemand && _Runtime._mayFuse
+        _isFusable && !_Cursor._traits.contains(.needsUnlimitedDemand) && _Runtime._mayFuse
     }
 }
 
@@ -175,7 +184,7 @@ extension Publisher {
             }
         }
         if let completion { receiveCompletion(completion) }
-        if _Cursor._needsUnlimitedDemand { cursor._didEnd() }
+        if _Cursor._traits.contains(.needsUnlimitedDemand) { cursor._didEnd() }
         return true
     }
 }

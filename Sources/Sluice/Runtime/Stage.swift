@@ -140,18 +140,13 @@ extension _Runtime {
         /// A completed stage has cancelled its upstream: nothing more is asked of it.
         @inlinable public var isExhausted: Bool { mutating get { stage.isComplete || upstream.isExhausted } }
 
-        /// A stage turns one element into at most one.
-        @inlinable public static var _yieldsAtMostOneValue: Bool { Upstream._yieldsAtMostOneValue }
-
-        @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
-
-        @inlinable public static var _showsSourceSubscription: Bool {
-            Stage._passesSubscriptionThrough && Upstream._showsSourceSubscription
+        /// A stage turns one element into at most one, and passes upstream's other traits on; the
+        /// chain shows its source's subscription only if the stage passes upstream's through.
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            Stage._passesSubscriptionThrough ? Upstream._traits : Upstream._traits.subtracting(.showsSourceSubscription)
         }
 
-        @inlinable public static var _acceptsZeroDemand: Bool { Upstream._acceptsZeroDemand }
-
-        @inlinable public static var _needsUnlimitedDemand: Bool { Upstream._needsUnlimitedDemand }
+        @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
 
         @inlinable public var _isStarved: Bool { upstream._isStarved }
 
@@ -356,7 +351,8 @@ where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
     var cursor = cursor
     guard !cursor.isExhausted else {
         subscriber.receive(
-            subscription: Cursor._showsSourceSubscription ? Subscriptions.empty : EmptySubscription(cursor._name))
+            subscription: Cursor._traits.contains(.showsSourceSubscription)
+                ? Subscriptions.empty : EmptySubscription(cursor._name))
         subscriber.receive(completion: cursor._completion())
         return
     }

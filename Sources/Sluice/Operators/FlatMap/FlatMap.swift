@@ -258,7 +258,7 @@ where
     func upstreamSent(_ input: Upstream.Output) -> Subscribers.Demand {
         guard !isDone.load(ordering: .relaxed) else { return .none }
         let publisher = transform.with { $0(input) }
-        if NewPublisher._Cursor._yieldsAtMostOneValue {
+        if NewPublisher._Cursor._traits.contains(.yieldsAtMostOneValue) {
             // A one-shot inner publisher (`Just`, `Fail`, `Empty`, ... and stages over them) is
             // taken from its cursor, not subscribed to.
             var cursor = publisher._makeCursor()

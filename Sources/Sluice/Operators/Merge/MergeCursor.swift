@@ -68,7 +68,7 @@ extension _Runtime {
             rest._didEnd()
         }
 
-        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
 
         @inlinable public var _name: StaticString { "Merge" }
 
@@ -129,7 +129,7 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _needsUnlimitedDemand: Bool { true }
+        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
 
         @inlinable public var _name: StaticString { "Merge" }
 

@@ -198,7 +198,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         guard !isDone.load(ordering: .relaxed) else { return .none }
         let arrival: State.Arrival
         var cursor: P._Cursor?
-        if P._Cursor._yieldsAtMostOneValue {
+        if P._Cursor._traits.contains(.yieldsAtMostOneValue) {
             // A one-shot publisher (`Just`, `Fail`, `Empty`, ... and stages over them) is taken
             // from its cursor, not subscribed to. Making a cursor, or looking at its end, runs no
             // user closure; the stages run when it is pulled.
