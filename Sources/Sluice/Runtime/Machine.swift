@@ -181,3 +181,39 @@ extension SerialDelivering {
         }
     }
 }
+
+// MARK: Moving from source to source
+
+/// What an operator that reads one source after another and carries downstream's outstanding demand
+/// across them (`catch`, `retry`) does with a source's subscription.
+@usableFromInline
+enum SourceArrival {
+    /// The first source's: downstream gets the operator's subscription.
+    case handDownstream
+    /// A later source's: it is asked for the demand outstanding (if any).
+    case request(Subscribers.Demand)
+    /// A second subscription for a source, or one after the end.
+    case cancel
+}
+
+/// What such an operator does with a value from a source.
+@usableFromInline
+enum SourceInput {
+    /// Delivers it (the outstanding demand is counted already, unless it is unlimited).
+    case deliver(isUnlimited: Bool)
+    /// From a source that is no longer current, or after the end.
+    case drop
+    /// As Combine's: a value before downstream has the subscription traps...
+    case trapBeforeSubscription
+    /// ...and so does one beyond the demand (the operator counts it).
+    case trapBeyondDemand
+
+    /// A value from the current source, against `outstanding`.
+    @inlinable
+    static func counted(against outstanding: inout Subscribers.Demand) -> SourceInput {
+        guard outstanding > 0 else { return .trapBeyondDemand }
+        let isUnlimited = outstanding == .unlimited
+        if !isUnlimited { outstanding -= 1 }
+        return .deliver(isUnlimited: isUnlimited)
+    }
+}

@@ -27,28 +27,6 @@ struct CatchState: MachineState {
         case done
     }
 
-    /// What the subscription does with a source's subscription.
-    @usableFromInline enum Arrival {
-        /// The upstream's: downstream gets this subscription.
-        case handDownstream
-        /// The replacement's: it is asked for the demand outstanding (if any).
-        case request(Subscribers.Demand)
-        /// A second subscription, or a replacement arriving after a cancel.
-        case cancel
-    }
-
-    /// What the subscription does with a value from a source.
-    @usableFromInline enum Input {
-        /// Delivers it (the outstanding demand is counted already, unless it is unlimited).
-        case deliver(isUnlimited: Bool)
-        /// From a source that is no longer current.
-        case drop
-        /// As Combine's: a value before the upstream's subscription traps...
-        case trapBeforeSubscription
-        /// ...and so does one beyond the demand (the operator counts it).
-        case trapBeyondDemand
-    }
-
     /// What the subscription does when the upstream completes.
     @usableFromInline enum UpstreamEnd {
         case none
@@ -68,7 +46,7 @@ struct CatchState: MachineState {
     @inlinable var isTerminated: Bool { if case .done = phase { true } else { false } }
 
     @inlinable
-    mutating func subscribed(_ subscription: any Subscription, from source: CatchSource) -> Arrival {
+    mutating func subscribed(_ subscription: any Subscription, from source: CatchSource) -> SourceArrival {
         switch (phase, source) {
         case (.upstream(nil), .upstream):
             phase = .upstream(subscription)
@@ -82,16 +60,13 @@ struct CatchState: MachineState {
     }
 
     @inlinable
-    mutating func received(from source: CatchSource) -> Input {
+    mutating func received(from source: CatchSource) -> SourceInput {
         switch (phase, source) {
         case (.upstream(.some), .upstream), (.replacement, .replacement): break
         case (.upstream(nil), .upstream): return .trapBeforeSubscription
         default: return .drop
         }
-        guard outstanding > 0 else { return .trapBeyondDemand }
-        let isUnlimited = outstanding == .unlimited
-        outstanding -= 1
-        return .deliver(isUnlimited: isUnlimited)
+        return .counted(against: &outstanding)
     }
 
     /// Downstream answered `more` to a value.

@@ -189,18 +189,18 @@ where Downstream.Input == [Element] {
     @inlinable
     func windowEnded(epoch: UInt) {
         // Combine's `.byTimeOrCount` ignores the demand returned for a window its timer closed.
-        if withState({ $0.windowEnded(epoch: epoch) }) { deliver(ignoringAnswers: limit != nil) }
+        if withState({ $0.windowEnded(epoch: epoch) }) { deliverClosed(ignoringAnswers: limit != nil) }
     }
 
     @inlinable
     func scheduleDelivery() {
-        scheduler.schedule(options: options) { self.deliver(ignoringAnswers: false) }
+        scheduler.schedule(options: options) { self.deliverClosed(ignoringAnswers: false) }
     }
 
     /// Delivers closed windows while downstream has demand, then the completion once none is left,
     /// unless another call holds the turn (it picks up what waits).
     @inlinable
-    func deliver(ignoringAnswers: Bool) {
+    func deliverClosed(ignoringAnswers: Bool) {
         guard let first = withState({ $0.deliveryStarts(ignoringAnswers: ignoringAnswers) }) else { return }
         lifetime.call(self) { drain(first) }
     }

@@ -12,28 +12,6 @@
 /// stack stays flat however many attempts fail synchronously.
 @usableFromInline
 struct RetryState<Upstream: Publisher>: MachineState {
-    /// What the subscription does with an attempt's subscription.
-    @usableFromInline enum Arrival {
-        /// The first attempt's: downstream gets this subscription.
-        case handDownstream
-        /// A later attempt's: it is asked for the demand outstanding (if any).
-        case request(Subscribers.Demand)
-        /// A second subscription for an attempt, or one after the end.
-        case cancel
-    }
-
-    /// What the subscription does with a value from the current attempt.
-    @usableFromInline enum Input {
-        /// Delivers it (the outstanding demand is counted already, unless it is unlimited).
-        case deliver(isUnlimited: Bool)
-        case drop
-        /// As Combine's: a value before downstream has its subscription traps (a later attempt's
-        /// value that comes before that attempt's subscription is delivered)...
-        case trapBeforeSubscription
-        /// ...and so does one beyond the demand.
-        case trapBeyondDemand
-    }
-
     /// What the subscription does when an attempt completes.
     @usableFromInline enum Completed {
         case none
@@ -88,7 +66,7 @@ struct RetryState<Upstream: Publisher>: MachineState {
     }
 
     @inlinable
-    mutating func subscribed(_ subscription: any Subscription) -> Arrival {
+    mutating func subscribed(_ subscription: any Subscription) -> SourceArrival {
         guard !isTerminated, current == nil else { return .cancel }
         current = subscription
         guard isHandedDownstream else {
@@ -99,13 +77,10 @@ struct RetryState<Upstream: Publisher>: MachineState {
     }
 
     @inlinable
-    mutating func received() -> Input {
+    mutating func received() -> SourceInput {
         guard !isTerminated else { return .drop }
         guard isHandedDownstream else { return .trapBeforeSubscription }
-        guard outstanding > 0 else { return .trapBeyondDemand }
-        let isUnlimited = outstanding == .unlimited
-        if !isUnlimited { outstanding -= 1 }
-        return .deliver(isUnlimited: isUnlimited)
+        return .counted(against: &outstanding)
     }
 
     /// Downstream answered `more` to a value: the current attempt, to ask for it (as Combine's,

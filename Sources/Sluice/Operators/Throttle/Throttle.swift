@@ -72,7 +72,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let scheduler: Context
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state: State
@@ -80,12 +79,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
         self.downstream = Releasable(downstream)
-        scheduler = publisher.scheduler
         state = State(interval: publisher.interval, keepsLatest: publisher.latest, scheduler: publisher.scheduler)
         lifetime = Lifetime { unsafeDowncast($0, to: ThrottleSubscription.self).downstream.release() }
         // Combine reads the clock when the subscriber is made (see `ThrottleState`).
-        _ = scheduler.now
+        _ = publisher.scheduler.now
     }
+
+    /// An immutable part of the state: read without the lock.
+    @inlinable var scheduler: Context { state.scheduler }
 
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) -> Result) -> Result { lock.withLock { body(&state) } }
