@@ -106,85 +106,6 @@ extension Publishers {
 
 extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 
-extension _Runtime {
-    /// The fused prefix, then the fused suffix.
-    ///
-    /// The suffix's cursor is made only when the prefix has finished, as Combine subscribes the suffix
-    /// only then. The prefix's end is looked at as soon as the prefix is exhausted, so that an empty
-    /// suffix (or a prefix failure) ends the stream right after the prefix's last value, without
-    /// waiting for more demand.
-    @frozen
-    public struct ConcatenateCursor<PrefixCursor: _Runtime.FusedCursor, Suffix: Publisher>: _Runtime.FusedCursor
-    where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failure {
-        @usableFromInline var prefix: PrefixCursor
-        @usableFromInline let suffixPublisher: Suffix
-        @usableFromInline var suffix: Suffix._Cursor?
-        /// The prefix's failure, seen ahead of time: it ends the stream instead of the suffix.
-        @usableFromInline var failure: Suffix.Failure?
-
-        @inlinable
-        init(prefix: PrefixCursor, suffix: Suffix) {
-            self.prefix = prefix
-            suffixPublisher = suffix
-            self.suffix = nil
-            failure = nil
-            if self.prefix.isExhausted { endPrefix() }
-        }
-
-        @inlinable
-        public mutating func next() -> _Runtime.StageStep<Suffix.Output, Suffix.Failure> {
-            if suffix != nil { return suffix!.next() }
-            if let failure { return .failure(failure) }
-            let step = prefix.next()
-            switch step {
-            case .value, .skip:
-                return step
-            case .finished:
-                startSuffix()
-                return .skip
-            case .failure(let error):
-                failure = error
-                return step
-            }
-        }
-
-        /// The prefix's end is looked at once its last value has been delivered, as Combine subscribes
-        /// the suffix when the prefix completes after that value.
-        @inlinable public var isExhausted: Bool {
-            mutating get {
-                if suffix == nil && failure == nil && prefix.isExhausted { endPrefix() }
-                return suffix?.isExhausted ?? (failure != nil)
-            }
-        }
-
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection {
-            _Runtime.Reflection("Concatenate")
-        }
-
-        @inlinable public var _name: StaticString { "Concatenate" }
-
-        @inlinable public static var _traits: _Runtime.CursorTraits {
-            PrefixCursor._traits.intersection(.acceptsZeroDemand.union(.needsUnlimitedDemand))
-        }
-
-        @inlinable public var _isStarved: Bool { prefix._isStarved }
-
-        @inlinable public mutating func _didEnd() { if suffix == nil { prefix._didEnd() } else { suffix!._didEnd() } }
-
-        /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
-        @inlinable
-        mutating func endPrefix() {
-            switch prefix.next() {
-            case .failure(let error): failure = error
-            default: startSuffix()
-            }
-        }
-
-        @inlinable
-        mutating func startSuffix() { suffix = suffixPublisher._makeCursor() }
-    }
-}
-
 /// Which part of a concatenation a side subscribes to: the first part's side and the others' are of
 /// two types, as in Combine, whose prefix and suffix sides are (OpenCombine's
 /// ConcatenateTests.testCombineIdentifier).
@@ -254,27 +175,11 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     }
 }
 
-/// Where a concatenation is: a part is awaited or runs, and whether it is the last (the suffix).
-@usableFromInline
-enum ConcatenateStage: UInt8, StateWord {
-    case awaitingPrefix
-    case inPrefix
-    case awaitingSuffix
-    case inSuffix
-    case done
-}
-
 /// Runs the parts of a concatenation one after the other, over parts that cannot be fused: the
-/// prefix, the parts that nested concatenations handed over (`parts`, a stack, the next last), then
-/// the suffix.
-///
-/// One lock over the fields below; never held while calling out. `stage` says whether a part runs
-/// and whether its subscription has arrived: downstream gets its own subscription when the first
-/// part's arrives, and a part's signals before its subscription, or after it ended, are ignored,
-/// as in Combine (each side tells its part's number). While parts remain after the one that runs
-/// (`inPrefix`), `owed` counts what downstream asked for and has not received, so that the next
-/// part can be asked for exactly that; the last part (`inSuffix`) passes demand straight through.
-/// `stage` is changed under the lock and read without it by a value of the last part.
+/// prefix, the parts that nested concatenations handed over, then the suffix. Its state is a
+/// `ConcatenateState` under `lock`, never held while calling out; the last part's values pass
+/// without the lock (`lastPart`). Downstream gets its own subscription when the first part's
+/// arrives.
 ///
 /// A part that is a concatenation hands over its parts from inside its `receive(subscriber:)`;
 /// `subscribeParts` then subscribes the first of them, in a loop, not a recursion. A part that
@@ -284,40 +189,32 @@ enum ConcatenateStage: UInt8, StateWord {
 @usableFromInline
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription, Introspected
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
-    @usableFromInline typealias Part = AnyPublisher<Downstream.Input, Downstream.Failure>
-
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
-    @usableFromInline let stage = Atomic<ConcatenateStage>(.awaitingPrefix)
-    /// The subscription of the part that runs; nil while it is awaited.
-    @exclusivity(unchecked)
-    @usableFromInline var running: (any Subscription)?
-    /// The number of the part that runs or is awaited; written before `stage` says `inSuffix`.
-    @exclusivity(unchecked)
-    @usableFromInline var part = 0
-    /// Parts handed over by nested concatenations, to run before `suffix`; the next last.
-    @exclusivity(unchecked)
-    @usableFromInline var parts: [Part] = []
-    /// Kept until it is subscribed, and let go if the stream ends first.
-    @exclusivity(unchecked)
-    @usableFromInline var suffix: Suffix?
-    @exclusivity(unchecked)
-    @usableFromInline var owed = Subscribers.Demand.none
-    /// The part whose subscribe call is in progress (-1: none): only then may it hand over its parts.
-    @exclusivity(unchecked)
-    @usableFromInline var inProgress = -1
-    /// Set by `takeParts`, for the call in progress, which then subscribes the first of the parts.
-    @exclusivity(unchecked)
-    @usableFromInline var handedOver = false
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state: ConcatenateState<Suffix>
+    /// The last part's number while it runs, -1 otherwise: `state.runningLast`, published when it
+    /// changes, under the lock.
+    @usableFromInline let lastPart = Atomic<Int>(-1)
 
     @inlinable
     init(suffix: Suffix, downstream: Downstream) {
-        self.suffix = suffix
+        state = ConcatenateState(suffix: suffix)
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: ConcatenateSubscription.self).downstream.release() }
+    }
+
+    /// Runs an event under the lock, and publishes the last part's number.
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout ConcatenateState<Suffix>) -> Result) -> Result {
+        lock.withLock {
+            let result = body(&state)
+            lastPart.store(state.runningLast ?? -1, ordering: .releasing)
+            return result
+        }
     }
 
     @usableFromInline var description: String { "Concatenate" }
@@ -328,148 +225,68 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @inlinable
     func start<Prefix: Publisher>(_ prefix: Prefix)
     where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
-        // Nobody else knows this subscription yet: no lock needed to begin.
-        inProgress = 0
         prefix.subscribe(ConcatenateSide<Suffix, Downstream, ConcatenatePrefixPart>(parent: self, part: 0))
-        lock.lock()
-        let wasHandedOver = subscribeReturned(from: 0)
-        lock.unlock()
-        if wasHandedOver { subscribeParts() }
+        if withState({ $0.subscribeReturned(from: 0) }) { subscribeParts() }
     }
 
-    /// Under the lock, once part `number`'s subscribe call has returned: ends the call, and says
-    /// whether the part handed over its parts (the first of them is then to be subscribed).
-    @inlinable
-    func subscribeReturned(from number: Int) -> Bool {
-        if inProgress == number { inProgress = -1 }
-        defer { handedOver = false }
-        return handedOver
-    }
-
-    /// Subscribes the next part, and the first of the parts it hands over, if it does.
+    /// Subscribes the next part, and the first of the parts it hands over, while one does.
     @usableFromInline
     func subscribeParts() {
-        lock.lock()
-        while true {
-            let first = stage.load(ordering: .relaxed) == .awaitingPrefix
-            guard first || stage.load(ordering: .relaxed) == .awaitingSuffix else { break }
-            let next: Part
-            if let handedOver = parts.popLast() {
-                next = handedOver
-            } else if let last = suffix {
-                suffix = nil
-                next = AnyPublisher(last)
-            } else {
-                break
-            }
-            part = first ? 0 : part + 1
-            let number = part
-            inProgress = number
-            lock.unlock()
-            if first {
+        while case (let next, let number, let isFirst)? = withState({ $0.nextPart() }) {
+            if isFirst {
                 next.subscribe(ConcatenateSide<Suffix, Downstream, ConcatenatePrefixPart>(parent: self, part: number))
             } else {
                 next.subscribe(ConcatenateSide<Suffix, Downstream, ConcatenateSuffixPart>(parent: self, part: number))
             }
-            lock.lock()
-            guard subscribeReturned(from: number) else { break }
+            guard withState({ $0.subscribeReturned(from: number) }) else { return }
         }
-        lock.unlock()
     }
 
     /// The part being subscribed is itself a concatenation: its two parts take its place.
     @usableFromInline
-    func takeParts(_ prefix: Part, _ suffix: Part, for number: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = stage.load(ordering: .relaxed)
-        guard inProgress == number, number == part, now == .awaitingPrefix || now == .awaitingSuffix else {
-            return false
-        }
-        parts.append(suffix)
-        parts.append(prefix)
-        // The next part subscribed takes this one's number.
-        if now == .awaitingSuffix { part -= 1 }
-        handedOver = true
-        return true
+    func takeParts(_ prefix: ConcatenateState<Suffix>.Part, _ suffix: ConcatenateState<Suffix>.Part, for number: Int)
+        -> Bool
+    {
+        withState { $0.handOver(prefix, suffix, from: number) }
     }
 
     @inlinable
     func receive(subscription: any Subscription, from number: Int) {
-        lock.lock()
-        let now = stage.load(ordering: .relaxed)
-        guard number == part, now == .awaitingPrefix || now == .awaitingSuffix else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        running = subscription
-        let isLast = parts.isEmpty && suffix == nil
-        stage.store(isLast ? .inSuffix : .inPrefix, ordering: .releasing)
-        guard now == .awaitingSuffix else {
-            lock.unlock()
+        switch withState({ $0.subscribed(subscription, from: number) }) {
+        case .handDownstream:
             // Downstream's first request goes straight to the prefix.
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-            return
+        case .request(let demand):
+            if demand != .none { subscription.request(demand) }
+        case .cancel:
+            subscription.cancel()
         }
-        // The next part is asked for what the ones before left owed; the last part's demand then
-        // passes straight on.
-        let ask = owed
-        if isLast { owed = .none }
-        lock.unlock()
-        if ask > 0 { subscription.request(ask) }
     }
 
     @inlinable
     func receive(_ input: Downstream.Input, from number: Int) -> Subscribers.Demand {
-        if stage.load(ordering: .acquiring) == .inSuffix {
-            guard number == part else { return .none }
+        let last = lastPart.load(ordering: .acquiring)
+        if last >= 0 {
+            guard number == last else { return .none }
             return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         }
-        lock.lock()
-        // A value nobody asked for is not delivered: the count must stay exact for the next part.
-        guard stage.load(ordering: .relaxed) == .inPrefix, number == part, owed > 0 else {
-            lock.unlock()
-            return .none
-        }
-        owed -= 1
-        lock.unlock()
+        guard withState({ $0.received(from: number) }) else { return .none }
         let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
         guard more > 0 else { return .none }
-        lock.lock()
-        switch stage.load(ordering: .relaxed) {
-        case .inPrefix where number == part:
-            owed += more
-            lock.unlock()
-            return more
-        case .inPrefix, .inSuffix:
-            // The part finished from inside that `receive` and a later one runs: it gets the demand.
-            if stage.load(ordering: .relaxed) == .inPrefix { owed += more }
-            let current = running
-            lock.unlock()
-            current?.request(more)
-        case .awaitingSuffix:
-            // The part finished from inside that `receive`: the next, still awaited, gets it.
-            owed += more
-            lock.unlock()
-        case .awaitingPrefix, .done:
-            lock.unlock()
+        switch withState({ $0.delivered(more, from: number) }) {
+        case .toSender: return more
+        case .request(let current): current.request(more)
+        case .kept: break
         }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, from number: Int) {
-        lock.lock()
-        let now = stage.load(ordering: .relaxed)
-        guard number == part, now == .inPrefix || now == .inSuffix else {
-            lock.unlock()
-            return
-        }
-        running = nil
-        if now == .inPrefix, case .finished = completion {
-            stage.store(.awaitingSuffix, ordering: .releasing)
-            lock.unlock()
+        switch withState({ $0.completed(completion, from: number) }) {
+        case .none:
+            break
+        case .next:
             // Subscribed from here, as in Combine; past 32 nested subscribes, by the deepest.
             let trampoline = Trampoline.current
             if trampoline.enter() {
@@ -478,42 +295,25 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
             } else {
                 trampoline.defer { self.subscribeParts() }
             }
-            return
+        case .end(let unused):
+            lifetime.call(self) {
+                if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
+            }
+            _ = unused
         }
-        let unused = (suffix, parts)
-        suffix = nil
-        parts = []
-        stage.store(.done, ordering: .releasing)
-        lock.unlock()
-        lifetime.call(self) {
-            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
-        }
-        _ = unused
     }
 
     // MARK: Downstream
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let now = stage.load(ordering: .relaxed)
-        if now == .inPrefix || now == .awaitingSuffix { owed += demand }
-        let current = now == .inPrefix || now == .inSuffix ? running : nil
-        lock.unlock()
-        current?.request(demand)
+        withState { $0.requested(demand) }?.request(demand)
     }
 
     /// Cancels whichever part runs, and lets go of the parts that never ran.
     @inlinable
     func cancel() {
-        lock.lock()
-        stage.store(.done, ordering: .releasing)
-        let current = running
-        running = nil
-        let unused = (suffix, parts)
-        suffix = nil
-        parts = []
-        lock.unlock()
+        let (current, unused) = withState { $0.cancelled() }
         current?.cancel()
         lifetime.end(self)
         _ = unused
