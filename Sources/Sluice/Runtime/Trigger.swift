@@ -43,3 +43,53 @@ extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomP
 where Listener: Introspected {
     @inlinable var owner: Listener { listener }
 }
+
+/// The trigger's part of an until-output operator's state (`DropUntilOutputState`,
+/// `PrefixUntilOutputState`), kept under its subscription's lock.
+@usableFromInline
+enum TriggerLink {
+    /// Not subscribed yet.
+    case awaiting
+    /// Subscribed, and asked for its one element.
+    case held(any Subscription)
+    /// It fired or completed, or the stream ended: Combine lets a trigger that fired or completed go
+    /// without a cancel, and cancels a second subscription.
+    case released
+
+    /// The trigger's subscription arrived: true to ask it for one element, false to cancel it.
+    @inlinable
+    mutating func subscribed(_ subscription: any Subscription) -> Bool {
+        guard case .awaiting = self else { return false }
+        self = .held(subscription)
+        return true
+    }
+
+    @inlinable var isHeld: Bool { if case .held = self { true } else { false } }
+
+    /// Lets go of the trigger: its subscription, if it was held, for the caller to cancel.
+    @inlinable
+    mutating func release() -> (any Subscription)? {
+        defer { self = .released }
+        return if case .held(let subscription) = self { subscription } else { nil }
+    }
+}
+
+/// What an until-output operator's subscription cancels once its stream has ended, in Combine's
+/// order: upstream, then the trigger.
+@usableFromInline
+struct UntilOutputEnd {
+    @usableFromInline let upstream: (any Subscription)?
+    @usableFromInline let trigger: (any Subscription)?
+
+    @inlinable
+    init(upstream: (any Subscription)?, trigger: (any Subscription)?) {
+        self.upstream = upstream
+        self.trigger = trigger
+    }
+
+    @inlinable
+    func cancel() {
+        upstream?.cancel()
+        trigger?.cancel()
+    }
+}

@@ -52,20 +52,11 @@ extension Publishers {
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 
-/// Where `drop(untilOutputFrom:)` is: values are dropped until the trigger fires, then pass, until
-/// the stream is done.
-@usableFromInline
-enum DropUntilOutputPhase: UInt8, StateWord {
-    case dropping
-    case passing
-    case done
-}
-
 /// Drops upstream's values until the trigger fires.
 ///
-/// One lock over the links to both upstreams and the demand that waits for upstream; never held
-/// while calling out. `phase` mirrors the part of the state a value needs, so that a value costs
-/// one atomic load and no lock.
+/// Its state is a `DropUntilOutputState` under `lock`, never held while calling out; whether values
+/// pass is published in `isPassing` when the machine changes it, so that a value costs one atomic
+/// load and no lock.
 @usableFromInline
 final class DropUntilOutputSubscription<Downstream: Subscriber>:
     Subscriber, Subscription, TriggerListener, Introspected
@@ -78,28 +69,35 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let phase = Atomic<DropUntilOutputPhase>(.dropping)
     @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
-    @exclusivity(unchecked)
-    @usableFromInline var hasUpstream = false
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state = DropUntilOutputState()
+    /// `state.isPassing`, published under the lock.
+    @usableFromInline let isPassing = Atomic<Bool>(false)
     /// What downstream requested and upstream has not sent yet: a value that finds none traps,
     /// as in Combine (whose operator counts it too), dropped or not, and after the end too.
     @usableFromInline let demand = DemandCounter()
-    /// Demand that arrived before upstream's subscription.
-    @exclusivity(unchecked)
-    @usableFromInline var pending = Subscribers.Demand.none
-    /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
-    @exclusivity(unchecked)
-    @usableFromInline var trigger: (any Subscription)?
-    @exclusivity(unchecked)
-    @usableFromInline var hasTrigger = false
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = Releasable(downstream)
         lifetime = Lifetime { unsafeDowncast($0, to: DropUntilOutputSubscription.self).downstream.release() }
+    }
+
+    /// Runs an event under the lock, and publishes whether values pass.
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout DropUntilOutputState) -> Result) -> Result {
+        lock.withLock {
+            let result = body(&state)
+            isPassing.store(state.isPassing, ordering: .releasing)
+            return result
+        }
+    }
+
+    /// Inside a `lifetime` call: ends the stream with `completion`, once.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Failure>) {
+        if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
     }
 
     @usableFromInline var description: String { "DropUntilOutput" }
@@ -108,17 +106,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) != .done, !hasUpstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        hasUpstream = true
-        upstream = subscription
-        let first = pending
-        pending = .none
-        lock.unlock()
+        guard let first = withState({ $0.upstreamSubscribed(subscription) }) else { return subscription.cancel() }
         if first > 0 { subscription.request(first) }
     }
 
@@ -127,7 +115,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
         _require(
             demand.load() != 0,
             "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
-        guard phase.load(ordering: .acquiring) == .passing else {
+        guard isPassing.load(ordering: .acquiring) else {
             _ = demand.settle(emitted: 1, returned: .none)
             return .none
         }
@@ -138,99 +126,47 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) != .done else {
-            lock.unlock()
-            return
-        }
-        phase.store(.done, ordering: .releasing)
-        let other = trigger
-        upstream = nil
-        trigger = nil
-        lock.unlock()
-        // Combine cancels a trigger that has not fired before downstream hears the completion.
-        other?.cancel()
-        lifetime.call(self) {
-            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
-        }
+        guard let end = withState({ $0.upstreamCompleted() }) else { return }
+        end.cancel()
+        lifetime.call(self) { complete(completion) }
     }
 
     // MARK: Trigger
 
     @usableFromInline
     func triggerSubscribed(_ subscription: any Subscription) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) == .dropping, !hasTrigger else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        hasTrigger = true
-        trigger = subscription
-        lock.unlock()
+        guard withState({ $0.triggerSubscribed(subscription) }) else { return subscription.cancel() }
         subscription.request(.max(1))
     }
 
     @usableFromInline
     func triggerFired() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard phase.load(ordering: .relaxed) == .dropping else { return }
-        phase.store(.passing, ordering: .releasing)
-        trigger = nil
+        withState { $0.triggerFired() }
     }
 
     @usableFromInline
     func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) == .dropping else {
-            lock.unlock()
-            return
-        }
-        // The trigger can no longer fire: nothing would ever pass, so the stream ends here.
-        phase.store(.done, ordering: .releasing)
-        let current = upstream
-        upstream = nil
-        trigger = nil
-        lock.unlock()
-        current?.cancel()
-        lifetime.call(self) {
-            if lifetime.end() { downstream.with { $0.receive(completion: completion) } }
-        }
+        guard let end = withState({ $0.triggerCompleted() }) else { return }
+        end.cancel()
+        lifetime.call(self) { complete(completion) }
     }
 
     // MARK: Downstream
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) != .done else {
-            lock.unlock()
-            return
+        let request = withState { state in
+            let request = state.requested(demand)
+            if case .ignore = request {} else { _ = self.demand.add(demand) }
+            return request
         }
-        _ = self.demand.add(demand)
-        guard hasUpstream else {
-            pending += demand
-            lock.unlock()
-            return
-        }
-        let current = upstream
-        lock.unlock()
-        current?.request(demand)
+        if case .forward(let upstream) = request { upstream.request(demand) }
     }
 
     /// Cancels upstream first, then the trigger, in Combine's order.
     @inlinable
     func cancel() {
-        lock.lock()
-        phase.store(.done, ordering: .releasing)
-        let current = upstream
-        let other = trigger
-        upstream = nil
-        trigger = nil
-        lock.unlock()
-        current?.cancel()
-        other?.cancel()
+        withState { $0.cancelled() }.cancel()
         lifetime.end(self)
     }
 }

@@ -49,8 +49,9 @@ extension Publishers {
 
 /// Passes upstream's values through until the trigger fires.
 ///
-/// One lock over the links to both upstreams; never held while calling out. `phase` is atomic, so
-/// that a value costs one atomic load and no lock.
+/// Its state is a `PrefixUntilOutputState` under `lock`, never held while calling out; whether
+/// upstream is active is published in `isActive` when the machine changes it, so that a value
+/// costs one atomic load and no lock.
 ///
 /// As in Combine, downstream gets this subscription when upstream's arrives, and hears nothing
 /// of a stream that ends before: a completion from upstream then goes unheard, and the trigger
@@ -66,19 +67,11 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
-    /// `awaiting` → `active` → `ended`, or `awaiting` → `ended`; changed under `lock`.
-    @usableFromInline let phase = Atomic<UpstreamStatus>(.awaiting)
     @usableFromInline let lock = Lock()
-    @exclusivity(unchecked)
-    @usableFromInline var upstream: (any Subscription)?
-    /// Held until the trigger fires or completes; Combine then lets it go without a cancel.
-    @exclusivity(unchecked)
-    @usableFromInline var trigger: (any Subscription)?
-    @exclusivity(unchecked)
-    @usableFromInline var hasTrigger = false
-    /// The trigger completed: an element it sends after that is ignored, as Combine ignores it.
-    @exclusivity(unchecked)
-    @usableFromInline var triggerEnded = false
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var state = PrefixUntilOutputState()
+    /// `state.isActive`, published under the lock.
+    @usableFromInline let isActive = Atomic<Bool>(false)
 
     @inlinable
     init(downstream: Downstream) {
@@ -86,33 +79,35 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
         lifetime = Lifetime { unsafeDowncast($0, to: PrefixUntilOutputSubscription.self).downstream.release() }
     }
 
+    /// Runs an event under the lock, and publishes whether upstream is active.
+    @inlinable @inline(__always)
+    func withState<Result>(_ body: (inout PrefixUntilOutputState) -> Result) -> Result {
+        lock.withLock {
+            let result = body(&state)
+            isActive.store(state.isActive, ordering: .releasing)
+            return result
+        }
+    }
+
     // MARK: Upstream
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) == .awaiting else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        phase.store(.active, ordering: .releasing)
-        upstream = subscription
-        lock.unlock()
+        guard withState({ $0.upstreamSubscribed(subscription) }) else { return subscription.cancel() }
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard phase.load(ordering: .acquiring) == .active else { return .none }
+        guard isActive.load(ordering: .acquiring) else { return .none }
         return lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+        guard let (cancelling, wasSubscribed) = withState({ $0.end() }) else { return }
         // Combine cancels a trigger that is still waiting before downstream hears the completion.
-        guard let (_, other, wasSubscribed) = end() else { return }
-        other?.cancel()
+        cancelling.trigger?.cancel()
         guard wasSubscribed else { return lifetime.end(self) }
         finish(completion)
     }
@@ -121,70 +116,34 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
 
     @usableFromInline
     func triggerSubscribed(_ subscription: any Subscription) {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) != .ended, !hasTrigger else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        hasTrigger = true
-        trigger = subscription
-        lock.unlock()
+        guard withState({ $0.triggerSubscribed(subscription) }) else { return subscription.cancel() }
         subscription.request(.max(1))
     }
 
-    /// The trigger fired: upstream is cancelled and the stream finishes. The trigger itself is let
-    /// go without a cancel, as in Combine: it was asked for one element and sent it.
     @usableFromInline
     func triggerFired() {
-        // Combine ignores an element from a trigger that has not subscribed yet or has completed.
-        guard lock.withLock({ hasTrigger && !triggerEnded }), let (current, _, _) = end() else { return }
-        current?.cancel()
+        guard let end = withState({ $0.triggerFired() }) else { return }
+        end.cancel()
         finish(.finished)
     }
 
-    /// Without an element the trigger will never fire: the stream goes on until upstream ends.
     @usableFromInline
     func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
-        lock.withLock {
-            trigger = nil
-            triggerEnded = true
-        }
+        withState { $0.triggerCompleted() }
     }
 
     // MARK: Downstream
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let current = phase.load(ordering: .relaxed) == .active ? upstream : nil
-        lock.unlock()
-        current?.request(demand)
+        withState { $0.requested() }?.request(demand)
     }
 
     /// Cancels upstream first, then the trigger, in Combine's order.
     @inlinable
     func cancel() {
-        guard let (current, other, _) = end() else { return lifetime.end(self) }
-        current?.cancel()
-        other?.cancel()
+        withState { $0.end() }?.cancelling.cancel()
         lifetime.end(self)
-    }
-
-    /// Stops the stream and hands back both links (and whether upstream had subscribed) to the
-    /// one caller that stopped it.
-    @usableFromInline
-    func end() -> (upstream: (any Subscription)?, trigger: (any Subscription)?, wasSubscribed: Bool)? {
-        lock.lock()
-        defer { lock.unlock() }
-        let current = phase.load(ordering: .relaxed)
-        guard current != .ended else { return nil }
-        phase.store(.ended, ordering: .releasing)
-        defer {
-            upstream = nil
-            trigger = nil
-        }
-        return (upstream, trigger, current == .active)
     }
 
     @usableFromInline
