@@ -55,8 +55,9 @@ extension _Runtime {
     /// The stage of `assertNoFailure`: the identity on values; an upstream failure traps.
     @frozen
     public struct AssertNoFailureStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "AssertNoFailure" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("AssertNoFailure", passesSubscriptionThrough: true)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("file", file), ("line", line), ("prefix", prefix)]
         }

@@ -119,8 +119,9 @@ extension _Runtime {
     /// `compactMap`'s stage.
     @frozen
     public struct CompactMapStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "CompactMap" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("CompactMap", passesSubscriptionThrough: true)
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline let transform: (Input) -> Output?
 
@@ -137,8 +138,9 @@ extension _Runtime {
     /// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
     @frozen
     public struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryCompactMap" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("TryCompactMap", edges: .filtering)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }

@@ -101,7 +101,7 @@ extension _Runtime {
     /// The stage of `drop(while:)`.
     @frozen
     public struct DropWhileStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "DropWhile" }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("DropWhile") }
         public typealias UpstreamFailure = Failure
         @usableFromInline let predicate: (Value) -> Bool
         @usableFromInline var state = DropSwitch()
@@ -120,7 +120,7 @@ extension _Runtime {
     /// The stage of `tryDrop(while:)`: a thrown error fails the stream.
     @frozen
     public struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryDropWhile" }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("TryDropWhile") }
         public typealias Failure = any Error
         @usableFromInline let predicate: (Value) throws -> Bool
         @usableFromInline var state = DropSwitch()

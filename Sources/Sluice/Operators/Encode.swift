@@ -96,8 +96,7 @@ extension _Runtime {
         @inlinable @inline(__always)
         public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 
-        @inlinable public static var _name: StaticString { "Encode" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .coding }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("Encode", edges: .coding) }
 
         public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
@@ -123,8 +122,7 @@ extension _Runtime {
         @inlinable @inline(__always)
         public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 
-        @inlinable public static var _name: StaticString { "Decode" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .coding }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("Decode", edges: .coding) }
 
         public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]

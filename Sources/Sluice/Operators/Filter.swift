@@ -60,8 +60,9 @@ extension Publishers.Filter {
 extension _Runtime {
     @frozen
     public struct FilterStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "Filter" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("Filter", passesSubscriptionThrough: true)
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline let isIncluded: (Value) -> Bool
 

@@ -60,8 +60,9 @@ extension Publishers.Map {
 extension _Runtime {
     @frozen
     public struct MapStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "Map" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("Map", passesSubscriptionThrough: true)
+        }
         public typealias UpstreamFailure = Failure
         @usableFromInline let transform: (Input) -> Output
 

@@ -52,8 +52,9 @@ extension _Runtime {
     /// `mapError`'s stage: every value goes through; only a failure is converted.
     @frozen
     public struct MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "MapError" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("MapError", passesSubscriptionThrough: true)
+        }
         @usableFromInline let transform: (UpstreamFailure) -> Failure
 
         @inlinable @inline(__always) init(transform: @escaping (UpstreamFailure) -> Failure) {

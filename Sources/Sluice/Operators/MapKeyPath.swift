@@ -129,8 +129,9 @@ extension _Runtime {
     /// `map(_:)`'s stage for one key path.
     @frozen
     public struct MapKeyPathStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "ValueForKey" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("ValueForKey", passesSubscriptionThrough: true)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
         public typealias UpstreamFailure = Failure
         @usableFromInline let keyPath: KeyPath<Input, Output>
@@ -148,8 +149,9 @@ extension _Runtime {
     /// `map(_:_:)`'s stage for two key paths.
     @frozen
     public struct MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "ValueForKeys" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("ValueForKeys", passesSubscriptionThrough: true)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("keyPath0", keyPath0), ("keyPath1", keyPath1)]
         }
@@ -174,8 +176,9 @@ extension _Runtime {
     /// `map(_:_:_:)`'s stage for three key paths.
     @frozen
     public struct MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "ValueForKeys" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("ValueForKeys", passesSubscriptionThrough: true)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
         }

@@ -80,7 +80,7 @@ extension _Runtime {
 
         @inlinable @inline(__always) init(range: CountableRange<Int>) { self.range = range }
 
-        @inlinable public static var _name: StaticString { "Output" }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("Output") }
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {

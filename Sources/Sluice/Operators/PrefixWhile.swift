@@ -94,8 +94,7 @@ extension _Runtime {
     /// The stage of `prefix(while:)`.
     @frozen
     public struct PrefixWhileStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "PrefixWhile" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("PrefixWhile", edges: .filtering) }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
@@ -115,8 +114,9 @@ extension _Runtime {
     /// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
     @frozen
     public struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryPrefixWhile" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("TryPrefixWhile", edges: .filtering)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }

@@ -122,8 +122,9 @@ extension _Runtime {
     /// `removeDuplicates`' stage.
     @frozen
     public struct RemoveDuplicatesStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "RemoveDuplicates" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("RemoveDuplicates", edges: .filtering)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("last", memory.last as Any)]
         }
@@ -144,8 +145,9 @@ extension _Runtime {
     /// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
     @frozen
     public struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryRemoveDuplicates" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("TryRemoveDuplicates", edges: .filtering)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("last", memory.last as Any)]
         }

@@ -104,8 +104,9 @@ extension _Runtime {
     /// value path touches it, and each subscription has its own stage.
     @frozen
     public struct ScanStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "Scan" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("Scan", passesSubscriptionThrough: true)
+        }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("result", result)]
         }
@@ -131,8 +132,7 @@ extension _Runtime {
     /// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
     @frozen
     public struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryScan" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .transforming }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("TryScan", edges: .transforming) }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("status", status), ("result", result)]
         }

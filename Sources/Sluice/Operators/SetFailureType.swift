@@ -48,8 +48,9 @@ extension _Runtime {
     /// `setFailureType`'s stage: values go through, and there is no failure to convert.
     @frozen
     public struct SetFailureTypeStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "SetFailureType" }
-        @inlinable public static var _passesSubscriptionThrough: Bool { true }
+        @inlinable public static var _description: _Runtime.StageDescription {
+            .init("SetFailureType", passesSubscriptionThrough: true)
+        }
         public typealias UpstreamFailure = Never
 
         @inlinable @inline(__always) init() {}

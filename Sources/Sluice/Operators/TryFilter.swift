@@ -76,8 +76,7 @@ extension _Runtime {
     /// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
     @frozen
     public struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryFilter" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .filtering }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("TryFilter", edges: .filtering) }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }

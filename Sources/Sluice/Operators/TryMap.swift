@@ -72,8 +72,7 @@ extension _Runtime {
     /// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
     @frozen
     public struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _name: StaticString { "TryMap" }
-        @inlinable public static var _edges: _Runtime.StageEdges { .transforming }
+        @inlinable public static var _description: _Runtime.StageDescription { .init("TryMap", edges: .transforming) }
         public typealias Failure = any Error
         @usableFromInline let transform: (Input) throws -> Output
 

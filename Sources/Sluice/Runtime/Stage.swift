@@ -27,54 +27,69 @@ extension _Runtime {
         /// right after the value that completed it.
         var isComplete: Bool { get }
 
-        /// Combine's name for the operator's subscriber (and its subscription, unless it passes
-        /// upstream's through): what `description` says. See `Introspection.swift`.
-        static var _name: StaticString { get }
-
-        /// True for the operators that, in Combine, hand downstream their upstream's subscription and
-        /// forward every signal they get, whenever it comes (`map`, `filter`, `scan`, ...): a run of
-        /// them alone is a subscriber only (`StageSubscriber`).
-        static var _passesSubscriptionThrough: Bool { get }
+        /// What the operator is beyond its values: Combine's name for it, whether it passes
+        /// upstream's subscription through, and what its own subscription does with signals out of
+        /// order. Read off the value path, to choose a route and to introspect.
+        static var _description: _Runtime.StageDescription { get }
 
         /// Combine's mirror children for the operator's subscription; `status` says where the stream is.
         func _children(downstream: Any, status: String) -> [Mirror.Child]
-
-        /// What the stage's own subscription does with signals out of order, as Combine's operator does.
-        static var _edges: _Runtime.StageEdges { get }
     }
 }
 
 extension _Runtime {
+    /// What a stage operator is beyond its values, one value per operator (its `_description`):
+    /// Combine's name for its subscriber (and for its subscription, unless it passes upstream's
+    /// through), what `description` says (see `Introspection.swift`); whether it is one of the
+    /// operators that, in Combine, hand downstream their upstream's subscription and forward every
+    /// signal they get, whenever it comes (`map`, `filter`, `scan`, ...: a run of them alone is a
+    /// subscriber only, `StageSubscriber`); and what its own subscription does with signals out of
+    /// order, as Combine's operator does.
+    @frozen
+    public struct StageDescription: Sendable {
+        @usableFromInline let name: StaticString
+        @usableFromInline let passesSubscriptionThrough: Bool
+        @usableFromInline let edges: StageEdges
+
+        @inlinable
+        init(_ name: StaticString, passesSubscriptionThrough: Bool = false, edges: StageEdges = .dropping) {
+            self.name = name
+            self.passesSubscriptionThrough = passesSubscriptionThrough
+            self.edges = edges
+        }
+    }
+
     /// What a stage's own subscription (`StageSubscription`) does with a signal that comes out of
     /// order: from upstream before its subscription, or a subscription after downstream cancelled.
     /// Combine's operators differ here by family, and OpenCombine's Apple-validated suite records each
     /// (`testReceiveValueBeforeSubscription`, `testCancelBeforeSubscription`, ... in every operator's tests).
-    public struct StageEdges: Sendable {
+    @usableFromInline
+    struct StageEdges: Sendable {
         /// A value or completion before the subscription, or a request before there is one, traps.
-        public let trapsBeforeSubscription: Bool
+        @usableFromInline let trapsBeforeSubscription: Bool
         /// A value before the subscription goes through the stage to downstream; otherwise it is dropped.
-        public let processesValueBeforeSubscription: Bool
+        @usableFromInline let processesValueBeforeSubscription: Bool
         /// A completion before the subscription is passed on; otherwise it is dropped.
-        public let forwardsCompletionBeforeSubscription: Bool
+        @usableFromInline let forwardsCompletionBeforeSubscription: Bool
         /// A subscription that arrives after downstream cancelled is cancelled; otherwise it is dropped
         /// untouched.
-        public let cancelsLateSubscription: Bool
+        @usableFromInline let cancelsLateSubscription: Bool
 
         /// Drops what comes before the subscription and a late subscription (`drop(while:)`, `output`).
-        public static let dropping = _Runtime.StageEdges(
+        @usableFromInline static let dropping = _Runtime.StageEdges(
             trapsBeforeSubscription: false, processesValueBeforeSubscription: false,
             forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
         /// Combine's filtering operators (`tryFilter`, `tryCompactMap`, `prefix(while:)`,
         /// `removeDuplicates`, ...): a signal before the subscription traps; a late subscription is cancelled.
-        public static let filtering = _Runtime.StageEdges(
+        @usableFromInline static let filtering = _Runtime.StageEdges(
             trapsBeforeSubscription: true, processesValueBeforeSubscription: false,
             forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: true)
         /// `tryMap` and `tryScan`: a value before the subscription still goes through.
-        public static let transforming = _Runtime.StageEdges(
+        @usableFromInline static let transforming = _Runtime.StageEdges(
             trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
             forwardsCompletionBeforeSubscription: false, cancelsLateSubscription: false)
         /// `encode` and `decode`: a value and a completion before the subscription still go through.
-        public static let coding = _Runtime.StageEdges(
+        @usableFromInline static let coding = _Runtime.StageEdges(
             trapsBeforeSubscription: false, processesValueBeforeSubscription: true,
             forwardsCompletionBeforeSubscription: true, cancelsLateSubscription: false)
 
@@ -94,16 +109,12 @@ extension _Runtime {
 extension _Runtime.Stage {
     @inlinable public var isComplete: Bool { false }
 
-    @inlinable public static var _passesSubscriptionThrough: Bool { false }
-
     @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [] }
-
-    @inlinable public static var _edges: _Runtime.StageEdges { .dropping }
 
     /// What the subscription shows a debugger.
     @inlinable
     func _reflection(downstream: Any, status: String) -> _Runtime.Reflection {
-        _Runtime.Reflection("\(Self._name)", _children(downstream: downstream, status: status))
+        _Runtime.Reflection("\(Self._description.name)", _children(downstream: downstream, status: status))
     }
 }
 
@@ -143,22 +154,25 @@ extension _Runtime {
         /// A stage turns one element into at most one, and passes upstream's other traits on; the
         /// chain shows its source's subscription only if the stage passes upstream's through.
         @inlinable public static var _traits: _Runtime.CursorTraits {
-            Stage._passesSubscriptionThrough ? Upstream._traits : Upstream._traits.subtracting(.showsSourceSubscription)
+            Stage._description.passesSubscriptionThrough
+                ? Upstream._traits : Upstream._traits.subtracting(.showsSourceSubscription)
         }
 
-        @inlinable public var _name: StaticString { Stage._passesSubscriptionThrough ? upstream._name : Stage._name }
+        @inlinable public var _name: StaticString {
+            Stage._description.passesSubscriptionThrough ? upstream._name : Stage._description.name
+        }
 
         @inlinable public var _isStarved: Bool { upstream._isStarved }
 
         @inlinable public mutating func _didEnd() { upstream._didEnd() }
 
         @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
-            Stage._passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
+            Stage._description.passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
         }
 
         @inlinable
         public func _reflection(downstream: Any) -> _Runtime.Reflection {
-            Stage._passesSubscriptionThrough
+            Stage._description.passesSubscriptionThrough
                 ? upstream._reflection(downstream: downstream)
                 : stage._reflection(downstream: downstream, status: "subscribed")
         }
@@ -194,7 +208,7 @@ extension _Runtime.StageOperator {
         #if Introspection
         // An `_Introspection` hook sees each operator's boundary, as in Combine's chain.
         guard _Runtime._mayFuse else {
-            if Stage._passesSubscriptionThrough {
+            if Stage._description.passesSubscriptionThrough {
                 return upstream.subscribe(StageSubscriber(stage: _makeStage(), downstream: subscriber))
             }
             return upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
@@ -264,7 +278,7 @@ extension Publisher {
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure {
         if Self._fusesUnderAnyDemand {
             Sluice._subscribeFused(_Runtime.StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
-        } else if Stage._passesSubscriptionThrough {
+        } else if Stage._description.passesSubscriptionThrough {
             subscribe(StageSubscriber(stage: makeStage(), downstream: subscriber))
         } else {
             subscribe(StageSubscription(stage: makeStage(), downstream: subscriber))
@@ -313,16 +327,16 @@ extension _Runtime {
         /// As in Combine, a subscriber of the run gets the subscription of the topmost stage that does
         /// not pass its upstream's through; a run of pass-through stages only is named after its bottom
         /// stage, the subscriber that its upstream sees.
-        @inlinable static var showsThen: Bool { !Then._passesSubscriptionThrough }
+        @inlinable static var showsThen: Bool { !Then._description.passesSubscriptionThrough }
 
-        @inlinable public static var _name: StaticString { showsThen ? Then._name : First._name }
-
-        @inlinable public static var _passesSubscriptionThrough: Bool {
-            First._passesSubscriptionThrough && Then._passesSubscriptionThrough
+        /// Upstream talks to the bottom stage: its edges are the run's.
+        @inlinable public static var _description: _Runtime.StageDescription {
+            _Runtime.StageDescription(
+                showsThen ? Then._description.name : First._description.name,
+                passesSubscriptionThrough: First._description.passesSubscriptionThrough
+                    && Then._description.passesSubscriptionThrough,
+                edges: First._description.edges)
         }
-
-        /// Upstream talks to the bottom stage.
-        @inlinable public static var _edges: _Runtime.StageEdges { First._edges }
 
         @inlinable
         public func _children(downstream: Any, status: String) -> [Mirror.Child] {

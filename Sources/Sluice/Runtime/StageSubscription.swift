@@ -33,7 +33,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
     }
 
-    @usableFromInline var description: String { "\(Stage._name)" }
+    @usableFromInline var description: String { "\(Stage._description.name)" }
 
     @usableFromInline var customMirror: Mirror {
         let status =
@@ -51,7 +51,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         case .attached:
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
         case .late(let afterCancel):
-            if !afterCancel || Stage._edges.cancelsLateSubscription { subscription.cancel() }
+            if !afterCancel || Stage._description.edges.cancelsLateSubscription { subscription.cancel() }
         }
     }
 
@@ -61,10 +61,10 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             switch slot.current {
             case .active: return step(input)
             case .awaiting:
-                if Stage._edges.trapsBeforeSubscription {
-                    _trap("API violation: \(Stage._name) received a value before its subscription")
+                if Stage._description.edges.trapsBeforeSubscription {
+                    _trap("API violation: \(Stage._description.name) received a value before its subscription")
                 }
-                return Stage._edges.processesValueBeforeSubscription ? step(input) : .none
+                return Stage._description.edges.processesValueBeforeSubscription ? step(input) : .none
             default: return .none
             }
         } ?? .none
@@ -96,10 +96,10 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     func receive(completion: Subscribers.Completion<Stage.UpstreamFailure>) {
         lifetime.call(self) {
             if slot.current == .awaiting {
-                if Stage._edges.trapsBeforeSubscription {
-                    _trap("API violation: \(Stage._name) received a completion before its subscription")
+                if Stage._description.edges.trapsBeforeSubscription {
+                    _trap("API violation: \(Stage._description.name) received a completion before its subscription")
                 }
-                guard Stage._edges.forwardsCompletionBeforeSubscription else { return }
+                guard Stage._description.edges.forwardsCompletionBeforeSubscription else { return }
             }
             guard slot.end().didEnd, lifetime.end() else { return }
             let mapped: Subscribers.Completion<Downstream.Failure> =
@@ -115,8 +115,8 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     func request(_ demand: Subscribers.Demand) {
         demand._assertNonZero(on: description)
         let (status, current) = slot.activeUpstream()
-        if status == .awaiting && Stage._edges.trapsBeforeSubscription {
-            _trap("API violation: \(Stage._name) requested demand before its subscription")
+        if status == .awaiting && Stage._description.edges.trapsBeforeSubscription {
+            _trap("API violation: \(Stage._description.name) requested demand before its subscription")
         }
         current?.request(demand)
     }
@@ -167,7 +167,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         self.downstream = downstream
     }
 
-    @usableFromInline var description: String { "\(Stage._name)" }
+    @usableFromInline var description: String { "\(Stage._description.name)" }
 
     @usableFromInline var customMirror: Mirror {
         Mirror(self, children: stage._children(downstream: downstream, status: "subscribed"))
