@@ -159,9 +159,8 @@ extension Subscribers.Demand {
     /// pass demand on (`handleEvents`, `delay`, `receive(on:)`, `subscribe(on:)`, ...) take a zero
     /// request as Combine's do, and so do the sequence and recording subscriptions. `subscription`
     /// names the operator in the message (its `description`, built only when the request traps).
-    @_documentation(visibility: internal)
     @inlinable @inline(__always)
-    public func _assertNonZero(on subscription: @autoclosure () -> String) {
+    package func _assertNonZero(on subscription: @autoclosure () -> String) {
         if _slowPath(rawValue == 0) { Self._zeroRequest(on: subscription()) }
     }
 

@@ -34,7 +34,7 @@ extension _Runtime {
         @usableFromInline var index = 0
 
         @inlinable @inline(__always)
-        public init(_ a: A, _ b: B) {
+        init(_ a: A, _ b: B) {
             var a = a
             aWasExhausted = a.isExhausted
             var b = b

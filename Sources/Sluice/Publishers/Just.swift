@@ -38,14 +38,14 @@ extension _Runtime {
 
         /// `.success` sends the value then finishes; `.failure` fails at once.
         @inlinable @inline(__always)
-        public init(_ result: Result<Output, Failure>, name: StaticString) {
+        init(_ result: Result<Output, Failure>, name: StaticString) {
             pending = result
             self.name = name
         }
 
         /// A cursor that finishes at once.
         @inlinable @inline(__always)
-        public init(name: StaticString) {
+        init(name: StaticString) {
             pending = nil
             self.name = name
         }

@@ -32,7 +32,7 @@ extension _Runtime {
         public let _isStarved: Bool
 
         @inlinable @inline(__always)
-        public init(
+        init(
             upstream: Upstream, cancelsUpstreamOnFailure: Bool, isStarved: Bool,
             transform: @escaping (Upstream.Output) -> NewPublisher
         ) {

@@ -90,23 +90,23 @@ extension _Runtime {
         /// The chain yields at most one value before its completion (`Just`, `Optional`, `Result`,
         /// `Fail`, `Empty` and stages over them). `flatMap` and `switchToLatest` then take that value
         /// and completion from the cursor instead of subscribing to the inner publisher.
-        @inlinable public static var yieldsAtMostOneValue: Self { Self(rawValue: 1) }
+        @inlinable static var yieldsAtMostOneValue: Self { Self(rawValue: 1) }
 
         /// The chain's subscription takes a zero request without trapping, as Combine's sequence and
         /// recording subscriptions do.
-        @inlinable public static var acceptsZeroDemand: Self { Self(rawValue: 2) }
+        @inlinable static var acceptsZeroDemand: Self { Self(rawValue: 2) }
 
         /// The chain's subscription is its source's: a source's cursor, or stages over one that all
         /// pass upstream's subscription through. A chain that ends before it starts then hands its
         /// subscriber `Subscriptions.empty`, as its source does in Combine; any other shows its top
         /// operator's `_name`, as that operator's own subscription does.
-        @inlinable public static var showsSourceSubscription: Self { Self(rawValue: 4) }
+        @inlinable static var showsSourceSubscription: Self { Self(rawValue: 4) }
 
         /// An operator in the chain joins streams (`flatMap`, `switchToLatest`, `merge`, `zip`): its
         /// cursor is exact only for a consumer that asks for `.unlimited` before anything can be
         /// observed (the inline `sink`, the folds). Under finite demand those operators run
         /// upstream's closures ahead of demand, which a cursor, pulled one element at a time, would not.
-        @inlinable public static var needsUnlimitedDemand: Self { Self(rawValue: 8) }
+        @inlinable static var needsUnlimitedDemand: Self { Self(rawValue: 8) }
     }
 }
 
@@ -123,7 +123,7 @@ extension _Runtime {
     /// The cursor of a publisher that cannot be fused: it is never asked for anything.
     @frozen
     public struct Unfusable<Output, Failure: Error>: _Runtime.FusedCursor {
-        @inlinable public init() {}
+        @inlinable init() {}
 
         @inlinable public mutating func next() -> _Runtime.StageStep<Output, Failure> { .finished }
 
@@ -139,7 +139,7 @@ extension Publisher {
     /// Whether any subscriber, whatever its demand, can be given this chain's fused subscription
     /// (`_subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
     /// consumers that ask for it at once, and subscribed through its operators otherwise.
-    @inlinable public static var _fusesUnderAnyDemand: Bool {
+    @inlinable static var _fusesUnderAnyDemand: Bool {
         _isFusable && !_Cursor._traits.contains(.needsUnlimitedDemand) && _Runtime._mayFuse
     }
 }

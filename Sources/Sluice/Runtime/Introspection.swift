@@ -23,11 +23,11 @@ extension _Runtime {
     /// What a fused chain or a run of stages shows of the subscription a subscriber of it gets:
     /// Combine's description and mirror children for the operator on top.
     public struct Reflection {
-        public let description: String
-        public let children: [Mirror.Child]
+        @usableFromInline let description: String
+        @usableFromInline let children: [Mirror.Child]
 
         @inlinable
-        public init(_ description: String, _ children: [Mirror.Child] = []) {
+        init(_ description: String, _ children: [Mirror.Child] = []) {
             self.description = description
             self.children = children
         }

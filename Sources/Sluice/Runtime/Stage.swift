@@ -131,7 +131,7 @@ extension _Runtime {
         @usableFromInline var stage: Stage
 
         @inlinable @inline(__always)
-        public init(upstream: Upstream, stage: Stage) {
+        init(upstream: Upstream, stage: Stage) {
             self.upstream = upstream
             self.stage = stage
         }
@@ -304,7 +304,7 @@ extension _Runtime {
         @usableFromInline var then: Then
 
         @inlinable @inline(__always)
-        public init(first: First, then: Then) {
+        init(first: First, then: Then) {
             self.first = first
             self.then = then
         }

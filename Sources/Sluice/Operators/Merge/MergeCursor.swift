@@ -29,7 +29,7 @@ extension _Runtime {
 
         /// The first level: its upstream is subscribed at once.
         @inlinable @inline(__always)
-        public init(first upstream: Upstream, then rest: Rest) {
+        init(first upstream: Upstream, then rest: Rest) {
             self.upstream = upstream
             current = upstream._makeCursor()
             self.rest = rest
@@ -37,7 +37,7 @@ extension _Runtime {
 
         /// A later level: its upstream is subscribed when the one before has finished.
         @inlinable @inline(__always)
-        public init(later upstream: Upstream, then rest: Rest) {
+        init(later upstream: Upstream, then rest: Rest) {
             self.upstream = upstream
             current = nil
             self.rest = rest
