@@ -107,7 +107,7 @@ private final class NotificationSubscription: Subscription, CustomStringConverti
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: "NotificationCenter")
+        demand.assertNonZero(on: "NotificationCenter")
         lock.lock()
         if downstream != nil { self.demand += demand }
         lock.unlock()

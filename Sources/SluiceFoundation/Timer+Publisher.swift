@@ -156,7 +156,7 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: "Timer")
+        demand.assertNonZero(on: "Timer")
         broadcast.lock.lock()
         if downstream != nil {
             self.demand += demand

@@ -74,7 +74,7 @@ extension URLSession.DataTaskPublisher {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand._assertNonZero(on: "DataTaskPublisher")
+            demand.assertNonZero(on: "DataTaskPublisher")
             lock.lock()
             guard let parent else { return lock.unlock() }
             self.demand += demand

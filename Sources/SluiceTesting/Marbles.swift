@@ -72,11 +72,11 @@ public enum Marbles {
         for character in diagram where character != " " {
             switch character {
             case "(":
-                _require(!inGroup, "Marbles: a group cannot open inside a group in \"\(diagram)\"")
+                require(!inGroup, "Marbles: a group cannot open inside a group in \"\(diagram)\"")
                 inGroup = true
                 continue
             case ")":
-                _require(inGroup, "Marbles: ')' closes no group in \"\(diagram)\"")
+                require(inGroup, "Marbles: ')' closes no group in \"\(diagram)\"")
                 inGroup = false
             case "-":
                 break
@@ -84,18 +84,18 @@ public enum Marbles {
                 events.append((frame, .finished))
             case "#":
                 guard let failure else {
-                    _trap("Marbles: \"\(diagram)\" fails (#), but no failure was given")
+                    trap("Marbles: \"\(diagram)\" fails (#), but no failure was given")
                 }
                 events.append((frame, .failure(failure)))
             default:
                 guard let value = values[character] else {
-                    _trap("Marbles: no value for '\(character)' in \"\(diagram)\"")
+                    trap("Marbles: no value for '\(character)' in \"\(diagram)\"")
                 }
                 events.append((frame, .value(value)))
             }
             if !inGroup { frame += 1 }
         }
-        _require(!inGroup, "Marbles: a group is not closed in \"\(diagram)\"")
+        require(!inGroup, "Marbles: a group is not closed in \"\(diagram)\"")
         return events
     }
 

@@ -98,7 +98,7 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance _: SchedulerTimeType.Stride,
         options _: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        _require(interval > .nanoseconds(0), "TestScheduler: a repeating action needs a positive interval")
+        require(interval > .nanoseconds(0), "TestScheduler: a repeating action needs a positive interval")
         let id = state.withLock { state in state.enqueue(at: max(date, state.now), interval: interval, action) }
         return AnyCancellable { [weak self] in
             self?.state.withLock { state in state.queue.removeAll { $0.id == id } }

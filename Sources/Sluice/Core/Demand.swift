@@ -23,7 +23,7 @@ extension Subscribers {
         /// A request for at most `value` elements. `value` must not be negative.
         @inlinable
         public static func max(_ value: Int) -> Demand {
-            _require(
+            require(
                 value >= 0,
                 "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative"
             )
@@ -68,7 +68,7 @@ extension Subscribers {
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard lhs.rawValue != .max else { return .unlimited }
-            _require(
+            require(
                 rhs >= 0,
                 "API violation: Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
             let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
@@ -160,13 +160,13 @@ extension Subscribers.Demand {
     /// request as Combine's do, and so do the sequence and recording subscriptions. `subscription`
     /// names the operator in the message (its `description`, built only when the request traps).
     @inlinable @inline(__always)
-    package func _assertNonZero(on subscription: @autoclosure () -> String) {
+    package func assertNonZero(on subscription: @autoclosure () -> String) {
         if _slowPath(rawValue == 0) { Self._zeroRequest(on: subscription()) }
     }
 
     @usableFromInline @inline(never)
     static func _zeroRequest(on subscription: String) -> Never {
-        _trap(
+        trap(
             "API violation: request(.none) on \(subscription)'s subscription; a subscription must be asked for at least one value"
         )
     }

@@ -91,7 +91,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.withLock { upstream }?.request(demand)
     }
 

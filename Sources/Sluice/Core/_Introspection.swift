@@ -242,7 +242,7 @@ extension _Runtime {
     /// trait `Introspection` is enabled and a hook is, when every operator subscribes its upstream
     /// as Combine's does. Without the trait this is the constant `true`.
     @inlinable @inline(__always)
-    static var _mayFuse: Bool {
+    static var mayFuse: Bool {
         #if Introspection
         !IntrospectionHooks.isActive
         #else

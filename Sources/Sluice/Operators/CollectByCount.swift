@@ -120,7 +120,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         slot.activeUpstream().upstream?.request(demand * count)
     }
 

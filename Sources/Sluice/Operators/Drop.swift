@@ -49,7 +49,7 @@ extension Publishers {
 
         @inlinable
         var checkedCount: Int {
-            _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+            require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
             return count
         }
     }
@@ -122,7 +122,7 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         slot.lock.lock()
         switch slot.status.load(ordering: .relaxed) {
         case .awaiting:

@@ -5,7 +5,7 @@ extension Publisher {
     /// Republishes elements up to the specified maximum count, then finishes.
     @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        _require(maxLength >= 0, "prefix(_:) requires a non-negative maximum length (got \(maxLength))")
+        require(maxLength >= 0, "prefix(_:) requires a non-negative maximum length (got \(maxLength))")
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 
@@ -15,8 +15,8 @@ extension Publisher {
     /// finishes without a value. `index` must be in `0 ..< Int.max`.
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
-        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
-        _require(index < .max, "output(at:) requires an index below Int.max")
+        require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        require(index < .max, "output(at:) requires an index below Int.max")
         return Publishers.Output(upstream: self, range: index..<index + 1)
     }
 
@@ -52,10 +52,10 @@ extension Publishers {
         /// negative.
         @inlinable
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            _require(
+            require(
                 range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))"
             )
-            _require(
+            require(
                 range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))"
             )
             self.upstream = upstream

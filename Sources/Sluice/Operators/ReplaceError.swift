@@ -88,7 +88,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         guard slot.status.load(ordering: .acquiring) == .active else { return .none }
         // Combine traps here too: this operator counts demand, so an upstream that overruns it
         // is caught rather than passed on.
-        _require(
+        require(
             demand.load() != 0,
             "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
         let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
@@ -126,7 +126,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         slot.lock.lock()
         _ = self.demand.add(demand)
         switch slot.status.load(ordering: .relaxed) {

@@ -103,7 +103,7 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool { A.fusesUnderAnyDemand && B.fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
@@ -148,7 +148,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -198,7 +198,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)

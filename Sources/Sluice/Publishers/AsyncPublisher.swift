@@ -196,7 +196,7 @@ final class AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @un
         case .live:
             guard !waiters.isEmpty else {
                 lock.unlock()
-                _trap(
+                trap(
                     "API violation: values received while no next() was waiting for one (the demand was exhausted)")
             }
             // Emptied keeping its buffer: one `next()` at a time is the common case, and it should

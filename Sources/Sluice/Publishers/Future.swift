@@ -139,7 +139,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         raise(Self.requested)
     }
 

@@ -79,7 +79,7 @@ extension Just {
     /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return .init(count == 0 ? output : nil)
     }
 
@@ -132,7 +132,7 @@ extension Just {
     /// Publishes the value if `index` is 0. `index` must not be negative.
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         return .init(index == 0 ? output : nil)
     }
 
@@ -149,7 +149,7 @@ extension Just {
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        _require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
         return .init(maxLength == 0 ? nil : output)
     }
 

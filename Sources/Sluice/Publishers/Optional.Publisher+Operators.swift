@@ -41,7 +41,7 @@ extension Optional.Publisher {
     /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return count == 0 ? self : .init(nil)
     }
 
@@ -85,7 +85,7 @@ extension Optional.Publisher {
     /// Publishes the value if `index` is 0. `index` must not be negative.
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         return index == 0 ? self : .init(nil)
     }
 
@@ -96,16 +96,16 @@ extension Optional.Publisher {
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let bounds = range.relative(to: 0..<Int.max)
-        _require(
+        require(
             bounds.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(bounds.lowerBound))")
-        _require(bounds.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
+        require(bounds.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
         return bounds.contains(0) ? self : .init(nil)
     }
 
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        _require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
         return maxLength == 0 ? .init(nil) : self
     }
 

@@ -71,14 +71,14 @@ extension Record {
 
         /// Records a value. Recording a value after the completion is a programming error and traps.
         public mutating func receive(_ input: Input) {
-            guard ending == nil else { _trap("Record.Recording received a value after its completion") }
+            guard ending == nil else { trap("Record.Recording received a value after its completion") }
             output.append(input)
         }
 
         /// Records the completion. Recording a second completion is a programming error and traps.
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
             guard ending == nil else {
-                _trap("Record.Recording received a completion after its completion")
+                trap("Record.Recording received a completion after its completion")
             }
             ending = completion
         }

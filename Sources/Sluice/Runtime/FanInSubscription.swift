@@ -87,7 +87,7 @@ where Downstream.Input == Slots.Output {
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
-        more._assertNonZero(on: description)
+        more.assertNonZero(on: description)
         let (others, first) = withState { $0.requested(more) }
         others.request(more)
         if let first { lifetime.call(self) { drain(first) } }

@@ -79,7 +79,7 @@ extension _Runtime.FoldOperator {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
-        if Upstream._isFusable && _Runtime._mayFuse {
+        if Upstream._isFusable && _Runtime.mayFuse {
             subscription.run(upstream)
         } else {
             upstream.subscribe(subscription)
@@ -93,7 +93,7 @@ extension _Runtime.FoldOperator where Failure == Upstream.Failure {
     /// The fold of an operator whose failure is upstream's was built from a non-throwing closure.
     @inlinable
     public static func _failure(fromThrown error: any Error) -> Failure {
-        _trap("\(_name): a non-throwing closure threw \(error)")
+        trap("\(_name): a non-throwing closure threw \(error)")
     }
 }
 
@@ -221,7 +221,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         let parked = slot.request().waiting
         if let parked {
             lifetime.call(self) {

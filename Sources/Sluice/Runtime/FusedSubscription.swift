@@ -62,7 +62,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        if !Cursor._traits.contains(.acceptsZeroDemand) { demand._assertNonZero(on: description) }
+        if !Cursor._traits.contains(.acceptsZeroDemand) { demand.assertNonZero(on: description) }
         guard demand != .none else { return }
         guard !isDone.load(ordering: .relaxed) else { return }
         if self.demand.add(demand) == 0 { drainEntry(self) }

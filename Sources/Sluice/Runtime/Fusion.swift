@@ -139,8 +139,8 @@ extension Publisher {
     /// Whether any subscriber, whatever its demand, can be given this chain's fused subscription
     /// (`_subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
     /// consumers that ask for it at once, and subscribed through its operators otherwise.
-    @inlinable static var _fusesUnderAnyDemand: Bool {
-        _isFusable && !_Cursor._traits.contains(.needsUnlimitedDemand) && _Runtime._mayFuse
+    @inlinable static var fusesUnderAnyDemand: Bool {
+        _isFusable && !_Cursor._traits.contains(.needsUnlimitedDemand) && _Runtime.mayFuse
     }
 }
 

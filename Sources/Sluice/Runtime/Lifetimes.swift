@@ -48,7 +48,7 @@ enum Releasable<Value> {
     /// Moves the held value out, leaving `released` (only while it is held).
     @inlinable
     mutating func take() -> Value {
-        guard case .held(let value) = self else { _trap("Releasable.take() after release") }
+        guard case .held(let value) = self else { trap("Releasable.take() after release") }
         self = .released(0)
         return value
     }

@@ -43,7 +43,7 @@ struct RingBuffer<Element> {
     /// Removes and returns the first element; the ring must not be empty.
     @inlinable
     mutating func removeFirst() -> Element {
-        _require(!isEmpty, "removeFirst() on an empty RingBuffer")
+        require(!isEmpty, "removeFirst() on an empty RingBuffer")
         if _slowPath(!isKnownUniquelyReferenced(&storage)) { grow(minimumCapacity: 0) }
         return storage.unsafelyUnwrapped.withUnsafeMutablePointers { header, elements in
             let head = header.pointee.head
@@ -56,7 +56,7 @@ struct RingBuffer<Element> {
     /// Replaces the last element; the ring must not be empty.
     @inlinable
     mutating func replaceLast(with element: Element) {
-        _require(!isEmpty, "replaceLast(with:) on an empty RingBuffer")
+        require(!isEmpty, "replaceLast(with:) on an empty RingBuffer")
         if _slowPath(!isKnownUniquelyReferenced(&storage)) { grow(minimumCapacity: 0) }
         storage.unsafelyUnwrapped.withUnsafeMutablePointers { header, elements in
             let slot = (header.pointee.head &+ header.pointee.count &- 1) & (header.pointee.capacity &- 1)

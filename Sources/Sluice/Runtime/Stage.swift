@@ -207,7 +207,7 @@ extension _Runtime.StageOperator {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         #if Introspection
         // An `_Introspection` hook sees each operator's boundary, as in Combine's chain.
-        guard _Runtime._mayFuse else {
+        guard _Runtime.mayFuse else {
             if Stage._description.passesSubscriptionThrough {
                 return upstream.subscribe(StageSubscriber(stage: _makeStage(), downstream: subscriber))
             }
@@ -276,7 +276,7 @@ extension Publisher {
     @inlinable @inline(__always)
     public func _subscribeThrough<Stage: _Runtime.Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure {
-        if Self._fusesUnderAnyDemand {
+        if Self.fusesUnderAnyDemand {
             Sluice._subscribeFused(_Runtime.StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
         } else if Stage._description.passesSubscriptionThrough {
             subscribe(StageSubscriber(stage: makeStage(), downstream: subscriber))

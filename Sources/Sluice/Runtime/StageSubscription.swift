@@ -62,7 +62,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
             case .active: return step(input)
             case .awaiting:
                 if Stage._description.edges.trapsBeforeSubscription {
-                    _trap("API violation: \(Stage._description.name) received a value before its subscription")
+                    trap("API violation: \(Stage._description.name) received a value before its subscription")
                 }
                 return Stage._description.edges.processesValueBeforeSubscription ? step(input) : .none
             default: return .none
@@ -97,7 +97,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         lifetime.call(self) {
             if slot.current == .awaiting {
                 if Stage._description.edges.trapsBeforeSubscription {
-                    _trap("API violation: \(Stage._description.name) received a completion before its subscription")
+                    trap("API violation: \(Stage._description.name) received a completion before its subscription")
                 }
                 guard Stage._description.edges.forwardsCompletionBeforeSubscription else { return }
             }
@@ -113,10 +113,10 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         let (status, current) = slot.activeUpstream()
         if status == .awaiting && Stage._description.edges.trapsBeforeSubscription {
-            _trap("API violation: \(Stage._description.name) requested demand before its subscription")
+            trap("API violation: \(Stage._description.name) requested demand before its subscription")
         }
         current?.request(demand)
     }

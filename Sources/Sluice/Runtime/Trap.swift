@@ -9,15 +9,15 @@
 /// through here, so that the message that names the rule and the operator reaches the user in every
 /// build configuration. The message is built only when the process is about to end.
 @usableFromInline @inline(never)
-package func _trap(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+package func trap(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError(message(), file: file, line: line)
 }
 
-/// `precondition` whose message survives `-O` (see `_trap`): the check is inlined, the message is
+/// `precondition` whose message survives `-O` (see `trap`): the check is inlined, the message is
 /// built on the failing path only.
 @inlinable @inline(__always)
-package func _require(
+package func require(
     _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
 ) {
-    if _slowPath(!condition) { _trap(message(), file: file, line: line) }
+    if _slowPath(!condition) { trap(message(), file: file, line: line) }
 }

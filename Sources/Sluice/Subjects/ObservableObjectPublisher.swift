@@ -62,7 +62,7 @@ public final class ObservableObjectPublisher: Publisher {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand._assertNonZero(on: description)
+            demand.assertNonZero(on: description)
         }
 
         func cancel() {

@@ -272,7 +272,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         guard !isDone.load(ordering: .relaxed) else { return }
         _ = requested.add(demand)
         core.demandArrived()

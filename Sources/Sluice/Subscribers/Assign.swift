@@ -8,7 +8,7 @@ extension Publisher where Failure == Never {
     @inlinable @inline(__always)
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         // A starved chain runs nothing here, and is subscribed below: it waits, holding `object`.
-        if Self._isFusable && _Runtime._mayFuse
+        if Self._isFusable && _Runtime.mayFuse
             && _forEach(
                 {
                     object[keyPath: keyPath] = $0; return true

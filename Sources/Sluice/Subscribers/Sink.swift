@@ -15,7 +15,7 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if Self._isFusable && _Runtime._mayFuse {
+        if Self._isFusable && _Runtime.mayFuse {
             if _forEach(
                 {
                     receiveValue($0); return true

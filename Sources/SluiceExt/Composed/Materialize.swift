@@ -27,7 +27,7 @@ extension Event {
         switch self {
         case .value(let value): Result.success(value).publisher
         case .failure(let failure): Result.failure(failure).publisher
-        case .finished: _trap("dematerialize() ends the stream at .finished")
+        case .finished: trap("dematerialize() ends the stream at .finished")
         }
     }
 }

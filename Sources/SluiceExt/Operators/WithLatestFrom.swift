@@ -235,7 +235,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: "WithLatestFrom")
+        demand.assertNonZero(on: "WithLatestFrom")
         let target = lock.withLock { () -> (any Subscription)? in
             guard state.isLive else { return nil }
             if state.upstream == nil { state.pendingDemand += demand }

@@ -87,7 +87,7 @@ final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: Subscript
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.withLock {
             guard state.downstream != nil else { return }
             state.demand += demand

@@ -150,7 +150,7 @@ final class BufferedSubscription<Output, Failure: Error>: Subscription, CustomSt
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.withLock { state.demand += demand }
         deliver()
     }

@@ -40,7 +40,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     /// `bufferSize` must not be negative.
     @inlinable
     public init(bufferSize: Int) {
-        _require(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
+        require(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
         self.bufferSize = bufferSize
     }
 

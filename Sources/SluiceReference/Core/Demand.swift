@@ -21,7 +21,7 @@ extension Subscribers {
 
         /// A request for at most `value` elements. `value` must not be negative.
         public static func max(_ value: Int) -> Demand {
-            _require(
+            require(
                 value >= 0,
                 "API violation: Subscribers.Demand.max(_:) requires a non-negative count (got \(value)): demand cannot be negative"
             )
@@ -63,7 +63,7 @@ extension Subscribers {
         /// Multiplies a finite demand; `.unlimited` stays unlimited.
         public static func * (lhs: Demand, rhs: Int) -> Demand {
             guard let left = lhs.max else { return .unlimited }
-            _require(
+            require(
                 rhs >= 0,
                 "API violation: Subscribers.Demand multiplied by a negative number (\(rhs)): demand cannot be negative")
             let (product, overflow) = left.multipliedReportingOverflow(by: rhs)
@@ -150,9 +150,9 @@ extension Subscribers.Demand {
     /// demand on (`handleEvents`, `delay`, `receive(on:)`, ...) and the sequence and recording
     /// subscriptions take a zero request, as Combine's do. `subscription` names the operator in the
     /// message.
-    @_documentation(visibility: internal)
-    public func _assertNonZero(on subscription: @autoclosure () -> String) {
-        _require(
+    @usableFromInline
+    package func assertNonZero(on subscription: @autoclosure () -> String) {
+        require(
             self != .none,
             "API violation: request(.none) on \(subscription())'s subscription; a subscription must be asked for at least one value"
         )

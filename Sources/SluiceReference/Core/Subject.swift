@@ -105,7 +105,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Int
 extension SubjectSubscriber: Subscription {
     /// The subject asks for values through this; demand goes straight upstream.
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard case .subscribed(let upstream) = state else {
             lock.unlock()

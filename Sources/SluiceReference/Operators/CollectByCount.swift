@@ -151,7 +151,7 @@ where Downstream.Input == [Input] {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard case .subscribed(_, let upstream) = state else {
             lock.unlock()

@@ -33,7 +33,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+            require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
             let subscription = DropSubscription(count: count, downstream: subscriber)
             // Combine hands its subscription downstream before subscribing upstream: demand that
             // arrives meanwhile is held and sent with the first request.
@@ -127,7 +127,7 @@ private final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscr
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         switch state {
         case .awaitingSubscription(let downstream, let pending, let remaining):

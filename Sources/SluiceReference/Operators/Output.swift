@@ -4,7 +4,7 @@
 extension Publisher {
     /// Republishes elements up to the specified maximum count, then finishes.
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        _require(maxLength >= 0, "prefix(_:) requires a non-negative maximum length")
+        require(maxLength >= 0, "prefix(_:) requires a non-negative maximum length")
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 
@@ -13,8 +13,8 @@ extension Publisher {
     /// The index is zero-based. If upstream finishes before the element arrives, this publisher
     /// finishes without a value. `index` must be in `0 ..< Int.max`.
     public func output(at index: Int) -> Publishers.Output<Self> {
-        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
-        _require(index < .max, "output(at:) requires an index below Int.max")
+        require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        require(index < .max, "output(at:) requires an index below Int.max")
         return Publishers.Output(upstream: self, range: index..<index + 1)
     }
 
@@ -45,10 +45,10 @@ extension Publishers {
         /// Creates a publisher that publishes elements specified by a range. Neither bound may be
         /// negative.
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            _require(
+            require(
                 range.lowerBound >= 0, "Publishers.Output requires a non-negative lower bound (got \(range.lowerBound))"
             )
-            _require(
+            require(
                 range.upperBound >= 0, "Publishers.Output requires a non-negative upper bound (got \(range.upperBound))"
             )
             self.upstream = upstream

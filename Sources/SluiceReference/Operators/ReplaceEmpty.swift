@@ -130,7 +130,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         downstreamHasAsked = true
         switch state {

@@ -96,7 +96,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         }
         // Combine traps here too: counting demand is this operator's job, so an upstream that
         // overruns it is caught rather than silently passed on.
-        _require(
+        require(
             demand > 0,
             "API violation: ReplaceError received a value from upstream while downstream had no outstanding demand")
         demand -= 1
@@ -130,7 +130,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         self.demand += demand
         switch state {

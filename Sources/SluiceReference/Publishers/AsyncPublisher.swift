@@ -202,7 +202,7 @@ final class AsyncIteration<Output, Failure: Error>: Subscriber, Cancellable, @un
         case .subscribed:
             guard !waiters.isEmpty else {
                 lock.unlock()
-                _trap(
+                trap(
                     "API violation: values received while no next() was waiting for one (the demand was exhausted)")
             }
             let waiter = waiters.removeFirst()

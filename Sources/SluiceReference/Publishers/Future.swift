@@ -143,7 +143,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         switch state {
         case .handingOver(let downstream, _, let result):

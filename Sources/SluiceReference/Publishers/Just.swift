@@ -46,7 +46,7 @@ private final class JustSubscription<Downstream: Subscriber>: Subscription, Intr
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard case .pending(let output, let downstream) = state else {
             lock.unlock()

@@ -30,7 +30,7 @@ extension Optional.Publisher {
 
     /// Publishes the value only when nothing is dropped (`count == 0`). `count` must not be negative.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        _require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
+        require(count >= 0, "dropFirst(_:) requires a non-negative count (got \(count))")
         return .init(count == 0 ? output : nil)
     }
 
@@ -64,7 +64,7 @@ extension Optional.Publisher {
 
     /// Publishes the value if `index` is 0. `index` must not be negative.
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        _require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
+        require(index >= 0, "output(at:) requires a non-negative index (got \(index))")
         return .init(index == 0 ? output : nil)
     }
 
@@ -74,14 +74,14 @@ extension Optional.Publisher {
     /// `Int.max - 1`, the limits `Publishers.Output` puts on a range.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let range = range.relative(to: 0..<Int.max)
-        _require(range.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(range.lowerBound))")
-        _require(range.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
+        require(range.lowerBound >= 0, "output(in:) requires a non-negative lower bound (got \(range.lowerBound))")
+        require(range.upperBound < Int.max - 1, "output(in:) requires an upper bound below Int.max - 1")
         return .init(range.contains(0) ? output : nil)
     }
 
     /// Publishes the value if `maxLength` is at least 1. `maxLength` must not be negative.
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        _require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
+        require(maxLength >= 0, "prefix(_:) requires a non-negative maxLength (got \(maxLength))")
         return .init(maxLength > 0 ? output : nil)
     }
 

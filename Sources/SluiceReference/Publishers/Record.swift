@@ -60,13 +60,13 @@ extension Record {
 
         /// Records a value. Recording a value after the completion is a programming error and traps.
         public mutating func receive(_ input: Input) {
-            _require(!isComplete, "Record.Recording received a value after its completion")
+            require(!isComplete, "Record.Recording received a value after its completion")
             output.append(input)
         }
 
         /// Records the completion. Recording a second completion is a programming error and traps.
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
-            _require(!isComplete, "Record.Recording received a completion after its completion")
+            require(!isComplete, "Record.Recording received a completion after its completion")
             self.completion = completion
             isComplete = true
         }
@@ -182,7 +182,7 @@ private final class PlaybackSubscription<Downstream: Subscriber>: Subscription, 
     func request(_ demand: Subscribers.Demand) {
         // Combine's recording takes a zero request without trapping (RecordTests); the one-value
         // publishers played back here (`Optional`, `Result`) trap (OptionalPublisherTests).
-        if name != nil { demand._assertNonZero(on: description) }
+        if name != nil { demand.assertNonZero(on: description) }
         guard demand != .none else { return }
         lock.lock()
         guard downstream != nil else {

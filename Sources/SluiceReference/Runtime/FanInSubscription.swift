@@ -193,7 +193,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, Introspecte
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()

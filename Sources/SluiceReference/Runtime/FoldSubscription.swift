@@ -157,7 +157,7 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         downstreamHasAsked = true
         guard case .awaitingDemand(let downstream, let value) = state else {

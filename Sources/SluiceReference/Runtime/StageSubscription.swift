@@ -100,7 +100,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         }
         guard let live = current else { return .none }
         if early {
-            _require(family != .trapping, "API violation: \(description) received a value before its subscription")
+            require(family != .trapping, "API violation: \(description) received a value before its subscription")
             guard family == .passingValues || family == .passingValuesAndCompletions else { return .none }
         }
         switch live.step(input) {
@@ -124,7 +124,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let early = lock.withLock { if case .awaitingSubscription = state { true } else { false } }
         if early {
-            _require(family != .trapping, "API violation: \(description) received a completion before its subscription")
+            require(family != .trapping, "API violation: \(description) received a completion before its subscription")
             guard family == .passingValuesAndCompletions else { return }
         }
         guard let (live, _) = end(byCancel: false) else { return }
@@ -132,7 +132,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         switch state {
         case .subscribed(_, let upstream):
@@ -140,7 +140,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
             upstream.request(demand)
         case .awaitingSubscription:
             lock.unlock()
-            _require(family != .trapping, "API violation: \(description) requested demand before its subscription")
+            require(family != .trapping, "API violation: \(description) requested demand before its subscription")
         case .terminated, .abandoned:
             lock.unlock()
         }
@@ -277,7 +277,7 @@ final class StageSubscriber<Input, UpstreamFailure: Error, Downstream: Subscribe
         switch step(input) {
         case .emit(let output): downstream.receive(output)
         case .skip: .max(1)
-        case .emitThenFinish, .finish, .fail: _trap("\(description) does not end a stream by itself")
+        case .emitThenFinish, .finish, .fail: trap("\(description) does not end a stream by itself")
         }
     }
 

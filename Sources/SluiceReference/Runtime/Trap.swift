@@ -8,18 +8,16 @@
 /// die with `Illegal instruction` and nothing on stderr; `fatalError` keeps it. Every trap goes
 /// through here, so that the message that names the rule and the operator reaches the user in every
 /// build configuration. The message is built only when the process is about to end.
-@_documentation(visibility: internal)
-@inline(never)
-public func _trap(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+@usableFromInline @inline(never)
+package func trap(_ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) -> Never {
     fatalError(message(), file: file, line: line)
 }
 
-/// `precondition` whose message survives `-O` (see `_trap`): the check is inlined, the message is
+/// `precondition` whose message survives `-O` (see `trap`): the check is inlined, the message is
 /// built on the failing path only.
-@_documentation(visibility: internal)
 @inlinable @inline(__always)
-public func _require(
+package func require(
     _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line
 ) {
-    if _slowPath(!condition) { _trap(message(), file: file, line: line) }
+    if _slowPath(!condition) { trap(message(), file: file, line: line) }
 }

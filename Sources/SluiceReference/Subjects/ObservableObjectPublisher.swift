@@ -55,7 +55,7 @@ public final class ObservableObjectPublisher: Publisher {
             }
         }
 
-        func request(_ demand: Subscribers.Demand) { demand._assertNonZero(on: description) }
+        func request(_ demand: Subscribers.Demand) { demand.assertNonZero(on: description) }
 
         func cancel() {
             let released = lock.withLock { downstream.take() }

@@ -232,7 +232,7 @@ private final class SubjectConduit<Output, Failure: Error>: Subscription, Intros
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard downstream != nil else {
             lock.unlock()

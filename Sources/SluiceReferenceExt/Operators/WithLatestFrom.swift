@@ -185,7 +185,7 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: "WithLatestFrom")
+        demand.assertNonZero(on: "WithLatestFrom")
         let upstream = lock.withLock { () -> (any Subscription)? in
             guard case .live(var live) = state else { return nil }
             if live.upstream == nil {

@@ -53,7 +53,7 @@ private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable>: S
     var description: String { "AsyncSequence" }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.withLock {
             guard downstream != nil else { return }
             self.demand += demand

@@ -122,7 +122,7 @@ private final class CreateSubscription<Output, Failure: Error>: Subscription, Cu
     }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: "Create")
+        demand.assertNonZero(on: "Create")
         update { $0.demand += demand }
         deliver()
     }

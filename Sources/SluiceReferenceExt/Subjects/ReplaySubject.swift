@@ -26,7 +26,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     ///
     /// `bufferSize` must not be negative.
     public init(bufferSize: Int) {
-        _require(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
+        require(bufferSize >= 0, "ReplaySubject(bufferSize:) requires a non-negative size (got \(bufferSize))")
         core = ReplayCore(bufferSize: bufferSize)
     }
 
@@ -200,7 +200,7 @@ private final class ReplaySubscription<Output, Failure: Error>: Subscription, Cu
     var description: String { "ReplaySubject" }
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         core.request(demand, for: id)
     }
 

@@ -177,9 +177,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case .drop:
             return .none
         case .trapBeforeSubscription:
-            _trap("API violation: \(name) received a value before its subscription")
+            trap("API violation: \(name) received a value before its subscription")
         case .trapBeyondDemand:
-            _trap("API violation: \(name) received a value while downstream had no outstanding demand")
+            trap("API violation: \(name) received a value while downstream had no outstanding demand")
         case .deliver(let isUnlimited):
             let more = lifetime.call(self) { live.with { $0.downstream.receive(input) } } ?? .none
             if more != .none && !isUnlimited { withState { $0.delivered(more) } }
@@ -193,7 +193,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         case .none:
             break
         case .trapAfterFailure:
-            _trap("API violation: \(name)'s upstream sent a completion after its failure")
+            trap("API violation: \(name)'s upstream sent a completion after its failure")
         case .finish:
             lifetime.call(self) { complete(.finished) }
         case .recover:
@@ -226,7 +226,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         withState { $0.requested(demand) }?.request(demand)
     }
 

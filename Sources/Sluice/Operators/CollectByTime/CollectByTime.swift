@@ -158,7 +158,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         let (upstream, delivers) = withState { $0.requested(demand) }
         if let limit { upstream?.request(demand * limit) }
         if delivers { scheduleDelivery() }

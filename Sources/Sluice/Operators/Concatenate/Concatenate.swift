@@ -84,7 +84,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if Self._fusesUnderAnyDemand {
+            if Self.fusesUnderAnyDemand {
                 _subscribeFused(subscriber)
             } else if let part = _concatenationPart(subscriber), part.takeParts(prefix: prefix, suffix: suffix) {
                 // Subscribed as a part of another concatenation: that one runs these parts in its list.
@@ -95,7 +95,7 @@ extension Publishers {
 
         /// A suffix that needs unlimited demand is not fused: its cursor would be made mid-stream, too
         /// late to see that it is starved.
-        @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix.fusesUnderAnyDemand }
 
         @inlinable
         public func _makeCursor() -> _Runtime.ConcatenateCursor<Prefix._Cursor, Suffix> {

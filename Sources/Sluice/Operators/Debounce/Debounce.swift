@@ -172,7 +172,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         withState { $0.requested(demand) }
     }
 

@@ -112,7 +112,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        _require(
+        require(
             demand.load() != 0,
             "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand")
         guard isPassing.load(ordering: .acquiring) else {

@@ -95,7 +95,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.FlattenCursor`).
         @inlinable public static var _isFusable: Bool {
-            Upstream._fusesUnderAnyDemand && NewPublisher._fusesUnderAnyDemand
+            Upstream.fusesUnderAnyDemand && NewPublisher.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -352,7 +352,7 @@ where
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         let (toUnlimit, delivers) = withState { $0.requested(demand) }
         for inner in toUnlimit { inner.request(.unlimited) }
         guard delivers else { return }

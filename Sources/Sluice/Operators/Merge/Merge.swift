@@ -128,7 +128,7 @@ extension Publishers {
         public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A._fusesUnderAnyDemand && B._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool { A.fusesUnderAnyDemand && B.fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
@@ -244,7 +244,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -360,7 +360,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -473,8 +473,8 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
-                && E._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
+                && E.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -586,8 +586,8 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
-                && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
+                && E.fusesUnderAnyDemand && F.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -700,8 +700,8 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
-                && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
+                && E.fusesUnderAnyDemand && F.fusesUnderAnyDemand && G.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)
@@ -817,8 +817,8 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable public static var _isFusable: Bool {
-            A._fusesUnderAnyDemand && B._fusesUnderAnyDemand && C._fusesUnderAnyDemand && D._fusesUnderAnyDemand
-                && E._fusesUnderAnyDemand && F._fusesUnderAnyDemand && G._fusesUnderAnyDemand && H._fusesUnderAnyDemand
+            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
+                && E.fusesUnderAnyDemand && F.fusesUnderAnyDemand && G.fusesUnderAnyDemand && H.fusesUnderAnyDemand
         }
 
         @inlinable @inline(__always)

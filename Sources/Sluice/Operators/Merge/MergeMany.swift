@@ -52,7 +52,7 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool { Upstream.fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.MergeManyCursor<Upstream> { _Runtime.MergeManyCursor(publishers) }

@@ -115,7 +115,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, SerialDeliv
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lifetime.call(self) {
             let (everything, drains) = withState { $0.requested(demand) }
             for upstream in everything { upstream.request(.unlimited) }

@@ -103,9 +103,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         case .drop:
             return .none
         case .trapBeforeSubscription:
-            _trap("API violation: Retry received a value before its subscription")
+            trap("API violation: Retry received a value before its subscription")
         case .trapBeyondDemand:
-            _trap("API violation: Retry received a value while downstream had no outstanding demand")
+            trap("API violation: Retry received a value while downstream had no outstanding demand")
         case .deliver(let isUnlimited):
             let more = lifetime.call(self) { downstream.with { $0.receive(input) } } ?? .none
             guard more != .none && !isUnlimited else { return .none }
@@ -132,7 +132,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         withState { $0.requested(demand) }?.request(demand)
     }
 

@@ -83,7 +83,7 @@ extension Publishers {
         /// Fused for the consumers that ask for `.unlimited` at once: a synchronous inner publisher
         /// has sent everything and finished before the next one arrives, so there is never one to
         /// switch away from, and the stream is `flatMap`'s (see `_Runtime.FlattenCursor`).
-        @inlinable public static var _isFusable: Bool { Upstream._fusesUnderAnyDemand && P._fusesUnderAnyDemand }
+        @inlinable public static var _isFusable: Bool { Upstream.fusesUnderAnyDemand && P.fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Cursor {
@@ -243,7 +243,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .ignored, .queued:
             return .none
         case .beyondDemand:
-            _trap(
+            trap(
                 "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
             )
         case .deliver:
@@ -265,7 +265,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         switch withState({ $0.requested(demand) }) {
         case .none:
             break

@@ -222,7 +222,7 @@ struct SwitchToLatestState<P: Publisher>: MachineState {
     mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, generation: UInt) -> Action {
         guard phase != .terminated, generation == self.generation, isInnerLive else { return .none }
         if case .awaiting = inner {
-            _trap(
+            trap(
                 "API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         }
         switch completion {

@@ -149,7 +149,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         switch state {
         case .upstream(let source), .replacement(let source):
@@ -203,7 +203,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         guard case .upstream = state else {
             let early = if case .awaitingSubscription = state { true } else { false }
             lock.unlock()
-            _require(!early, "API violation: \(description) received a value before its subscription")
+            require(!early, "API violation: \(description) received a value before its subscription")
             return .none
         }
         lock.unlock()
@@ -216,7 +216,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         case .upstream: break
         case .awaitingReplacement, .replacement:
             lock.unlock()
-            _trap("API violation: \(description)'s upstream sent a completion after its failure")
+            trap("API violation: \(description)'s upstream sent a completion after its failure")
         case .awaitingSubscription, .terminated:
             lock.unlock()
             return
@@ -302,7 +302,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
             return (live?.downstream, false)
         }
         // As Combine's: the operator counts demand, and a source that overruns it traps.
-        _require(
+        require(
             !overrun, "API violation: \(description) received a value while downstream had no outstanding demand")
         guard let downstream else { return .none }
         let more = downstream.receive(input)

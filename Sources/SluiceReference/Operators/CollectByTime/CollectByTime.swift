@@ -193,7 +193,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         let upstream: (any Subscription)?
         switch state {

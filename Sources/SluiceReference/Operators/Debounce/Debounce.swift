@@ -228,7 +228,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         if case .subscribed = state { self.demand += demand }
         lock.unlock()

@@ -136,7 +136,7 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         lock.lock()
         guard outstanding > 0 else {
             lock.unlock()
-            _trap(
+            trap(
                 "API violation: DropUntilOutput received a value from upstream while downstream had no outstanding demand"
             )
         }

@@ -341,7 +341,7 @@ where
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()

@@ -170,7 +170,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, Introspecte
     // MARK: Downstream
 
     func request(_ more: Subscribers.Demand) {
-        more._assertNonZero(on: description)
+        more.assertNonZero(on: description)
         lock.lock()
         switch phase {
         case .running, .finishing: break

@@ -119,7 +119,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()
@@ -185,8 +185,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let (early, overrun, unlimited) = (!downstreamHasSubscription, demand == .none, demand == .unlimited)
         if !early && !overrun { demand -= 1 }
         lock.unlock()
-        _require(!early, "API violation: Retry received a value before its subscription")
-        _require(!overrun, "API violation: Retry received a value while downstream had no outstanding demand")
+        require(!early, "API violation: Retry received a value before its subscription")
+        require(!overrun, "API violation: Retry received a value while downstream had no outstanding demand")
         let more = downstream.receive(input)
         // With unlimited demand there is nothing more to ask for.
         guard more > 0, !unlimited else { return .none }

@@ -263,7 +263,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
         guard demand > 0 else {
             lock.unlock()
-            _trap(
+            trap(
                 "API violation: SwitchToLatest received a value from its inner publisher while downstream had no outstanding demand"
             )
         }
@@ -297,7 +297,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return
         case .awaitingSubscription:
             lock.unlock()
-            _trap(
+            trap(
                 "API violation: SwitchToLatest's inner publisher completed before sending its subscription")
         case .subscribed:
             inner = .none
@@ -321,7 +321,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        demand._assertNonZero(on: description)
+        demand.assertNonZero(on: description)
         lock.lock()
         guard !isTerminated else {
             lock.unlock()
