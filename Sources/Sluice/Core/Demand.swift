@@ -161,11 +161,11 @@ extension Subscribers.Demand {
     /// names the operator in the message (its `description`, built only when the request traps).
     @inlinable @inline(__always)
     package func assertNonZero(on subscription: @autoclosure () -> String) {
-        if _slowPath(rawValue == 0) { Self._zeroRequest(on: subscription()) }
+        if _slowPath(rawValue == 0) { Self.zeroRequest(on: subscription()) }
     }
 
     @usableFromInline @inline(never)
-    static func _zeroRequest(on subscription: String) -> Never {
+    static func zeroRequest(on subscription: String) -> Never {
         trap(
             "API violation: request(.none) on \(subscription)'s subscription; a subscription must be asked for at least one value"
         )

@@ -30,17 +30,17 @@ extension Publishers {
         >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Output?)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Output?)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// A closure that receives values from the upstream publisher and returns optional values.
-        @inlinable public var transform: (Upstream.Output) -> Output? { _parts().1 }
+        @inlinable public var transform: (Upstream.Output) -> Output? { parts().1 }
 
         /// Creates a publisher that republishes the non-`nil` results of `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
-            _parts = { (upstream, transform) }
+            parts = { (upstream, transform) }
         }
 
         /// A stage running `transform` for one subscription.
@@ -60,17 +60,17 @@ extension Publishers {
         >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output?)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Output?)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// An error-throwing closure that receives values from the upstream publisher and returns optional values.
-        @inlinable public var transform: (Upstream.Output) throws -> Output? { _parts().1 }
+        @inlinable public var transform: (Upstream.Output) throws -> Output? { parts().1 }
 
         /// Creates a publisher that republishes the non-`nil` results of an error-throwing `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
-            _parts = { (upstream, transform) }
+            parts = { (upstream, transform) }
         }
 
         /// A stage running `transform` for one subscription.
@@ -151,7 +151,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
-            ._catching { try _Runtime.StageStep(valueOrSkip: transform(input)) }
+            .catching { try _Runtime.StageStep(valueOrSkip: transform(input)) }
         }
 
         @inlinable @inline(__always)

@@ -29,17 +29,17 @@ extension Publishers {
         public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.DropWhileStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The closure that indicates whether to drop the element.
-        @inlinable public var predicate: (Upstream.Output) -> Bool { _parts().1 }
+        @inlinable public var predicate: (Upstream.Output) -> Bool { parts().1 }
 
         /// Creates a publisher that omits elements until `predicate` returns false.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            _parts = { (upstream, predicate) }
+            parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)
@@ -61,17 +61,17 @@ extension Publishers {
         >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The error-throwing closure that indicates whether to drop the element.
-        @inlinable public var predicate: (Upstream.Output) throws -> Bool { _parts().1 }
+        @inlinable public var predicate: (Upstream.Output) throws -> Bool { parts().1 }
 
         /// Creates a publisher that omits elements until `predicate` returns false or throws.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            _parts = { (upstream, predicate) }
+            parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)

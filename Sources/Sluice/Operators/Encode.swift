@@ -90,7 +90,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
-            ._catching { .value(try encoder.encode(input)) }
+            .catching { .value(try encoder.encode(input)) }
         }
 
         @inlinable @inline(__always)
@@ -116,7 +116,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
-            ._catching { .value(try decoder.decode(Output.self, from: input)) }
+            .catching { .value(try decoder.decode(Output.self, from: input)) }
         }
 
         @inlinable @inline(__always)

@@ -20,17 +20,17 @@ extension Publishers {
         public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.FilterStage<Output, Failure>>
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// A closure that indicates whether to republish an element.
-        @inlinable public var isIncluded: (Upstream.Output) -> Bool { _parts().1 }
+        @inlinable public var isIncluded: (Upstream.Output) -> Bool { parts().1 }
 
         /// Creates a publisher that republishes the elements of `upstream` that `isIncluded` accepts.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-            _parts = { (upstream, isIncluded) }
+            parts = { (upstream, isIncluded) }
         }
 
         @inlinable @inline(__always)
@@ -42,7 +42,7 @@ extension Publishers {
         public func _forEach(
             _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
         ) -> Bool {
-            let (upstream, isIncluded) = _parts()
+            let (upstream, isIncluded) = parts()
             return upstream._forEach({ isIncluded($0) ? receiveValue($0) : true }, receiveCompletion)
         }
     }

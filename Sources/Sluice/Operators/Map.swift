@@ -20,17 +20,17 @@ extension Publishers {
 
         /// `upstream` and `transform`, kept by one closure: the publisher is two words however long
         /// the chain under it (see `_forEach`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Output)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Output)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The closure that transforms elements from the upstream publisher.
-        @inlinable public var transform: (Upstream.Output) -> Output { _parts().1 }
+        @inlinable public var transform: (Upstream.Output) -> Output { parts().1 }
 
         /// Creates a publisher that transforms the elements of `upstream` with `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
-            _parts = { (upstream, transform) }
+            parts = { (upstream, transform) }
         }
 
         @inlinable @inline(__always)
@@ -42,7 +42,7 @@ extension Publishers {
         public func _forEach(
             _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
         ) -> Bool {
-            let (upstream, transform) = _parts()
+            let (upstream, transform) = parts()
             return upstream._forEach({ receiveValue(transform($0)) }, receiveCompletion)
         }
     }

@@ -21,17 +21,17 @@ extension Publishers {
         >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Failure) -> Failure)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Failure) -> Failure)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The closure that converts the upstream failure into a new error.
-        @inlinable public var transform: (Upstream.Failure) -> Failure { _parts().1 }
+        @inlinable public var transform: (Upstream.Failure) -> Failure { parts().1 }
 
         /// Creates a publisher that converts the upstream failure with `transform`.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
-            _parts = { (upstream, transform) }
+            parts = { (upstream, transform) }
         }
 
         /// The same as `init(upstream:transform:)`, with an unlabelled closure, as Combine also offers.

@@ -29,17 +29,17 @@ extension Publishers {
         public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.PrefixWhileStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The closure that determines whether publishing should continue.
-        @inlinable public var predicate: (Upstream.Output) -> Bool { _parts().1 }
+        @inlinable public var predicate: (Upstream.Output) -> Bool { parts().1 }
 
         /// Creates a publisher that republishes elements while `predicate` returns true.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-            _parts = { (upstream, predicate) }
+            parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)
@@ -61,17 +61,17 @@ extension Publishers {
         >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The error-throwing closure that determines whether publishing should continue.
-        @inlinable public var predicate: (Upstream.Output) throws -> Bool { _parts().1 }
+        @inlinable public var predicate: (Upstream.Output) throws -> Bool { parts().1 }
 
         /// Creates a publisher that republishes elements while `predicate` returns true and does not throw.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-            _parts = { (upstream, predicate) }
+            parts = { (upstream, predicate) }
         }
 
         @inlinable @inline(__always)
@@ -84,7 +84,7 @@ extension Publishers {
 /// What `prefix(while:)` and `tryPrefix(while:)` make of one value. The element that ends the
 /// prefix is not republished.
 @inlinable @inline(__always)
-func _prefixWhileStep<Value, Failure: Error>(
+func prefixWhileStep<Value, Failure: Error>(
     _ input: Value, _ predicate: (Value) throws -> Bool
 ) rethrows -> _Runtime.StageStep<Value, Failure> {
     try predicate(input) ? .value(input) : .finished
@@ -105,7 +105,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
-            _prefixWhileStep(input, predicate)
+            prefixWhileStep(input, predicate)
         }
     }
 }
@@ -127,7 +127,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
-            do { return try _prefixWhileStep(input, predicate) } catch { return .failure(error) }
+            do { return try prefixWhileStep(input, predicate) } catch { return .failure(error) }
         }
 
         @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }

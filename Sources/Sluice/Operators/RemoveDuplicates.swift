@@ -43,17 +43,17 @@ extension Publishers {
         >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output, Upstream.Output) -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// A closure to evaluate whether two elements are equivalent, for purposes of filtering.
-        @inlinable public var predicate: (Upstream.Output, Upstream.Output) -> Bool { _parts().1 }
+        @inlinable public var predicate: (Upstream.Output, Upstream.Output) -> Bool { parts().1 }
 
         /// Creates a publisher that drops each element `predicate` finds equivalent to the last published one.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
-            _parts = { (upstream, predicate) }
+            parts = { (upstream, predicate) }
         }
 
         /// A stage with no memory yet, for one subscription.
@@ -74,18 +74,18 @@ extension Publishers {
         >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output, Upstream.Output) throws -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output, Upstream.Output) throws -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// An error-throwing closure to evaluate whether two elements are equivalent, for purposes of filtering.
-        @inlinable public var predicate: (Upstream.Output, Upstream.Output) throws -> Bool { _parts().1 }
+        @inlinable public var predicate: (Upstream.Output, Upstream.Output) throws -> Bool { parts().1 }
 
         /// Creates a publisher that drops each element an error-throwing `predicate` finds
         /// equivalent to the last published one.
         @inlinable
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
-            _parts = { (upstream, predicate) }
+            parts = { (upstream, predicate) }
         }
 
         /// A stage with no memory yet, for one subscription.
@@ -161,7 +161,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
-            ._catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
+            .catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
         }
 
         @inlinable @inline(__always)

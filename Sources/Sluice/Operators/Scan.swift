@@ -35,21 +35,21 @@ extension Publishers {
         >
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) -> Output)
+        @usableFromInline let parts: () -> (Upstream, Output, (Output, Upstream.Output) -> Output)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The previous result returned by the closure, before the first element arrives.
-        @inlinable public var initialResult: Output { _parts().1 }
+        @inlinable public var initialResult: Output { parts().1 }
         /// A closure that takes the previous result and the next element, and returns the next result.
-        @inlinable public var nextPartialResult: (Output, Upstream.Output) -> Output { _parts().2 }
+        @inlinable public var nextPartialResult: (Output, Upstream.Output) -> Output { parts().2 }
 
         /// Creates a publisher that accumulates upstream elements from `initialResult`.
         @inlinable
         public init(
             upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
         ) {
-            _parts = { (upstream, initialResult, nextPartialResult) }
+            parts = { (upstream, initialResult, nextPartialResult) }
         }
 
         /// A stage holding one subscription's running result.
@@ -71,15 +71,15 @@ extension Publishers {
         >
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, Output, (Output, Upstream.Output) throws -> Output)
+        @usableFromInline let parts: () -> (Upstream, Output, (Output, Upstream.Output) throws -> Output)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The previous result returned by the closure, before the first element arrives.
-        @inlinable public var initialResult: Output { _parts().1 }
+        @inlinable public var initialResult: Output { parts().1 }
         /// An error-throwing closure that takes the previous result and the next element, and
         /// returns the next result.
-        @inlinable public var nextPartialResult: (Output, Upstream.Output) throws -> Output { _parts().2 }
+        @inlinable public var nextPartialResult: (Output, Upstream.Output) throws -> Output { parts().2 }
 
         /// Creates a publisher that accumulates upstream elements from `initialResult` with an
         /// error-throwing closure.
@@ -88,7 +88,7 @@ extension Publishers {
             upstream: Upstream, initialResult: Output,
             nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
         ) {
-            _parts = { (upstream, initialResult, nextPartialResult) }
+            parts = { (upstream, initialResult, nextPartialResult) }
         }
 
         /// A stage holding one subscription's running result.
@@ -148,7 +148,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
-            ._catching {
+            .catching {
                 result = try nextPartialResult(result, input)
                 return .value(result)
             }

@@ -24,17 +24,17 @@ extension Publishers {
         >
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Bool)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// An error-throwing closure that indicates whether to republish an element.
-        @inlinable public var isIncluded: (Upstream.Output) throws -> Bool { _parts().1 }
+        @inlinable public var isIncluded: (Upstream.Output) throws -> Bool { parts().1 }
 
         /// Creates a publisher that republishes the elements `isIncluded` accepts.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
-            _parts = { (upstream, isIncluded) }
+            parts = { (upstream, isIncluded) }
         }
 
         /// A stage running `isIncluded` for one subscription.
@@ -87,7 +87,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
-            ._catching { try isIncluded(input) ? .value(input) : .skip }
+            .catching { try isIncluded(input) ? .value(input) : .skip }
         }
 
         @inlinable @inline(__always)

@@ -22,17 +22,17 @@ extension Publishers {
         >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
-        @usableFromInline let _parts: () -> (Upstream, (Upstream.Output) throws -> Output)
+        @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Output)
 
         /// The publisher from which this publisher receives elements.
-        @inlinable public var upstream: Upstream { _parts().0 }
+        @inlinable public var upstream: Upstream { parts().0 }
         /// The error-throwing closure that transforms elements from the upstream publisher.
-        @inlinable public var transform: (Upstream.Output) throws -> Output { _parts().1 }
+        @inlinable public var transform: (Upstream.Output) throws -> Output { parts().1 }
 
         /// Creates a publisher that transforms upstream elements with an error-throwing closure.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
-            _parts = { (upstream, transform) }
+            parts = { (upstream, transform) }
         }
 
         /// A stage running `transform` for one subscription.
@@ -80,7 +80,7 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
-            ._catching { .value(try transform(input)) }
+            .catching { .value(try transform(input)) }
         }
 
         @inlinable @inline(__always)

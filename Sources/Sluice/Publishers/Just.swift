@@ -14,7 +14,7 @@ public struct Just<Output>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        _subscribeFused(subscriber)
+        subscribeFused(subscriber)
     }
 
     @inlinable public static var _isFusable: Bool { true }

@@ -23,7 +23,7 @@ extension Optional {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
-            _subscribeFused(subscriber)
+            subscribeFused(subscriber)
         }
 
         @inlinable public static var _isFusable: Bool { true }

@@ -31,7 +31,7 @@ public struct Record<Output, Failure: Error>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        _subscribeFused(subscriber)
+        subscribeFused(subscriber)
     }
 
     @inlinable public static var _isFusable: Bool { true }

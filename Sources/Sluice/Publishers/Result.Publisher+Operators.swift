@@ -10,7 +10,7 @@ extension Result {
     /// The `try` specialisations' one rule: a throwing transform of the success; the failure, or
     /// what the transform throws, becomes the new failure.
     @inlinable
-    func _tryMapSuccess<T>(_ transform: (Success) throws -> T) -> Result<T, any Error> {
+    func tryMapSuccess<T>(_ transform: (Success) throws -> T) -> Result<T, any Error> {
         switch self {
         case .success(let value):
             do { return .success(try transform(value)) } catch { return .failure(error) }
@@ -30,7 +30,7 @@ extension Result.Publisher {
     /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
     @inlinable
     public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
-        .init(result._tryMapSuccess(predicate))
+        .init(result.tryMapSuccess(predicate))
     }
 
     /// Publishes the value in a one-element array.
@@ -47,7 +47,7 @@ extension Result.Publisher {
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
     {
         .init(
-            result._tryMapSuccess { value in
+            result.tryMapSuccess { value in
                 _ = try areInIncreasingOrder(value, value)
                 return value
             })
@@ -73,7 +73,7 @@ extension Result.Publisher {
     /// Publishes whether the value satisfies the throwing predicate, or fails with what it throws.
     @inlinable
     public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
-        .init(result._tryMapSuccess(predicate))
+        .init(result.tryMapSuccess(predicate))
     }
 
     /// Publishes 1.
@@ -99,7 +99,7 @@ extension Result.Publisher {
     /// Publishes the transformed value, or fails with what the transform throws.
     @inlinable
     public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
-        .init(result._tryMapSuccess(transform))
+        .init(result.tryMapSuccess(transform))
     }
 
     /// Transforms the failure.
@@ -146,7 +146,7 @@ extension Result.Publisher {
     public func tryReduce<T>(
         _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
     ) -> Result<T, any Error>.Publisher {
-        .init(result._tryMapSuccess { try nextPartialResult(initialResult, $0) })
+        .init(result.tryMapSuccess { try nextPartialResult(initialResult, $0) })
     }
 
     /// Publishes the initial result combined with the value.

@@ -29,7 +29,7 @@ extension Result {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            _subscribeFused(subscriber)
+            subscribeFused(subscriber)
         }
 
         @inlinable public static var _isFusable: Bool { true }

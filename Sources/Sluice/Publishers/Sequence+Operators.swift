@@ -27,7 +27,7 @@ extension Publishers.Sequence {
     /// Publishes the non-`nil` results of the transform.
     @inlinable
     public func compactMap<T>(_ transform: (Output) -> T?) -> Publishers.Sequence<[T], Failure> {
-        .init(sequence: sequence._keeping(transform))
+        .init(sequence: sequence.keeping(transform))
     }
 
     /// Publishes whether some element satisfies the predicate.
@@ -59,7 +59,7 @@ extension Publishers.Sequence {
     /// Publishes the elements that satisfy the predicate.
     @inlinable
     public func filter(_ isIncluded: (Output) -> Bool) -> Publishers.Sequence<[Output], Failure> {
-        .init(sequence: sequence._keeping { isIncluded($0) ? $0 : nil })
+        .init(sequence: sequence.keeping { isIncluded($0) ? $0 : nil })
     }
 
     /// Finishes without publishing any element.
@@ -270,7 +270,7 @@ extension Swift.Sequence {
     /// sequence (`underestimatedCount`): no regrowth copies, unlike appending one by one from
     /// empty as `filter` and `compactMap` do.
     @inlinable
-    func _keeping<T>(_ transform: (Element) -> T?) -> [T] {
+    func keeping<T>(_ transform: (Element) -> T?) -> [T] {
         var result: [T] = []
         result.reserveCapacity(underestimatedCount)
         for element in self {

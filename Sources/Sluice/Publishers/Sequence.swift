@@ -17,7 +17,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            _subscribeFused(subscriber)
+            subscribeFused(subscriber)
         }
 
         @inlinable public static var _isFusable: Bool { true }
@@ -37,8 +37,8 @@ extension Publishers {
         ) -> Bool {
             if Elements.self is any _Runtime.IteratesWithoutSideEffects.Type {
                 let ran =
-                    sequence.withContiguousStorageIfAvailable { _runEach($0, receiveValue) }
-                    ?? _runEach(sequence, receiveValue)
+                    sequence.withContiguousStorageIfAvailable { runEach($0, receiveValue) }
+                    ?? runEach(sequence, receiveValue)
                 if !ran { return true }
             } else {
                 var iterator = sequence.makeIterator()
@@ -56,7 +56,7 @@ extension Publishers {
 
 /// Gives `body` each element until it says stop; true if it never did.
 @inlinable @inline(__always)
-func _runEach<Elements: Swift.Sequence>(_ elements: Elements, _ body: (Elements.Element) -> Bool) -> Bool {
+func runEach<Elements: Swift.Sequence>(_ elements: Elements, _ body: (Elements.Element) -> Bool) -> Bool {
     for element in elements {
         guard body(element) else { return false }
     }

@@ -22,7 +22,7 @@ struct DemandCounter: ~Copyable {
     func add(_ demand: Subscribers.Demand) -> UInt {
         var current = word.load(ordering: .relaxed)
         while true {
-            let next = current == Self.unlimited ? current : demand._adding(to: current)
+            let next = current == Self.unlimited ? current : demand.adding(to: current)
             let (exchanged, original) = word.compareExchange(
                 expected: current, desired: next, ordering: .acquiringAndReleasing)
             if exchanged { return original }
@@ -43,7 +43,7 @@ struct DemandCounter: ~Copyable {
     /// so what remains now remains then.
     @inlinable
     func remains(emitted: UInt, returned: Subscribers.Demand) -> Bool {
-        Self.remaining(returned._adding(to: word.load(ordering: .relaxed)), emitted: emitted) != 0
+        Self.remaining(returned.adding(to: word.load(ordering: .relaxed)), emitted: emitted) != 0
     }
 
     /// Removes `emitted` and adds `returned` (the demand downstream returned while receiving them);
@@ -54,7 +54,7 @@ struct DemandCounter: ~Copyable {
         var current = word.load(ordering: .relaxed)
         while true {
             guard current != Self.unlimited else { return current }
-            let next = Self.remaining(returned._adding(to: current), emitted: emitted)
+            let next = Self.remaining(returned.adding(to: current), emitted: emitted)
             let (exchanged, original) = word.compareExchange(
                 expected: current, desired: next, ordering: .acquiringAndReleasing)
             if exchanged { return next }
@@ -72,7 +72,7 @@ struct DemandCounter: ~Copyable {
 extension Subscribers.Demand {
     /// This demand added to a finite count, saturating into `UInt.max` (unlimited).
     @inlinable
-    func _adding(to count: UInt) -> UInt {
+    func adding(to count: UInt) -> UInt {
         guard let finite = max else { return .max }
         let (sum, overflow) = count.addingReportingOverflow(UInt(finite))
         return overflow || sum >= UInt(Int.max) ? .max : sum

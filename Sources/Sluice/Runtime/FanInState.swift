@@ -193,7 +193,7 @@ struct FanInState<Slots: FanInSlots, Failure: Error>: MachineState {
     /// which gets it back from its `receive`).
     @inlinable
     mutating func add(_ more: Subscribers.Demand) -> FanInUpstreams {
-        demand = more._adding(to: demand)
+        demand = more.adding(to: demand)
         forwarded += more
         if driver >= 0 { owed += more }
         return upstreams.except(driver)

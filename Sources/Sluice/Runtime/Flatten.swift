@@ -77,7 +77,7 @@ extension _Runtime {
                 switch upstream.next() {
                 case .value(let element):
                     var once = transform(element)._makeCursor()
-                    let (value, completion) = once._takeAtMostOne()
+                    let (value, completion) = once.takeAtMostOne()
                     if case .failure(let error) = completion {
                         failure = error
                         guard let value else { return .failure(error) }
@@ -132,11 +132,11 @@ extension _Runtime {
 extension _Runtime.FusedCursor where Failure: Error {
     /// Runs a cursor that yields at most one value (`CursorTraits.yieldsAtMostOneValue`) to its end.
     @inlinable @inline(__always)
-    mutating func _takeAtMostOne() -> (value: Output?, completion: Subscribers.Completion<Failure>) {
-        if isExhausted { return (nil, _completion()) }
+    mutating func takeAtMostOne() -> (value: Output?, completion: Subscribers.Completion<Failure>) {
+        if isExhausted { return (nil, exhaustedCompletion()) }
         switch next() {
-        case .value(let value): return (value, _completion())
-        case .skip: return (nil, _completion())
+        case .value(let value): return (value, exhaustedCompletion())
+        case .skip: return (nil, exhaustedCompletion())
         case .finished: return (nil, .finished)
         case .failure(let error): return (nil, .failure(error))
         }

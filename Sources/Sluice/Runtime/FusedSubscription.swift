@@ -100,7 +100,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
                         emitted += 1
                         if more != .none {
                             returned += more
-                            let folded = more._adding(to: budget)
+                            let folded = more.adding(to: budget)
                             if folded != DemandCounter.unlimited { budget = folded }
                         }
                     }
@@ -114,7 +114,7 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
                 // A cancel from inside the delivery stops the source before it looks at its end (a
                 // concatenation would start its suffix there).
                 if isDone.load(ordering: .relaxed) { return release() }
-                if cursor.isExhausted { return finish(cursor._completion()) }
+                if cursor.isExhausted { return finish(cursor.exhaustedCompletion()) }
             }
             // Demand only grows under the owner's feet, so if some is left now, the word stays
             // ours; otherwise the cursor goes back first, and is taken again if demand came in.

@@ -31,7 +31,7 @@ extension _Runtime {
         /// finishes right after its last element, without waiting for more demand.
         ///
         /// Once it is true, `next()` only reports the chain's completion (`.finished`, or the failure a
-        /// source such as `Fail` or `Record` ends with) and runs no closure: see `_completion()`.
+        /// source such as `Fail` or `Record` ends with) and runs no closure: see `exhaustedCompletion()`.
         ///
         /// Asked right after a value has been delivered, it is where an operator does what Combine's
         /// does when its upstream completes after that value: a concatenation starts its suffix here.
@@ -114,7 +114,7 @@ extension _Runtime.FusedCursor where Failure: Error {
     /// The completion of an exhausted chain. Asked of the cursor rather than assumed `.finished`,
     /// because a source may end with a failure right after its last value (`Record`).
     @inlinable @inline(__always)
-    mutating func _completion() -> Subscribers.Completion<Failure> {
+    mutating func exhaustedCompletion() -> Subscribers.Completion<Failure> {
         if case .failure(let error) = next() { .failure(error) } else { .finished }
     }
 }
@@ -137,7 +137,7 @@ extension _Runtime {
 
 extension Publisher {
     /// Whether any subscriber, whatever its demand, can be given this chain's fused subscription
-    /// (`_subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
+    /// (`subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
     /// consumers that ask for it at once, and subscribed through its operators otherwise.
     @inlinable static var fusesUnderAnyDemand: Bool {
         _isFusable && !_Cursor._traits.contains(.needsUnlimitedDemand) && _Runtime.mayFuse
@@ -145,17 +145,17 @@ extension Publisher {
 }
 
 extension Publisher {
-    /// The default: pulls the chain's cursor in a loop (`_forEachByCursor`).
+    /// The default: pulls the chain's cursor in a loop (`forEachByCursor`).
     @inlinable @inline(__always) @discardableResult
     public func _forEach(
         _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
     ) -> Bool {
-        _forEachByCursor(receiveValue, receiveCompletion)
+        forEachByCursor(receiveValue, receiveCompletion)
     }
 
     /// `_forEach` by the chain's cursor: the stream's whole life in one loop, in the caller.
     @inlinable @inline(__always)
-    func _forEachByCursor(
+    func forEachByCursor(
         _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
     ) -> Bool {
         var cursor = _makeCursor()
@@ -167,12 +167,12 @@ extension Publisher {
             case .value(let value):
                 guard receiveValue(value) else { break loop }
                 if cursor.isExhausted {
-                    completion = cursor._completion()
+                    completion = cursor.exhaustedCompletion()
                     break loop
                 }
             case .skip:
                 if cursor.isExhausted {
-                    completion = cursor._completion()
+                    completion = cursor.exhaustedCompletion()
                     break loop
                 }
             case .finished:

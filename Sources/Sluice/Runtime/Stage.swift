@@ -226,7 +226,7 @@ extension _Runtime.StageOperator {
     ) -> Bool {
         var stage = _makeStage()
         // Complete before any value (`prefix(0)`): the cursor finishes without pulling upstream.
-        if stage.isComplete { return _forEachByCursor(receiveValue, receiveCompletion) }
+        if stage.isComplete { return forEachByCursor(receiveValue, receiveCompletion) }
         return upstream._forEach(
             { input in
                 switch stage.step(input) {
@@ -277,7 +277,7 @@ extension Publisher {
     public func _subscribeThrough<Stage: _Runtime.Stage, S: Subscriber>(_ makeStage: () -> Stage, _ subscriber: S)
     where Stage.Input == Output, Stage.UpstreamFailure == Failure, S.Input == Stage.Output, S.Failure == Stage.Failure {
         if Self.fusesUnderAnyDemand {
-            Sluice._subscribeFused(_Runtime.StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
+            Sluice.subscribeFused(_Runtime.StageCursor(upstream: _makeCursor(), stage: makeStage()), subscriber)
         } else if Stage._description.passesSubscriptionThrough {
             subscribe(StageSubscriber(stage: makeStage(), downstream: subscriber))
         } else {
@@ -350,8 +350,8 @@ extension _Runtime {
 extension Publisher {
     /// Subscribes `subscriber` to this publisher's fused chain.
     @inlinable @inline(__always)
-    func _subscribeFused<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        Sluice._subscribeFused(_makeCursor(), subscriber)
+    func subscribeFused<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        Sluice.subscribeFused(_makeCursor(), subscriber)
     }
 }
 
@@ -360,14 +360,14 @@ extension Publisher {
 /// source's `Subscriptions.empty`, or, under an operator that hands on a subscription of its own,
 /// one named as that operator's.
 @inlinable @inline(__always)
-func _subscribeFused<Cursor: _Runtime.FusedCursor, S: Subscriber>(_ cursor: Cursor, _ subscriber: S)
+func subscribeFused<Cursor: _Runtime.FusedCursor, S: Subscriber>(_ cursor: Cursor, _ subscriber: S)
 where S.Input == Cursor.Output, S.Failure == Cursor.Failure {
     var cursor = cursor
     guard !cursor.isExhausted else {
         subscriber.receive(
             subscription: Cursor._traits.contains(.showsSourceSubscription)
                 ? Subscriptions.empty : EmptySubscription(cursor._name))
-        subscriber.receive(completion: cursor._completion())
+        subscriber.receive(completion: cursor.exhaustedCompletion())
         return
     }
     subscriber.receive(subscription: FusedSubscription(cursor: cursor, downstream: subscriber))

@@ -240,7 +240,7 @@ extension DispatchQueue: Scheduler {
     /// Runs the action on this queue, asynchronously (`async`), with the options' group, QoS and flags.
     @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        let work = _sendableAction(action)
+        let work = sendableAction(action)
         if let options {
             async(group: options.group, qos: options.qos, flags: options.flags, execute: work)
         } else {
@@ -255,7 +255,7 @@ extension DispatchQueue: Scheduler {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = _sendableAction(action)
+        let work = sendableAction(action)
         guard let options else {
             asyncAfter(deadline: date.dispatchTime, execute: work)
             return
@@ -280,7 +280,7 @@ extension DispatchQueue: Scheduler {
     ) -> any Cancellable {
         let timer = DispatchSource.makeTimerSource(queue: self)
         timer.setEventHandler(
-            qos: options?.qos ?? .unspecified, flags: options?.flags ?? [], handler: _sendableAction(action))
+            qos: options?.qos ?? .unspecified, flags: options?.flags ?? [], handler: sendableAction(action))
         timer.schedule(
             deadline: date.dispatchTime, repeating: .nanoseconds(max(interval.magnitude, minimumRepeatNanoseconds)),
             leeway: .nanoseconds(tolerance.magnitude < 0 ? 0 : tolerance.magnitude))
@@ -298,18 +298,18 @@ extension DispatchQueue: Scheduler {
 /// handing the bare function to the generic `unsafeBitCast` would reabstract it through two
 /// thunks, each a closure context allocated per call.
 @inlinable @inline(__always)
-func _sendableAction(_ action: @escaping () -> Void) -> @Sendable () -> Void {
+func sendableAction(_ action: @escaping () -> Void) -> @Sendable () -> Void {
     unsafeBitCast(PlainAction(run: action), to: SendableAction.self).run
 }
 
-/// `_sendableAction`'s source layout: one function stored at its own abstraction level.
+/// `sendableAction`'s source layout: one function stored at its own abstraction level.
 @frozen @usableFromInline
 struct PlainAction {
     @usableFromInline let run: () -> Void
     @inlinable init(run: @escaping () -> Void) { self.run = run }
 }
 
-/// `_sendableAction`'s target layout: the same function, typed `@Sendable`.
+/// `sendableAction`'s target layout: the same function, typed `@Sendable`.
 @frozen @usableFromInline
 struct SendableAction {
     @usableFromInline let run: @Sendable () -> Void

@@ -23,7 +23,7 @@ extension Publisher {
             {
                 return AnyCancellable()
             }
-            return _starvedSink(keeping: self, receiveValue, receiveCompletion)
+            return starvedSink(keeping: self, receiveValue, receiveCompletion)
         }
         let token = SinkToken()
         subscribe(SinkSubscriber(token: token, receiveCompletion: receiveCompletion, receiveValue: receiveValue))
@@ -42,7 +42,7 @@ extension Publisher where Failure == Never {
 /// A starved chain never sends anything: as unfused, the closures (and the chain's) stay until
 /// the token is cancelled or released.
 @inline(never) @usableFromInline
-func _starvedSink<P: Publisher>(
+func starvedSink<P: Publisher>(
     keeping publisher: P, _ receiveValue: @escaping (P.Output) -> Void,
     _ receiveCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void
 ) -> AnyCancellable {

@@ -181,7 +181,7 @@ struct BufferState<Value, Failure: Error>: MachineState {
     @inlinable
     mutating func requested(_ more: Subscribers.Demand) -> Bool {
         guard !isTerminated else { return false }
-        demand = more._adding(to: demand)
+        demand = more.adding(to: demand)
         if case .failure(let error, isDue: false) = ending { ending = .failure(error, isDue: true) }
         return turn.take()
     }
@@ -209,7 +209,7 @@ struct BufferState<Value, Failure: Error>: MachineState {
     /// is demand, then the end if it is due; otherwise the turn is given back.
     @inlinable
     mutating func nextDelivery(adding more: Subscribers.Demand) -> Step {
-        if more != .none { demand = more._adding(to: demand) }
+        if more != .none { demand = more.adding(to: demand) }
         guard !isTerminated else {
             turn.giveBack()
             return .ended

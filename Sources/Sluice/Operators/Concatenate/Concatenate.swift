@@ -85,8 +85,8 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             if Self.fusesUnderAnyDemand {
-                _subscribeFused(subscriber)
-            } else if let part = _concatenationPart(subscriber), part.takeParts(prefix: prefix, suffix: suffix) {
+                subscribeFused(subscriber)
+            } else if let part = concatenationPart(subscriber), part.takeParts(prefix: prefix, suffix: suffix) {
                 // Subscribed as a part of another concatenation: that one runs these parts in its list.
             } else {
                 ConcatenateSubscription(suffix: suffix, downstream: subscriber).start(prefix)
@@ -130,7 +130,7 @@ protocol ConcatenationPart<Input, Failure> {
 /// concatenations nest without bound (a typed nesting is as deep as its source code), and an
 /// `AnyPublisher` hands its publisher an `AnySubscriber`: only that is looked into.
 @inlinable
-func _concatenationPart<S: Subscriber>(_ subscriber: S) -> (any ConcatenationPart<S.Input, S.Failure>)? {
+func concatenationPart<S: Subscriber>(_ subscriber: S) -> (any ConcatenationPart<S.Input, S.Failure>)? {
     guard S.self == AnySubscriber<S.Input, S.Failure>.self else { return nil }
     return unsafeBitCast(subscriber, to: AnySubscriber<S.Input, S.Failure>.self).wrapped
         as? any ConcatenationPart<S.Input, S.Failure>

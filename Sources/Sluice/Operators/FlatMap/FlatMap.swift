@@ -265,7 +265,7 @@ where
             if cursor._isStarved {
                 withState { $0.unendingInner() }
             } else {
-                let (value, completion) = cursor._takeAtMostOne()
+                let (value, completion) = cursor.takeAtMostOne()
                 takeImmediate(value, completion)
             }
         } else if let index = withState({ $0.openInner() }) {

@@ -105,7 +105,7 @@ struct MergeState<Value, Failure: Error> {
     mutating func offerDelivered(_ more: Subscribers.Demand, from index: Int) -> (
         answer: Subscribers.Demand, next: Step
     ) {
-        if more != .none { owed = more._adding(to: owed) }
+        if more != .none { owed = more.adding(to: owed) }
         // The upstream may send its next value, unless it was asked for everything already or the
         // stream or this upstream ended meanwhile.
         let answer: Subscribers.Demand = !isUnlimited && isRunning && lanes[index].isLive ? .max(1) : .none
@@ -150,7 +150,7 @@ struct MergeState<Value, Failure: Error> {
         case .done: return ([], false)
         }
         guard !isUnlimited else { return ([], false) }
-        owed = demand._adding(to: owed)
+        owed = demand.adding(to: owed)
         var everything: ContiguousArray<any Subscription> = []
         if isUnlimited {
             // From now on every upstream is asked for everything; until now each had one value
@@ -221,7 +221,7 @@ struct MergeState<Value, Failure: Error> {
     /// Downstream answered `more` to the waiting value the caller delivered.
     @inlinable
     mutating func delivered(_ more: Subscribers.Demand) -> Step {
-        if more != .none { owed = more._adding(to: owed) }
+        if more != .none { owed = more.adding(to: owed) }
         // The value was answered with `.none` when it came: its upstream may send the next.
         let index = deliveringLane
         if isRunning, !isUnlimited, lanes[index].isLive, let upstream = lanes[index].subscription {

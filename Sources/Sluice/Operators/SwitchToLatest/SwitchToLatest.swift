@@ -219,7 +219,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .none:
             break
         case .endedAtOnce(let generation):
-            if case .failure(let error) = cursor?._completion() {
+            if case .failure(let error) = cursor?.exhaustedCompletion() {
                 perform(withState { $0.oneShotFailed(error, generation: generation) })
             }
         case .deliver:
@@ -303,7 +303,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             inner.request(demand)
             return withState { $0.nextDelivery(adding: .none) }
         case .pull(var cursor, let generation):
-            let (value, completion) = cursor._takeAtMostOne()
+            let (value, completion) = cursor.takeAtMostOne()
             var more = Subscribers.Demand.none
             if let value, withState({ $0.takesPulledValue(generation: generation) }) {
                 more = deliver(value)
