@@ -185,7 +185,7 @@ extension SerialDelivering {
 // MARK: Moving from source to source
 
 /// What an operator that reads one source after another and carries downstream's outstanding demand
-/// across them (`catch`, `retry`) does with a source's subscription.
+/// across them (`catch`, `retry`, a concatenation's parts) does with a source's subscription.
 @usableFromInline
 enum SourceArrival {
     /// The first source's: downstream gets the operator's subscription.
@@ -194,6 +194,16 @@ enum SourceArrival {
     case request(Subscribers.Demand)
     /// A second subscription for a source, or one after the end.
     case cancel
+
+    /// Does it with `subscription`; `handDownstream` gives downstream the operator's own.
+    @inlinable
+    func perform(on subscription: any Subscription, handDownstream: () -> Void) {
+        switch self {
+        case .handDownstream: handDownstream()
+        case .request(let demand): if demand != .none { subscription.request(demand) }
+        case .cancel: subscription.cancel()
+        }
+    }
 }
 
 /// What such an operator does with a value from a source.

@@ -161,13 +161,8 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
     @inlinable
     func receive(subscription: any Subscription, from source: CatchSource) {
-        switch withState({ $0.subscribed(subscription, from: source) }) {
-        case .handDownstream:
+        withState { $0.subscribed(subscription, from: source) }.perform(on: subscription) {
             lifetime.call(self) { live.with { $0.downstream.receive(subscription: self) } }
-        case .request(let demand):
-            if demand != .none { subscription.request(demand) }
-        case .cancel:
-            subscription.cancel()
         }
     }
 

@@ -252,14 +252,8 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
     @inlinable
     func receive(subscription: any Subscription, from number: Int) {
-        switch withState({ $0.subscribed(subscription, from: number) }) {
-        case .handDownstream:
-            // Downstream's first request goes straight to the prefix.
+        withState { $0.subscribed(subscription, from: number) }.perform(on: subscription) {
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        case .request(let demand):
-            if demand != .none { subscription.request(demand) }
-        case .cancel:
-            subscription.cancel()
         }
     }
 

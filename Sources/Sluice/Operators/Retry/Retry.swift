@@ -87,13 +87,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch withState({ $0.subscribed(subscription) }) {
-        case .handDownstream:
+        withState { $0.subscribed(subscription) }.perform(on: subscription) {
             lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        case .request(let demand):
-            if demand != .none { subscription.request(demand) }
-        case .cancel:
-            subscription.cancel()
         }
     }
 
