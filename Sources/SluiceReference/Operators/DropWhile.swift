@@ -37,7 +37,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let gate = DropWhileGate()
+            let gate = DropSwitch()
             upstream.subscribe(
                 StageSubscription("DropWhile", downstream: subscriber) { value in
                     gate.drops { predicate(value) } ? .skip : .emit(value)
@@ -66,7 +66,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            let gate = DropWhileGate()
+            let gate = DropSwitch()
             upstream.subscribe(
                 StageSubscription(
                     "TryDropWhile", downstream: subscriber,
@@ -79,7 +79,7 @@ extension Publishers {
 
 /// The one-way switch shared by `drop(while:)` and `tryDrop(while:)`; each subscription gets
 /// its own. Values arrive one at a time (signals are serial), so the flag needs no lock.
-private final class DropWhileGate {
+private final class DropSwitch {
     private var isDropping = true
 
     /// Whether this value is dropped. `predicate` is asked only until it first says no.

@@ -56,7 +56,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            sharedSubject.subscribe(MulticastSubscription(downstream: subscriber))
+            sharedSubject.subscribe(MulticastInner(downstream: subscriber))
         }
 
         public func connect() -> any Cancellable {
@@ -70,7 +70,7 @@ extension Publishers {
 ///
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
 /// out under the lock and drops it after.
-private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
+private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 

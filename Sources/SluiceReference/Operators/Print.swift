@@ -41,7 +41,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let log = PrintLog(prefix: prefix, stream: stream)
+            let log = PrintObserver(prefix: prefix, stream: stream)
             let hooks = EventHooks<Output, Failure>(
                 receiveSubscription: { log.write("receive subscription: (\($0))") },
                 receiveOutput: { log.write("receive value: (\($0))") },
@@ -52,8 +52,8 @@ extension Publishers {
                     }
                 },
                 receiveCancel: { log.write("receive cancel") },
-                receiveRequest: { log.write(PrintLog.describe($0)) },
-                receiveReturnedDemand: { log.write(PrintLog.describe($0) + " (synchronous)") })
+                receiveRequest: { log.write(PrintObserver.describe($0)) },
+                receiveReturnedDemand: { log.write(PrintObserver.describe($0) + " (synchronous)") })
             upstream.subscribe(
                 EventHookSubscription(name: "Print", downstream: subscriber, hooks: EventHooks(), everyEvent: hooks))
         }
@@ -62,7 +62,7 @@ extension Publishers {
 
 /// Where one `print` subscription writes its lines. The lock keeps lines whole when events
 /// arrive from several threads; it guards only the stream, never a call to another stage.
-private final class PrintLog {
+private final class PrintObserver {
     private let lock = Lock()
     private let prefix: String
     private var stream: (any TextOutputStream)?

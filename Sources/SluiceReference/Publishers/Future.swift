@@ -15,7 +15,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     /// `nil` until the promise is fulfilled.
     private var result: Result<Output, Failure>?
     /// The subscriptions still waiting for the result, in order of subscription.
-    private var waiting: [any FutureResultReceiver<Output, Failure>] = []
+    private var waiting: [any FutureWaiter<Output, Failure>] = []
 
     /// Creates a publisher and runs `attemptToFulfill` at once with the promise that settles it.
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
@@ -52,13 +52,13 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 
     /// Forgets a cancelled subscription, so the future does not keep it alive.
-    fileprivate func remove(_ receiver: any FutureResultReceiver<Output, Failure>) {
+    fileprivate func remove(_ receiver: any FutureWaiter<Output, Failure>) {
         lock.withLock { waiting.removeAll { $0 === receiver } }
     }
 }
 
 /// What the future knows of its subscriptions: they take the result.
-private protocol FutureResultReceiver<Output, Failure>: AnyObject {
+private protocol FutureWaiter<Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
     func settle(_ result: Result<Output, Failure>)
@@ -70,7 +70,7 @@ private protocol FutureResultReceiver<Output, Failure>: AnyObject {
 /// until `receive(subscription:)` has returned, a result arriving from elsewhere is only stored,
 /// and `handOver()` delivers it afterwards. A `request` comes from the subscriber itself, so it
 /// may deliver at once.
-private final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureResultReceiver, Introspected {
+private final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWaiter, Introspected {
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 

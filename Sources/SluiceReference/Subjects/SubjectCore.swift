@@ -14,7 +14,7 @@
 /// ends: the subject is freed after its last active subscription ends, not before.
 final class SubjectCore<Output, Failure: Error> {
     private let lock = Lock()
-    private var conduits: [SubjectConduit<Output, Failure>] = []
+    private var conduits: [Conduit<Output, Failure>] = []
     private var completion: Subscribers.Completion<Failure>?
     private var upstreams: [any Subscription] = []
     private var wantsUpstream: Bool
@@ -47,7 +47,7 @@ final class SubjectCore<Output, Failure: Error> {
             subscriber.receive(completion: completion)
             return
         }
-        let conduit = SubjectConduit(
+        let conduit = Conduit(
             name: name, core: self, subject: subject, downstream: AnySubscriber(subscriber),
             currentValue: currentValue)
         // Held until the subscription has been handed over, so that a completion sent from
@@ -114,7 +114,7 @@ final class SubjectCore<Output, Failure: Error> {
     }
 
     /// Forgets a cancelled subscriber's conduit (the caller holds it, so nothing is freed under the lock).
-    fileprivate func remove(_ conduit: SubjectConduit<Output, Failure>) {
+    fileprivate func remove(_ conduit: Conduit<Output, Failure>) {
         lock.withLock { conduits.removeAll { $0 === conduit } }
     }
 }
@@ -125,7 +125,7 @@ final class SubjectCore<Output, Failure: Error> {
 ///
 /// The subscriber and the subject are let go of when it cancels and when the subject completes
 /// (`downstream` becomes `nil`); a delivery in flight holds its own copy until it returns.
-private final class SubjectConduit<Output, Failure: Error>: Subscription, Introspected {
+private final class Conduit<Output, Failure: Error>: Subscription, Introspected {
     private let lock = Lock()
     /// Taken around every call into the subscriber (and by `attach` around the subscription).
     let deliveryLock = Lock(recursive: true)

@@ -88,7 +88,7 @@ extension Publishers {
 /// The subscription of `catch` and `tryCatch`. It reads from the original upstream until that
 /// fails, then from the replacement publisher; downstream sees one subscription throughout.
 ///
-/// Each source talks to its own side object (``UpstreamSide``, ``ReplacementSide``), so an
+/// Each source talks to its own side object (``CatchUpstreamSide``, ``CatchReplacementSide``), so an
 /// event from a source that is no longer current (the old upstream after its failure, a
 /// replacement after a cancel) is recognised and ignored. The operator keeps count of the
 /// demand downstream has outstanding, because the replacement starts with exactly that.
@@ -139,7 +139,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     }
 
     /// The subscriber to attach to the original upstream.
-    var upstreamSide: UpstreamSide { UpstreamSide(owner: self) }
+    var upstreamSide: CatchUpstreamSide { CatchUpstreamSide(owner: self) }
 
     /// Combine's children: the subscriber and the demand it has outstanding.
     var customMirror: Mirror {
@@ -244,7 +244,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
             switch recovery {
             case .success(let replacement):
                 lock.unlock()
-                replacement.subscribe(ReplacementSide(owner: self))
+                replacement.subscribe(CatchReplacementSide(owner: self))
             case .failure(let error):
                 let (_, ended) = end()
                 lock.unlock()
@@ -311,7 +311,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     }
 
     /// The subscriber the original upstream talks to.
-    struct UpstreamSide: Subscriber, Introspected {
+    struct CatchUpstreamSide: Subscriber, Introspected {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
@@ -330,7 +330,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     }
 
     /// The subscriber the replacement publisher talks to.
-    private struct ReplacementSide: Subscriber, Introspected {
+    private struct CatchReplacementSide: Subscriber, Introspected {
         typealias Input = NewPublisher.Output
         typealias Failure = NewPublisher.Failure
 

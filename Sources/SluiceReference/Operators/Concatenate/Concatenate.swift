@@ -90,15 +90,15 @@ private protocol ConcatenationPart<Input, Failure>: Subscriber {
 /// The part a side subscribes to, as a type: the first part's side and the others' are of two
 /// types, as in Combine, whose prefix and suffix sides are (OpenCombine's
 /// ConcatenateTests.testCombineIdentifier).
-private protocol ConcatenatePartKind { static var isFirst: Bool { get } }
+private protocol ConcatenatePart { static var isFirst: Bool { get } }
 
-private enum PrefixPart: ConcatenatePartKind { static var isFirst: Bool { true } }
+private enum ConcatenatePrefixPart: ConcatenatePart { static var isFirst: Bool { true } }
 
-private enum SuffixPart: ConcatenatePartKind { static var isFirst: Bool { false } }
+private enum ConcatenateSuffixPart: ConcatenatePart { static var isFirst: Bool { false } }
 
 /// Subscribes to one part on behalf of the subscription, tagging each signal with the part's
 /// number. It shares the subscription's identifier, as Combine's inner subscribers do.
-private struct ConcatenateSide<Downstream: Subscriber, Kind: ConcatenatePartKind>: ConcatenationPart,
+private struct ConcatenateSide<Downstream: Subscriber, Kind: ConcatenatePart>: ConcatenationPart,
     Introspected
 {
     typealias Input = Downstream.Input
@@ -180,9 +180,9 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriptio
             inProgress = part
             lock.unlock()
             if part == 0 {
-                next.subscribe(ConcatenateSide<Downstream, PrefixPart>(parent: self, part: part))
+                next.subscribe(ConcatenateSide<Downstream, ConcatenatePrefixPart>(parent: self, part: part))
             } else {
-                next.subscribe(ConcatenateSide<Downstream, SuffixPart>(parent: self, part: part))
+                next.subscribe(ConcatenateSide<Downstream, ConcatenateSuffixPart>(parent: self, part: part))
             }
             lock.lock()
             if inProgress == part { inProgress = nil }

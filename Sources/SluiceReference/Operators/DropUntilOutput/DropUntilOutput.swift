@@ -38,7 +38,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = DropUntilOutputSubscription(downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            other.subscribe(TriggerSubscriber<Other.Output, DropUntilOutputSubscription<S>>(receiver: subscription))
+            other.subscribe(TriggerSubscriber<Other.Output, DropUntilOutputSubscription<S>>(listener: subscription))
             upstream.subscribe(subscription)
         }
     }
@@ -46,42 +46,13 @@ extension Publishers {
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 
-/// What the subscription of `drop(untilOutputFrom:)` or `prefix(untilOutputFrom:)` hears from
-/// the other publisher, the trigger.
-protocol TriggerReceiver<TriggerFailure>: AnyObject {
-    associatedtype TriggerFailure: Error
-    func receiveTrigger(subscription: any Subscription)
-    /// The trigger emitted an element.
-    func receiveTriggerValue()
-    func receiveTrigger(completion: Subscribers.Completion<TriggerFailure>)
-}
-
-/// Subscribes to the other publisher on behalf of a `TriggerReceiver`, which stays the one place
-/// that holds state. It shares the receiver's identifier, as Combine's inner subscribers do.
-struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber {
-    typealias Failure = Receiver.TriggerFailure
-
-    let receiver: Receiver
-
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(receiver) }
-
-    func receive(subscription: any Subscription) { receiver.receiveTrigger(subscription: subscription) }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        receiver.receiveTriggerValue()
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) { receiver.receiveTrigger(completion: completion) }
-}
-
 /// Drops upstream values until the trigger fires. One lock over one state that covers both
 /// upstream and the trigger.
 ///
 /// Lifetimes: downstream lives in the `.running` state; the call that ends the stream takes it
 /// out under the lock and drops it after.
 private final class DropUntilOutputSubscription<Downstream: Subscriber>:
-    Subscriber, Subscription, TriggerReceiver, Introspected
+    Subscriber, Subscription, TriggerListener, Introspected
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -167,7 +138,7 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
 
     // MARK: Trigger
 
-    func receiveTrigger(subscription: any Subscription) {
+    func triggerSubscribed(_ subscription: any Subscription) {
         lock.lock()
         guard case .running(let downstream, let upstream, .awaitingSubscription) = state else {
             lock.unlock()
@@ -179,7 +150,7 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         subscription.request(.max(1))
     }
 
-    func receiveTriggerValue() {
+    func triggerFired() {
         // `previous` keeps the trigger's subscription until the lock is released.
         let previous = lock.withLock {
             let previous = state
@@ -191,7 +162,7 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         withExtendedLifetime(previous) {}
     }
 
-    func receiveTrigger(completion: Subscribers.Completion<Failure>) {
+    func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
         // `previous` keeps what the state held until the lock is released.
         let previous = state
@@ -234,14 +205,4 @@ private final class DropUntilOutputSubscription<Downstream: Subscriber>:
         if case .subscribed(let upstream) = upstream { upstream.cancel() }
         if case .subscribed(let other) = trigger { other.cancel() }
     }
-}
-
-/// `drop(untilOutputFrom:)`'s trigger subscriber introspects as its subscription, as Combine's
-/// does; `prefix(untilOutputFrom:)`'s does not, in Combine as here.
-extension TriggerSubscriber: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    Introspected
-where Receiver: Introspected {
-    var description: String { receiver.description }
-
-    var customMirror: Mirror { receiver.customMirror }
 }

@@ -83,7 +83,7 @@ extension Publishers {
 }
 
 /// The subscriber one inner publisher talks to, tagged with the inner publisher's number.
-private struct FlatMapInnerSide<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+private struct FlatMapInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     Introspected
 where
     NewPublisher.Failure == Upstream.Failure, Downstream.Input == NewPublisher.Output,
@@ -227,7 +227,7 @@ where
         inners[index] = .awaitingSubscription
         lock.unlock()
         // flatMaps nested in flatMaps subscribe one inside the other: past the limit, later.
-        Trampoline.run { publisher.subscribe(FlatMapInnerSide(parent: self, index: index)) }
+        Trampoline.run { publisher.subscribe(FlatMapInner(parent: self, index: index)) }
         return .none
     }
 

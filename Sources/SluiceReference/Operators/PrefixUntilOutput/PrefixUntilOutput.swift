@@ -35,7 +35,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = PrefixUntilOutputSubscription<S, Other.Failure>(downstream: subscriber)
             other.subscribe(
-                TriggerSubscriber<Other.Output, PrefixUntilOutputSubscription<S, Other.Failure>>(receiver: subscription)
+                TriggerSubscriber<Other.Output, PrefixUntilOutputSubscription<S, Other.Failure>>(listener: subscription)
             )
             upstream.subscribe(subscription)
         }
@@ -53,7 +53,7 @@ extension Publishers {
 /// out under the lock and drops it after. Unlike most subscriptions it does not introspect:
 /// Combine's `prefix(untilOutputFrom:)` subscription does not (PrefixUntilOutputTests).
 private final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure: Error>:
-    Subscriber, Subscription, TriggerReceiver
+    Subscriber, Subscription, TriggerListener
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -126,7 +126,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
 
     // MARK: Trigger
 
-    func receiveTrigger(subscription: any Subscription) {
+    func triggerSubscribed(_ subscription: any Subscription) {
         lock.lock()
         guard case .running(let downstream, let upstream, .awaitingSubscription) = state else {
             lock.unlock()
@@ -140,7 +140,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
 
     /// The trigger fired: upstream is cancelled and the stream finishes. As in Combine, the
     /// trigger itself is let go without a cancel: it was asked for one element and sent it.
-    func receiveTriggerValue() {
+    func triggerFired() {
         lock.lock()
         // `previous` keeps what the state held until the lock is released.
         let previous = state
@@ -154,7 +154,7 @@ private final class PrefixUntilOutputSubscription<Downstream: Subscriber, Trigge
         downstream.receive(completion: .finished)
     }
 
-    func receiveTrigger(completion: Subscribers.Completion<TriggerFailure>) {
+    func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
         // Without an element the trigger will never fire: the stream goes on until upstream ends.
         // `previous` keeps the trigger's subscription until the lock is released.
         let previous = lock.withLock {

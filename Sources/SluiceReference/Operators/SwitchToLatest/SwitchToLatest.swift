@@ -71,7 +71,7 @@ extension Publishers {
 
 /// The subscriber one inner publisher talks to, tagged with its generation: a signal from a
 /// publisher that is no longer the latest is recognised and ignored.
-private struct SwitchToLatestInnerSide<P: Publisher, Downstream: Subscriber>: Subscriber, Introspected
+private struct SwitchToLatestInner<P: Publisher, Downstream: Subscriber>: Subscriber, Introspected
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     typealias Input = P.Output
     typealias Failure = P.Failure
@@ -189,7 +189,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         inner = .awaitingSubscription
         lock.unlock()
         previous?.cancel()
-        input.subscribe(SwitchToLatestInnerSide(parent: self, generation: current))
+        input.subscribe(SwitchToLatestInner(parent: self, generation: current))
         return .none
     }
 
