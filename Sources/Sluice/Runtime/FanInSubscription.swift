@@ -71,8 +71,9 @@ where Downstream.Input == Slots.Output {
         return lifetime.call(self) {
             let (next, answer) = settle(deliver(tuple))
             if case .idle = next { return answer }
-            drain(next)
-            return answer
+            // A stream that ended in this call has cancelled the upstream that sent the value: it
+            // is asked for nothing more, as the reference's loop answers.
+            return drain(next) ? answer : .none
         } ?? .none
     }
 

@@ -97,6 +97,17 @@ import Testing
         #expect(traffic == ["request(unlimited)", "cancel"])
     }
 
+    /// The value that makes the last tuple: the stream ends inside its `receive`, so the upstream
+    /// that sent it (cancelled by then) is answered with no demand, whatever downstream returned.
+    /// Found by the differential fuzzer: the fast zip answered `.max(2)`, the reference `.none`.
+    @Test func theSenderOfTheLastTupleIsAnsweredWithNoDemand() {
+        let upstream = Upstream()
+        let recorder = upstream.zip(Just(0).setFailureType(to: TestError.self)).map { $0 * 100 + $1 }
+            .record(initialDemand: .unlimited, demandPerValue: .max(2))
+        #expect(upstream.send(4) == .none)
+        #expect(recorder.events == [.subscription, .value(400), .finished])
+    }
+
     @Test func publicPropertiesAndEquatable() {
         let zip = Publishers.Zip(Just(1), Just(2))
         #expect(zip.a == Just(1) && zip.b == Just(2))
