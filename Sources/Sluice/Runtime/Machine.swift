@@ -33,24 +33,47 @@ enum MachineAction<Failure: Error> {
     }
 }
 
-/// A machine that can tell it has ended, so that its owner can say so in an atomic flag read
-/// without the lock (a value that arrives after the end is dropped there).
+/// A machine that can tell it has ended.
 @usableFromInline
 protocol MachineState {
     var isTerminated: Bool { get }
 }
 
-extension MachineState {
-    /// Runs an event of the machine, and publishes its end to `isDone`. The owner calls it under
-    /// its lock, so that the exclusive access to its `state` property begins after the lock is
-    /// taken (an `inout` argument's access starts at the call site).
+/// A machine with one fact its owner's value path reads without the lock (whether the stream has
+/// ended, whether values pass, which part runs last): each event publishes it in an atomic.
+@usableFromInline
+protocol PublishingState {
+    associatedtype Fact
+    /// What the value path reads.
+    var published: Fact { get }
+}
+
+extension PublishingState {
+    /// Runs an event of the machine, and publishes what the value path reads with `publish`. The
+    /// owner calls it under its lock, so that the exclusive access to its `state` property begins
+    /// after the lock is taken (an `inout` argument's access starts at the call site).
     @inlinable @inline(__always)
-    mutating func run<Result>(
-        _ body: (inout Self) -> Result, publishingEndTo isDone: borrowing Atomic<Bool>
-    ) -> Result {
+    mutating func run<Result>(_ body: (inout Self) -> Result, publishing publish: (Fact) -> Void) -> Result {
         let result = body(&self)
-        if isTerminated { isDone.store(true, ordering: .relaxed) }
+        publish(published)
         return result
+    }
+}
+
+// `Atomic`'s `store` exists per storage size, so each kind of fact has its own spelling.
+extension PublishingState where Fact == Bool {
+    /// Runs an event, and publishes the fact to `cell`.
+    @inlinable @inline(__always)
+    mutating func run<Result>(_ body: (inout Self) -> Result, publishingTo cell: borrowing Atomic<Bool>) -> Result {
+        run(body) { cell.store($0, ordering: .releasing) }
+    }
+}
+
+extension PublishingState where Fact == Int {
+    /// Runs an event, and publishes the fact to `cell`.
+    @inlinable @inline(__always)
+    mutating func run<Result>(_ body: (inout Self) -> Result, publishingTo cell: borrowing Atomic<Int>) -> Result {
+        run(body) { cell.store($0, ordering: .releasing) }
     }
 }
 

@@ -196,7 +196,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state: ConcatenateState<Suffix>
-    /// The last part's number while it runs, -1 otherwise: `state.runningLast`, published when it
+    /// The last part's number while it runs, -1 otherwise: `state.published`, published when it
     /// changes, under the lock.
     @usableFromInline let lastPart = Atomic<Int>(-1)
 
@@ -210,11 +210,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     /// Runs an event under the lock, and publishes the last part's number.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout ConcatenateState<Suffix>) -> Result) -> Result {
-        lock.withLock {
-            let result = body(&state)
-            lastPart.store(state.runningLast ?? -1, ordering: .releasing)
-            return result
-        }
+        lock.withLock { state.run(body, publishingTo: lastPart) }
     }
 
     @usableFromInline var description: String { "Concatenate" }

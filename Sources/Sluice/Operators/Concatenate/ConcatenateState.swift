@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+import Synchronization
+
 // A concatenation's subscription keeps its state here, as a machine whose events return what to
 // do; the subscription itself is in Concatenate.swift.
 
@@ -12,7 +14,7 @@
 /// Parts are numbered from 0, the prefix. A signal from a part other than the current one, or
 /// from the current one before its subscription or after it ended, is ignored, as in Combine.
 @usableFromInline
-struct ConcatenateState<Suffix: Publisher> {
+struct ConcatenateState<Suffix: Publisher>: PublishingState {
     @usableFromInline typealias Part = AnyPublisher<Suffix.Output, Suffix.Failure>
     /// What the stream lets go of once it has ended: the parts that never ran.
     @usableFromInline typealias Leftovers = (suffix: Suffix?, parts: [Part])
@@ -62,9 +64,9 @@ struct ConcatenateState<Suffix: Publisher> {
 
     @inlinable init(suffix: Suffix) { self.suffix = suffix }
 
-    /// The number of the last part while it runs: its values pass without the lock.
-    @inlinable var runningLast: Int? {
-        if case .running(_, isLast: true) = phase { part } else { nil }
+    /// The number of the last part while it runs, -1 otherwise: its values pass without the lock.
+    @inlinable var published: Int {
+        if case .running(_, isLast: true) = phase { part } else { -1 }
     }
 
     // MARK: Subscribing the parts

@@ -72,7 +72,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state = DropUntilOutputState()
-    /// `state.isPassing`, published under the lock.
+    /// `state.published`, published under the lock.
     @usableFromInline let isPassing = Atomic<Bool>(false)
     /// What downstream requested and upstream has not sent yet: a value that finds none traps,
     /// as in Combine (whose operator counts it too), dropped or not, and after the end too.
@@ -87,11 +87,7 @@ final class DropUntilOutputSubscription<Downstream: Subscriber>:
     /// Runs an event under the lock, and publishes whether values pass.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout DropUntilOutputState) -> Result) -> Result {
-        lock.withLock {
-            let result = body(&state)
-            isPassing.store(state.isPassing, ordering: .releasing)
-            return result
-        }
+        lock.withLock { state.run(body, publishingTo: isPassing) }
     }
 
     /// Inside a `lifetime` call: ends the stream with `completion`, once.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+import Synchronization
+
 // drop(untilOutputFrom:)'s subscription keeps its state here, as a machine whose events return what
 // to do; the subscription itself is in DropUntilOutput.swift.
 
@@ -8,7 +10,7 @@
 /// link to upstream and the link to the trigger. Each event changes it and returns what the
 /// subscription does once it has unlocked; nothing here calls out.
 @usableFromInline
-struct DropUntilOutputState {
+struct DropUntilOutputState: PublishingState {
     @usableFromInline enum Phase {
         /// Upstream's values are dropped until the trigger fires...
         case dropping
@@ -42,7 +44,8 @@ struct DropUntilOutputState {
 
     @inlinable init() {}
 
-    @inlinable var isPassing: Bool { if case .passing = phase { true } else { false } }
+    /// Whether values pass: the value path reads it without the lock.
+    @inlinable var published: Bool { if case .passing = phase { true } else { false } }
 
     @inlinable var isDone: Bool { if case .done = phase { true } else { false } }
 

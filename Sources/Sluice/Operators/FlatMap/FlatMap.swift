@@ -225,7 +225,7 @@ where
     /// Changes the state under the lock; publishes its end to `isDone`.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.withLock { state.run(body, publishingEndTo: isDone) }
+        lock.withLock { state.run(body, publishingTo: isDone) }
     }
 
     /// Inside a `lifetime` call: the stream's completion, once. (flatMaps nested in flatMaps

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+import Synchronization
+
 // flatMap's unfused subscription keeps its state here, as a machine whose events return actions
 // (see `MachineAction`); the subscription itself is in FlatMap.swift.
 
@@ -12,7 +14,7 @@
 /// demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
 /// meanwhile (it waits in the turn).
 @usableFromInline
-struct FlatMapState<Value, Failure: Error>: MachineState {
+struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
     /// The number a value carries when it came from an inner publisher that was never subscribed to.
     @usableFromInline static var unsubscribed: Int { -1 }
 
@@ -46,6 +48,9 @@ struct FlatMapState<Value, Failure: Error>: MachineState {
     @inlinable init(maxPublishers: Subscribers.Demand) { self.maxPublishers = maxPublishers }
 
     @inlinable var isTerminated: Bool { phase == .terminated }
+
+    /// Whether the stream has ended: an upstream value that comes after is dropped without the lock.
+    @inlinable var published: Bool { isTerminated }
 
     @inlinable var isExhausted: Bool {
         phase == .upstreamFinished && inners.isEmpty && unending == 0 && queue.isEmpty

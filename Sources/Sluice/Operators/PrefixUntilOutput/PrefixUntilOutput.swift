@@ -70,7 +70,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state = PrefixUntilOutputState()
-    /// `state.isActive`, published under the lock.
+    /// `state.published`, published under the lock.
     @usableFromInline let isActive = Atomic<Bool>(false)
 
     @inlinable
@@ -82,11 +82,7 @@ final class PrefixUntilOutputSubscription<Downstream: Subscriber, TriggerFailure
     /// Runs an event under the lock, and publishes whether upstream is active.
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout PrefixUntilOutputState) -> Result) -> Result {
-        lock.withLock {
-            let result = body(&state)
-            isActive.store(state.isActive, ordering: .releasing)
-            return result
-        }
+        lock.withLock { state.run(body, publishingTo: isActive) }
     }
 
     // MARK: Upstream

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+import Synchronization
+
 // prefix(untilOutputFrom:)'s subscription keeps its state here, as a machine whose events return
 // what to do; the subscription itself is in PrefixUntilOutput.swift.
 
@@ -8,7 +10,7 @@
 /// (which is where the stream is) and the link to the trigger. Each event changes it and returns
 /// what the subscription does once it has unlocked; nothing here calls out.
 @usableFromInline
-struct PrefixUntilOutputState {
+struct PrefixUntilOutputState: PublishingState {
     @usableFromInline enum Upstream {
         /// Not subscribed yet: downstream has no subscription either.
         case awaiting
@@ -27,7 +29,8 @@ struct PrefixUntilOutputState {
 
     @inlinable init() {}
 
-    @inlinable var isActive: Bool { if case .active = upstream { true } else { false } }
+    /// Whether upstream is active: the value path reads it without the lock.
+    @inlinable var published: Bool { if case .active = upstream { true } else { false } }
 
     /// Upstream's subscription arrived: true to hand downstream this operator's, false to cancel it.
     @inlinable

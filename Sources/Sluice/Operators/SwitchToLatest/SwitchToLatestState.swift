@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
+import Synchronization
+
 // switchToLatest's unfused subscription keeps its state here, as a machine whose events return
 // actions (see `MachineAction`); the subscription itself is in SwitchToLatest.swift.
 
@@ -13,7 +15,7 @@
 /// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
 /// subscribed one.
 @usableFromInline
-struct SwitchToLatestState<P: Publisher>: MachineState {
+struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
     @usableFromInline typealias Value = P.Output
     @usableFromInline typealias Failure = P.Failure
 
@@ -83,6 +85,9 @@ struct SwitchToLatestState<P: Publisher>: MachineState {
     @inlinable init() {}
 
     @inlinable var isTerminated: Bool { phase == .terminated }
+
+    /// Whether the stream has ended: an upstream value that comes after is dropped without the lock.
+    @inlinable var published: Bool { isTerminated }
 
     @inlinable var isExhausted: Bool {
         guard phase == .upstreamFinished, case .none = inner else { return false }
