@@ -13,15 +13,13 @@ public protocol Publisher<Output, Failure> {
     associatedtype Output
     /// The kind of errors this publisher might publish.
     associatedtype Failure: Error
-    /// The fused form of this publisher's chain, when it can produce its elements synchronously.
+    /// The fused form of this publisher's chain, when it can produce its elements synchronously
+    /// (then its `_traits` have `fusable`, and the publisher's `_isFusable` is true).
     associatedtype _Cursor: _Runtime.FusedCursor = _Runtime.Unfusable<Output, Failure>
     where _Cursor.Output == Output, _Cursor.Failure == Failure
 
     /// Attaches the subscriber. `subscribe(_:)` calls this; call that instead.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
-
-    /// Whether `_makeCursor()` can drive this whole chain synchronously.
-    static var _isFusable: Bool { get }
 
     /// The cursor over this chain. Called when `_isFusable` is true, and on any publisher whose
     /// cursor yields at most one value (`_Cursor._traits` has `yieldsAtMostOneValue`): flatMap and switchToLatest

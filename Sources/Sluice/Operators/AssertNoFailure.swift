@@ -22,9 +22,6 @@ extension Publishers {
     public struct AssertNoFailure<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.AssertNoFailureStage<Output, Upstream.Failure>
-        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

@@ -25,9 +25,6 @@ extension Publishers {
     @frozen
     public struct CompactMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.CompactMapStage<Upstream.Output, Output, Failure>
-        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Output?)
@@ -55,9 +52,6 @@ extension Publishers {
     @frozen
     public struct TryCompactMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryCompactMapStage<Upstream.Output, Output, Upstream.Failure>
-        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Output?)

@@ -26,7 +26,6 @@ extension Publishers {
     public struct DropWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.DropWhileStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Bool)
@@ -56,9 +55,6 @@ extension Publishers {
     public struct TryDropWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryDropWhileStage<Output, Upstream.Failure>
-        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Bool)

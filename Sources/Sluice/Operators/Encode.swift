@@ -30,9 +30,6 @@ extension Publishers {
     where Upstream.Output: Encodable {
         public typealias Output = Coder.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.EncodeStage<Upstream.Output, Coder, Upstream.Failure>
-        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -56,9 +53,6 @@ extension Publishers {
     public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: _Runtime.StageOperator
     where Upstream.Output == Coder.Input {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.DecodeStage<Output, Coder, Upstream.Failure>
-        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

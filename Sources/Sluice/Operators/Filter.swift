@@ -17,7 +17,6 @@ extension Publishers {
     public struct Filter<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.FilterStage<Output, Failure>>
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Bool)

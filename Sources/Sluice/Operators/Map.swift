@@ -14,9 +14,6 @@ extension Publishers {
     @frozen
     public struct Map<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.MapStage<Upstream.Output, Output, Failure>
-        >
 
         /// `upstream` and `transform`, kept by one closure: the publisher is two words however long
         /// the chain under it (see `_forEach`).

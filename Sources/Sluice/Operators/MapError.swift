@@ -16,9 +16,6 @@ extension Publishers {
     @frozen
     public struct MapError<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.MapErrorStage<Output, Upstream.Failure, Failure>
-        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Failure) -> Failure)

@@ -34,9 +34,6 @@ extension Publishers {
     @frozen
     public struct MapKeyPath<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure>
-        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -61,9 +58,6 @@ extension Publishers {
     public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: _Runtime.StageOperator {
         public typealias Output = (Output0, Output1)
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure>
-        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -93,9 +87,6 @@ extension Publishers {
     public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: _Runtime.StageOperator {
         public typealias Output = (Output0, Output1, Output2)
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure>
-        >
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

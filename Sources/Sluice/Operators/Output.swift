@@ -41,7 +41,6 @@ extension Publishers {
     public struct Output<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.OutputStage<Output, Failure>>
 
         /// The publisher that this publisher receives elements from.
         public let upstream: Upstream

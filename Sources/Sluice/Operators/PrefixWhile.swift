@@ -26,7 +26,6 @@ extension Publishers {
     public struct PrefixWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.PrefixWhileStage<Output, Failure>>
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) -> Bool)
@@ -56,9 +55,6 @@ extension Publishers {
     public struct TryPrefixWhile<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryPrefixWhileStage<Output, Upstream.Failure>
-        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Bool)

@@ -38,9 +38,6 @@ extension Publishers {
     public struct RemoveDuplicates<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.RemoveDuplicatesStage<Output, Failure>
-        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output, Upstream.Output) -> Bool)
@@ -69,9 +66,6 @@ extension Publishers {
     public struct TryRemoveDuplicates<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryRemoveDuplicatesStage<Output, Upstream.Failure>
-        >
 
         /// `upstream` and `predicate`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output, Upstream.Output) throws -> Bool)

@@ -30,9 +30,6 @@ extension Publishers {
     @frozen
     public struct Scan<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.ScanStage<Upstream.Output, Output, Failure>
-        >
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, Output, (Output, Upstream.Output) -> Output)
@@ -66,9 +63,6 @@ extension Publishers {
     @frozen
     public struct TryScan<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryScanStage<Upstream.Output, Output, Upstream.Failure>
-        >
 
         /// `upstream`, `initialResult` and `nextPartialResult`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, Output, (Output, Upstream.Output) throws -> Output)

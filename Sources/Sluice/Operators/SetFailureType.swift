@@ -17,7 +17,6 @@ extension Publishers {
     public struct SetFailureType<Upstream: Publisher, Failure: Error>: _Runtime.StageOperator
     where Upstream.Failure == Never {
         public typealias Output = Upstream.Output
-        public typealias _Cursor = _Runtime.StageCursor<Upstream._Cursor, _Runtime.SetFailureTypeStage<Output, Failure>>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream

@@ -19,9 +19,6 @@ extension Publishers {
     public struct TryFilter<Upstream: Publisher>: _Runtime.StageOperator {
         public typealias Output = Upstream.Output
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryFilterStage<Output, Upstream.Failure>
-        >
 
         /// `upstream` and `isIncluded`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Bool)

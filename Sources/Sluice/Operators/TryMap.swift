@@ -17,9 +17,6 @@ extension Publishers {
     @frozen
     public struct TryMap<Upstream: Publisher, Output>: _Runtime.StageOperator {
         public typealias Failure = any Error
-        public typealias _Cursor = _Runtime.StageCursor<
-            Upstream._Cursor, _Runtime.TryMapStage<Upstream.Output, Output, Upstream.Failure>
-        >
 
         /// `upstream` and `transform`, kept by one closure (see `Publishers.Map`).
         @usableFromInline let parts: () -> (Upstream, (Upstream.Output) throws -> Output)

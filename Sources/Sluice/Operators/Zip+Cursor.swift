@@ -89,7 +89,12 @@ extension _Runtime {
             mutating get { hasRun && (failure != nil || index >= aValues.count || index >= bValues.count) }
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
+        /// Every upstream must be fusable under any demand; `A` may be the zip of the ones before it
+        /// (`Join.extendsZip`), which needs unlimited demand itself.
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            let aFuses = Join.extendsZip ? A._traits.contains(.fusable) : A.fusesUnderAnyDemand
+            return .needsUnlimitedDemand.union(.fusable(when: aFuses && B.fusesUnderAnyDemand))
+        }
 
         @inlinable public var _name: StaticString { "Zip" }
 
@@ -104,6 +109,8 @@ extension _Runtime {
         associatedtype A
         associatedtype B
         associatedtype Output
+        /// Whether `A` is the zip of the upstreams before the last (`Zip3`, `Zip4`).
+        static var extendsZip: Bool { get }
         static func join(_ a: A, _ b: B) -> Output
     }
 }
@@ -111,6 +118,8 @@ extension _Runtime {
 extension _Runtime {
     /// `Zip`'s tuple.
     public enum ZipPair<A, B>: _Runtime.ZipJoin {
+        @inlinable public static var extendsZip: Bool { false }
+
         @inlinable @inline(__always)
         public static func join(_ a: A, _ b: B) -> (A, B) { (a, b) }
     }
@@ -119,6 +128,8 @@ extension _Runtime {
 extension _Runtime {
     /// `Zip3`'s tuple, from a pair and a third value.
     public enum ZipAppend3<X, Y, Z>: _Runtime.ZipJoin {
+        @inlinable public static var extendsZip: Bool { true }
+
         @inlinable @inline(__always)
         public static func join(_ a: (X, Y), _ b: Z) -> (X, Y, Z) { (a.0, a.1, b) }
     }
@@ -127,6 +138,8 @@ extension _Runtime {
 extension _Runtime {
     /// `Zip4`'s tuple, from a triple and a fourth value.
     public enum ZipAppend4<X, Y, Z, W>: _Runtime.ZipJoin {
+        @inlinable public static var extendsZip: Bool { true }
+
         @inlinable @inline(__always)
         public static func join(_ a: (X, Y, Z), _ b: W) -> (X, Y, Z, W) { (a.0, a.1, a.2, b) }
     }

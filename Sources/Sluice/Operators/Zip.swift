@@ -79,7 +79,6 @@ extension Publishers {
     where A.Failure == B.Failure {
         public typealias Output = (A.Output, B.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _Runtime.ZipCursor<A._Cursor, B._Cursor, _Runtime.ZipPair<A.Output, B.Output>>
 
         /// A publisher to zip.
         public let a: A
@@ -103,10 +102,8 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
-        @inlinable public static var _isFusable: Bool { A.fusesUnderAnyDemand && B.fusesUnderAnyDemand }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor() -> _Runtime.ZipCursor<A._Cursor, B._Cursor, _Runtime.ZipPair<A.Output, B.Output>> {
             _Runtime.ZipCursor(a._makeCursor(), b._makeCursor())
         }
     }
@@ -117,9 +114,6 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure {
         public typealias Output = (A.Output, B.Output, C.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _Runtime.ZipCursor<
-            Zip<A, B>._Cursor, C._Cursor, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>
-        >
 
         /// A publisher to zip.
         public let a: A
@@ -147,12 +141,10 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand
-        }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor()
+            -> _Runtime.ZipCursor<Zip<A, B>._Cursor, C._Cursor, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>>
+        {
             _Runtime.ZipCursor(Zip(a, b)._makeCursor(), c._makeCursor())
         }
     }
@@ -163,9 +155,6 @@ extension Publishers {
     where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
         public typealias Output = (A.Output, B.Output, C.Output, D.Output)
         public typealias Failure = A.Failure
-        public typealias _Cursor = _Runtime.ZipCursor<
-            Zip3<A, B, C>._Cursor, D._Cursor, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>
-        >
 
         /// A publisher to zip.
         public let a: A
@@ -197,12 +186,12 @@ extension Publishers {
         }
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
-        }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor()
+            -> _Runtime.ZipCursor<
+                Zip3<A, B, C>._Cursor, D._Cursor, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>
+            >
+        {
             _Runtime.ZipCursor(Zip3(a, b, c)._makeCursor(), d._makeCursor())
         }
     }

@@ -12,8 +12,6 @@
 /// once, whatever its demand; otherwise nothing more, ever.
 @frozen
 public struct Empty<Output, Failure: Error>: Publisher, Equatable {
-    public typealias _Cursor = _Runtime.EmptyCursor<Output, Failure>
-
     /// Whether the publisher finishes as soon as a subscriber attaches, or never completes.
     public let completeImmediately: Bool
 
@@ -37,10 +35,9 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
         if completeImmediately { subscriber.receive(completion: .finished) }
     }
 
-    /// False: see the type's documentation. The cursor is made only by one-shot consumers.
-    @inlinable public static var _isFusable: Bool { false }
-
-    @inlinable public func _makeCursor() -> _Cursor { _Runtime.EmptyCursor(completes: completeImmediately) }
+    @inlinable public func _makeCursor() -> _Runtime.EmptyCursor<Output, Failure> {
+        _Runtime.EmptyCursor(completes: completeImmediately)
+    }
 }
 
 extension _Runtime {

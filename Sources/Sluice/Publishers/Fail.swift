@@ -21,8 +21,6 @@ public struct Fail<Output, Failure: Error>: Publisher {
         subscribeFused(subscriber)
     }
 
-    @inlinable public static var _isFusable: Bool { true }
-
     /// A cursor that is exhausted from the start: a chain over `Fail` fails as it is subscribed.
     @inlinable @inline(__always)
     public func _makeCursor() -> _Runtime.OneValueCursor<Output, Failure> {

@@ -17,8 +17,6 @@ public struct Just<Output>: Publisher {
         subscribeFused(subscriber)
     }
 
-    @inlinable public static var _isFusable: Bool { true }
-
     @inlinable @inline(__always)
     public func _makeCursor() -> _Runtime.OneValueCursor<Output, Never> {
         _Runtime.OneValueCursor(.success(output), name: "Just")
@@ -61,7 +59,7 @@ extension _Runtime {
         }
 
         @inlinable public static var _traits: _Runtime.CursorTraits {
-            .yieldsAtMostOneValue.union(.showsSourceSubscription)
+            .yieldsAtMostOneValue.union(.showsSourceSubscription).union(.fusable)
         }
 
         /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.

@@ -26,8 +26,6 @@ extension Optional {
             subscribeFused(subscriber)
         }
 
-        @inlinable public static var _isFusable: Bool { true }
-
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.OneValueCursor<Wrapped, Never> {
             if let output {

@@ -34,8 +34,6 @@ public struct Record<Output, Failure: Error>: Publisher {
         subscribeFused(subscriber)
     }
 
-    @inlinable public static var _isFusable: Bool { true }
-
     @inlinable @inline(__always)
     public func _makeCursor() -> _Runtime.RecordCursor<Output, Failure> {
         _Runtime.RecordCursor(output: recording.output, completion: recording.completion)
@@ -160,7 +158,7 @@ extension _Runtime {
         @inlinable public var _name: StaticString { "Cancelled Events" }
 
         @inlinable public static var _traits: _Runtime.CursorTraits {
-            .showsSourceSubscription.union(.acceptsZeroDemand)
+            .showsSourceSubscription.union(.acceptsZeroDemand).union(.fusable)
         }
 
         /// Combine's ended recording subscription shows no values and the completion (the one it

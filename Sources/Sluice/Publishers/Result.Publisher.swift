@@ -32,8 +32,6 @@ extension Result {
             subscribeFused(subscriber)
         }
 
-        @inlinable public static var _isFusable: Bool { true }
-
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.OneValueCursor<Success, Failure> {
             _Runtime.OneValueCursor(result, name: "Once")

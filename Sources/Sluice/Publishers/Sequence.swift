@@ -20,8 +20,6 @@ extension Publishers {
             subscribeFused(subscriber)
         }
 
-        @inlinable public static var _isFusable: Bool { true }
-
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.SequenceCursor<Elements, Failure> { _Runtime.SequenceCursor(sequence) }
 
@@ -110,7 +108,7 @@ extension _Runtime {
         @inlinable public var _name: StaticString { "Sequence" }
 
         @inlinable public static var _traits: _Runtime.CursorTraits {
-            .showsSourceSubscription.union(.acceptsZeroDemand)
+            .showsSourceSubscription.union(.acceptsZeroDemand).union(.fusable)
         }
 
         /// Combine's ended sequence subscription shows an empty sequence.

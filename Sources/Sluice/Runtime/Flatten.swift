@@ -107,7 +107,10 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            .needsUnlimitedDemand.union(
+                .fusable(when: Upstream.fusesUnderAnyDemand && NewPublisher.fusesUnderAnyDemand))
+        }
 
         /// As Combine's, `flatMap` does not cancel upstream when an inner publisher fails: a
         /// synchronous upstream runs on to its end, its elements unheard.

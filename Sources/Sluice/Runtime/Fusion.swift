@@ -107,6 +107,22 @@ extension _Runtime {
         /// observed (the inline `sink`, the folds). Under finite demand those operators run
         /// upstream's closures ahead of demand, which a cursor, pulled one element at a time, would not.
         @inlinable static var needsUnlimitedDemand: Self { Self(rawValue: 8) }
+
+        /// The cursor can drive its whole chain in place of the chain's subscriptions: its
+        /// publisher's `_isFusable`. A source's cursor has it; an operator's has it when the cursors
+        /// and publishers it runs can be driven too.
+        @inlinable static var fusable: Self { Self(rawValue: 16) }
+
+        /// `.fusable` when `condition` holds, none otherwise.
+        @inlinable static func fusable(when condition: Bool) -> Self { condition ? .fusable : Self(rawValue: 0) }
+    }
+}
+
+extension _Runtime.FusedCursor {
+    /// Whether any consumer, whatever its demand, may drive the chain by this cursor (see
+    /// `Publisher.fusesUnderAnyDemand`).
+    @inlinable static var fusesUnderAnyDemand: Bool {
+        _traits.contains(.fusable) && !_traits.contains(.needsUnlimitedDemand) && _Runtime.mayFuse
     }
 }
 
@@ -139,9 +155,10 @@ extension Publisher {
     /// Whether any subscriber, whatever its demand, can be given this chain's fused subscription
     /// (`subscribeFused`): a chain whose cursor needs unlimited demand is fused only by the
     /// consumers that ask for it at once, and subscribed through its operators otherwise.
-    @inlinable static var fusesUnderAnyDemand: Bool {
-        _isFusable && !_Cursor._traits.contains(.needsUnlimitedDemand) && _Runtime.mayFuse
-    }
+    @inlinable static var fusesUnderAnyDemand: Bool { _Cursor.fusesUnderAnyDemand }
+
+    /// Whether `_makeCursor()` can drive this whole chain synchronously: its cursor's `fusable` trait.
+    @inlinable public static var _isFusable: Bool { _Cursor._traits.contains(.fusable) }
 }
 
 extension Publisher {
@@ -190,7 +207,5 @@ extension Publisher {
 }
 
 extension Publisher where _Cursor == _Runtime.Unfusable<Output, Failure> {
-    @inlinable public static var _isFusable: Bool { false }
-
     @inlinable public func _makeCursor() -> _Runtime.Unfusable<Output, Failure> { _Runtime.Unfusable() }
 }

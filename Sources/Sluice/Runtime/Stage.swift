@@ -181,8 +181,7 @@ extension _Runtime {
 
 extension _Runtime {
     /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
-    /// and its fused form for free. A conforming type names `_Cursor` as the constraint below says:
-    /// left to inference, it would take `Publisher`'s default.
+    /// and its fused form for free; its `_Cursor` is inferred from the `_makeCursor()` below.
     public protocol StageOperator: Publisher where _Cursor == _Runtime.StageCursor<Upstream._Cursor, Stage> {
         associatedtype Upstream: Publisher
         associatedtype Stage: _Runtime.Stage
@@ -198,10 +197,10 @@ extension _Runtime {
 }
 
 extension _Runtime.StageOperator {
-    @inlinable public static var _isFusable: Bool { Upstream._isFusable }
-
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Cursor { _Runtime.StageCursor(upstream: upstream._makeCursor(), stage: _makeStage()) }
+    public func _makeCursor() -> _Runtime.StageCursor<Upstream._Cursor, Stage> {
+        _Runtime.StageCursor(upstream: upstream._makeCursor(), stage: _makeStage())
+    }
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

@@ -1431,4 +1431,30 @@ import Testing
                 returned
                 """)
     }
+
+    #if !SLUICE_REFERENCE
+    /// Which chains Sluice drives by their cursor: a publisher's `_isFusable` is its cursor's
+    /// `fusable` trait, which an operator's cursor has when what it runs can be driven under any
+    /// demand. A zip or a merge needs unlimited demand, so it fuses as the whole chain but not as
+    /// the upstream of a `flatMap`; `Zip3`'s first part is the zip of two, which it runs itself.
+    @Test func fusabilityFollowsTheCursorsTraits() {
+        typealias Numbers = Publishers.Sequence<[Int], Never>
+        typealias Pair = Publishers.Merge<Numbers, Numbers>
+        #expect(Numbers._isFusable && Just<Int>._isFusable && Record<Int, Never>._isFusable)
+        #expect(!Empty<Int, Never>._isFusable && !PassthroughSubject<Int, Never>._isFusable)
+        #expect(Publishers.Map<Numbers, Int>._isFusable)
+        #expect(!Publishers.Map<PassthroughSubject<Int, Never>, Int>._isFusable)
+        #expect(Pair._isFusable && Publishers.Merge3<Numbers, Numbers, Just<Int>>._isFusable)
+        #expect(!Publishers.Merge<Numbers, PassthroughSubject<Int, Never>>._isFusable)
+        #expect(!Publishers.Merge<Pair, Numbers>._isFusable)
+        #expect(Publishers.Zip3<Numbers, Numbers, Numbers>._isFusable)
+        #expect(!Publishers.Zip<Publishers.Zip<Numbers, Numbers>, Numbers>._isFusable)
+        #expect(Publishers.Concatenate<Pair, Numbers>._isFusable)
+        #expect(!Publishers.Concatenate<Numbers, Pair>._isFusable)
+        #expect(Publishers.FlatMap<Just<Int>, Numbers>._isFusable)
+        #expect(!Publishers.FlatMap<Just<Int>, Pair>._isFusable)
+        #expect(Publishers.SwitchToLatest<Just<Int>, Publishers.Map<Numbers, Just<Int>>>._isFusable)
+        #expect(Publishers.MergeMany<Numbers>._isFusable && !Publishers.MergeMany<Pair>._isFusable)
+    }
+    #endif
 }

@@ -68,7 +68,6 @@ extension Publishers {
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         public typealias Output = Suffix.Output
         public typealias Failure = Suffix.Failure
-        public typealias _Cursor = _Runtime.ConcatenateCursor<Prefix._Cursor, Suffix>
 
         /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
         public let prefix: Prefix
@@ -92,10 +91,6 @@ extension Publishers {
                 ConcatenateSubscription(suffix: suffix, downstream: subscriber).start(prefix)
             }
         }
-
-        /// A suffix that needs unlimited demand is not fused: its cursor would be made mid-stream, too
-        /// late to see that it is starved.
-        @inlinable public static var _isFusable: Bool { Prefix._isFusable && Suffix.fusesUnderAnyDemand }
 
         @inlinable
         public func _makeCursor() -> _Runtime.ConcatenateCursor<Prefix._Cursor, Suffix> {

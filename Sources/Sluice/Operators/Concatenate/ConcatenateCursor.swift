@@ -62,6 +62,7 @@ extension _Runtime {
 
         @inlinable public static var _traits: _Runtime.CursorTraits {
             PrefixCursor._traits.intersection(.acceptsZeroDemand.union(.needsUnlimitedDemand))
+                .union(.fusable(when: PrefixCursor._traits.contains(.fusable) && Suffix.fusesUnderAnyDemand))
         }
 
         @inlinable public var _isStarved: Bool { prefix._isStarved }

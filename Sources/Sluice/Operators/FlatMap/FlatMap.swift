@@ -65,7 +65,6 @@ extension Publishers {
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.FlattenCursor<Upstream._Cursor, NewPublisher>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -93,13 +92,8 @@ extension Publishers {
             upstream.subscribe(FlatMapOuter(parent: subscription))
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.FlattenCursor`).
-        @inlinable public static var _isFusable: Bool {
-            Upstream.fusesUnderAnyDemand && NewPublisher.fusesUnderAnyDemand
-        }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor() -> _Runtime.FlattenCursor<Upstream._Cursor, NewPublisher> {
             _Runtime.FlattenCursor(
                 upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: false, isStarved: maxPublishers == .none,
                 transform: transform)

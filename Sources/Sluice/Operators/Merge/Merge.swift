@@ -125,15 +125,11 @@ extension Publishers {
             b.subscribe(MergeSide(parent: merger, index: 1))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
-
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { A.fusesUnderAnyDemand && B.fusesUnderAnyDemand }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
-            _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable()))
-        }
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
+        { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable())) }
     }
 }
 
@@ -238,17 +234,13 @@ extension Publishers {
             c.subscribe(MergeSide(parent: merger, index: 2))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<
-            A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.Unfusable<Output, Failure>>>
-        >
-
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand
-        }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<
+                A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.Unfusable<Output, Failure>>>
+            >
+        {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.Unfusable())))
@@ -351,20 +343,16 @@ extension Publishers {
             d.subscribe(MergeSide(parent: merger, index: 3))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<
-            A,
-            _Runtime.MergeCursor<
-                B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.Unfusable<Output, Failure>>>
-            >
-        >
-
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
-        }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<
+                A,
+                _Runtime.MergeCursor<
+                    B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.Unfusable<Output, Failure>>>
+                >
+            >
+        {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -461,24 +449,19 @@ extension Publishers {
             e.subscribe(MergeSide(parent: merger, index: 4))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<
-            A,
-            _Runtime.MergeCursor<
-                B,
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
+        @inlinable @inline(__always)
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<
+                A,
                 _Runtime.MergeCursor<
-                    C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.Unfusable<Output, Failure>>>
+                    B,
+                    _Runtime.MergeCursor<
+                        C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.Unfusable<Output, Failure>>>
+                    >
                 >
             >
-        >
-
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
-                && E.fusesUnderAnyDemand
-        }
-
-        @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -571,27 +554,22 @@ extension Publishers {
             f.subscribe(MergeSide(parent: merger, index: 5))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<
-            A,
-            _Runtime.MergeCursor<
-                B,
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
+        @inlinable @inline(__always)
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<
+                A,
                 _Runtime.MergeCursor<
-                    C,
+                    B,
                     _Runtime.MergeCursor<
-                        D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.Unfusable<Output, Failure>>>
+                        C,
+                        _Runtime.MergeCursor<
+                            D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.Unfusable<Output, Failure>>>
+                        >
                     >
                 >
             >
-        >
-
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
-                && E.fusesUnderAnyDemand && F.fusesUnderAnyDemand
-        }
-
-        @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -682,30 +660,25 @@ extension Publishers {
             g.subscribe(MergeSide(parent: merger, index: 6))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<
-            A,
-            _Runtime.MergeCursor<
-                B,
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
+        @inlinable @inline(__always)
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<
+                A,
                 _Runtime.MergeCursor<
-                    C,
+                    B,
                     _Runtime.MergeCursor<
-                        D,
+                        C,
                         _Runtime.MergeCursor<
-                            E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.Unfusable<Output, Failure>>>
+                            D,
+                            _Runtime.MergeCursor<
+                                E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.Unfusable<Output, Failure>>>
+                            >
                         >
                     >
                 >
             >
-        >
-
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
-                && E.fusesUnderAnyDemand && F.fusesUnderAnyDemand && G.fusesUnderAnyDemand
-        }
-
-        @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -796,33 +769,31 @@ extension Publishers {
             h.subscribe(MergeSide(parent: merger, index: 7))
         }
 
-        public typealias _Cursor = _Runtime.MergeCursor<
-            A,
-            _Runtime.MergeCursor<
-                B,
+        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
+        @inlinable @inline(__always)
+        public func _makeCursor()
+            -> _Runtime.MergeCursor<
+                A,
                 _Runtime.MergeCursor<
-                    C,
+                    B,
                     _Runtime.MergeCursor<
-                        D,
+                        C,
                         _Runtime.MergeCursor<
-                            E,
+                            D,
                             _Runtime.MergeCursor<
-                                F, _Runtime.MergeCursor<G, _Runtime.MergeCursor<H, _Runtime.Unfusable<Output, Failure>>>
+                                E,
+                                _Runtime.MergeCursor<
+                                    F,
+                                    _Runtime.MergeCursor<
+                                        G, _Runtime.MergeCursor<H, _Runtime.Unfusable<Output, Failure>>
+                                    >
+                                >
                             >
                         >
                     >
                 >
             >
-        >
-
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool {
-            A.fusesUnderAnyDemand && B.fusesUnderAnyDemand && C.fusesUnderAnyDemand && D.fusesUnderAnyDemand
-                && E.fusesUnderAnyDemand && F.fusesUnderAnyDemand && G.fusesUnderAnyDemand && H.fusesUnderAnyDemand
-        }
-
-        @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(

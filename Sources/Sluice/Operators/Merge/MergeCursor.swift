@@ -68,7 +68,11 @@ extension _Runtime {
             rest._didEnd()
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
+        /// Every upstream must be fusable under any demand; the last level (`Unfusable`) is the end.
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            let restFuses = Rest.self == _Runtime.Unfusable<Output, Failure>.self || Rest._traits.contains(.fusable)
+            return .needsUnlimitedDemand.union(.fusable(when: Upstream.fusesUnderAnyDemand && restFuses))
+        }
 
         @inlinable public var _name: StaticString { "Merge" }
 
@@ -129,7 +133,9 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits { .needsUnlimitedDemand }
+        @inlinable public static var _traits: _Runtime.CursorTraits {
+            .needsUnlimitedDemand.union(.fusable(when: Upstream.fusesUnderAnyDemand))
+        }
 
         @inlinable public var _name: StaticString { "Merge" }
 

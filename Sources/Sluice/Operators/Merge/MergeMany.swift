@@ -21,7 +21,6 @@ extension Publishers {
     public struct MergeMany<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
-        public typealias _Cursor = _Runtime.MergeManyCursor<Upstream>
 
         /// The array of upstream publishers that this publisher merges together.
         public let publishers: [Upstream]
@@ -50,9 +49,6 @@ extension Publishers {
             // No upstream at all: all of them (none) have finished.
             if publishers.isEmpty { merger.finishEmpty() }
         }
-
-        /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
-        @inlinable public static var _isFusable: Bool { Upstream.fusesUnderAnyDemand }
 
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.MergeManyCursor<Upstream> { _Runtime.MergeManyCursor(publishers) }

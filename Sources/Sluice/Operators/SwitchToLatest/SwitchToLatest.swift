@@ -62,7 +62,6 @@ extension Publishers {
     where P == Upstream.Output, P.Failure == Upstream.Failure {
         public typealias Output = P.Output
         public typealias Failure = P.Failure
-        public typealias _Cursor = _Runtime.FlattenCursor<Upstream._Cursor, P>
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
@@ -80,13 +79,8 @@ extension Publishers {
             upstream.subscribe(subscription)
         }
 
-        /// Fused for the consumers that ask for `.unlimited` at once: a synchronous inner publisher
-        /// has sent everything and finished before the next one arrives, so there is never one to
-        /// switch away from, and the stream is `flatMap`'s (see `_Runtime.FlattenCursor`).
-        @inlinable public static var _isFusable: Bool { Upstream.fusesUnderAnyDemand && P.fusesUnderAnyDemand }
-
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Cursor {
+        public func _makeCursor() -> _Runtime.FlattenCursor<Upstream._Cursor, P> {
             _Runtime.FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) {
                 $0
             }
