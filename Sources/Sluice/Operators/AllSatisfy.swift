@@ -42,8 +42,6 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _name: StaticString { "AllSatisfy" }
-
         @inlinable
         public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
             .allSatisfy(predicate)
@@ -69,8 +67,6 @@ extension Publishers {
             self.upstream = upstream
             self.predicate = predicate
         }
-
-        @inlinable public static var _name: StaticString { "TryAllSatisfy" }
 
         @inlinable
         public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {

@@ -58,7 +58,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("file", file), ("line", line), ("prefix", prefix)]
         }
-        public typealias Failure = Never
         @usableFromInline let prefix: String
         @usableFromInline let file: StaticString
         @usableFromInline let line: UInt

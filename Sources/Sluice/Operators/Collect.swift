@@ -29,8 +29,6 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _name: StaticString { "Collect" }
-
         /// Combine's shows only how many values it holds.
         public static func _children(fold: _Runtime.CollectFold<Upstream.Output>?, downstream: Any, status: String)
             -> [Mirror.Child]

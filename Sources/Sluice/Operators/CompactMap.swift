@@ -116,7 +116,6 @@ extension _Runtime {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("CompactMap", passesSubscriptionThrough: true)
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let transform: (Input) -> Output?
 
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
@@ -138,7 +137,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
-        public typealias Failure = any Error
         @usableFromInline let transform: (Input) throws -> Output?
 
         @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }

@@ -74,8 +74,6 @@ extension Publishers {
             self.areInIncreasingOrder = areInIncreasingOrder
         }
 
-        @inlinable public static var _name: StaticString { "Comparison" }
-
         @inlinable
         public func _makeFold() -> _Runtime.ComparisonFold<Output> {
             _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder)
@@ -104,8 +102,6 @@ extension Publishers {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
         }
-
-        @inlinable public static var _name: StaticString { "TryComparison" }
 
         @inlinable
         public func _makeFold() -> _Runtime.ComparisonFold<Output> {

@@ -49,8 +49,6 @@ extension Publishers {
             self.output = output
         }
 
-        @inlinable public static var _name: StaticString { "Contains" }
-
         @inlinable
         public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
             let output = output
@@ -77,8 +75,6 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public static var _name: StaticString { "ContainsWhere" }
-
         @inlinable
         public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> { .contains(where: predicate) }
     }
@@ -103,8 +99,6 @@ extension Publishers {
             self.upstream = upstream
             self.predicate = predicate
         }
-
-        @inlinable public static var _name: StaticString { "TryContainsWhere" }
 
         @inlinable
         public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> { .contains(where: predicate) }

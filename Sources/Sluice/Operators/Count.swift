@@ -25,8 +25,6 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _name: StaticString { "Count" }
-
         @inlinable public func _makeFold() -> _Runtime.CountFold<Upstream.Output> { _Runtime.CountFold() }
     }
 }

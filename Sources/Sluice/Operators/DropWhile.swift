@@ -98,7 +98,6 @@ extension _Runtime {
     @frozen
     public struct DropWhileStage<Value, Failure: Error>: _Runtime.Stage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("DropWhile") }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let predicate: (Value) -> Bool
         @usableFromInline var state = DropSwitch()
 
@@ -117,7 +116,6 @@ extension _Runtime {
     @frozen
     public struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("TryDropWhile") }
-        public typealias Failure = any Error
         @usableFromInline let predicate: (Value) throws -> Bool
         @usableFromInline var state = DropSwitch()
 

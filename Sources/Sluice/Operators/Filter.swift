@@ -62,7 +62,6 @@ extension _Runtime {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("Filter", passesSubscriptionThrough: true)
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let isIncluded: (Value) -> Bool
 
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }

@@ -44,8 +44,6 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _name: StaticString { "First" }
-
         @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first { _ in true } }
     }
 
@@ -69,7 +67,7 @@ extension Publishers {
         }
 
         /// Combine names this subscription "TryFirst".
-        @inlinable public static var _name: StaticString { "TryFirst" }
+        @inlinable public static var _name: String { "TryFirst" }
 
         @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first(where: predicate) }
     }
@@ -93,8 +91,6 @@ extension Publishers {
             self.upstream = upstream
             self.predicate = predicate
         }
-
-        @inlinable public static var _name: StaticString { "TryFirstWhere" }
 
         @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first(where: predicate) }
     }

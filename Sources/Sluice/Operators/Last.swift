@@ -44,8 +44,6 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public static var _name: StaticString { "Last" }
-
         @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last { _ in true } }
     }
 
@@ -67,8 +65,6 @@ extension Publishers {
             self.upstream = upstream
             self.predicate = predicate
         }
-
-        @inlinable public static var _name: StaticString { "LastWhere" }
 
         @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last(where: predicate) }
     }
@@ -92,8 +88,6 @@ extension Publishers {
             self.upstream = upstream
             self.predicate = predicate
         }
-
-        @inlinable public static var _name: StaticString { "TryLastWhere" }
 
         @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last(where: predicate) }
     }

@@ -60,7 +60,6 @@ extension _Runtime {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("Map", passesSubscriptionThrough: true)
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let transform: (Input) -> Output
 
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output) { self.transform = transform }

@@ -124,7 +124,6 @@ extension _Runtime {
             .init("ValueForKey", passesSubscriptionThrough: true)
         }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let keyPath: KeyPath<Input, Output>
 
         @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
@@ -146,7 +145,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("keyPath0", keyPath0), ("keyPath1", keyPath1)]
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let keyPath0: KeyPath<Input, Output0>
         @usableFromInline let keyPath1: KeyPath<Input, Output1>
 
@@ -173,7 +171,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let keyPath0: KeyPath<Input, Output0>
         @usableFromInline let keyPath1: KeyPath<Input, Output1>
         @usableFromInline let keyPath2: KeyPath<Input, Output2>

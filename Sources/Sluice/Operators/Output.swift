@@ -72,7 +72,6 @@ extension _Runtime {
     /// `output(at:)`, `output(in:)`, `prefix(_:)`: skips up to the range, passes it, finishes after it.
     @frozen
     public struct OutputStage<Value, Failure: Error>: _Runtime.Stage {
-        public typealias UpstreamFailure = Failure
         @usableFromInline let range: CountableRange<Int>
         /// The index of the next upstream element.
         @usableFromInline var index = 0

@@ -94,7 +94,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline let predicate: (Value) -> Bool
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
@@ -116,7 +115,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
-        public typealias Failure = any Error
         @usableFromInline let predicate: (Value) throws -> Bool
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }

@@ -51,8 +51,6 @@ extension Publishers {
             self.nextPartialResult = nextPartialResult
         }
 
-        @inlinable public static var _name: StaticString { "Reduce" }
-
         @inlinable
         public func _makeFold() -> _Runtime.ReduceFold<Upstream.Output, Output> {
             _Runtime.ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
@@ -83,8 +81,6 @@ extension Publishers {
             self.initial = initial
             self.nextPartialResult = nextPartialResult
         }
-
-        @inlinable public static var _name: StaticString { "TryReduce" }
 
         @inlinable
         public func _makeFold() -> _Runtime.ReduceFold<Upstream.Output, Output> {

@@ -122,7 +122,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("last", memory.last as Any)]
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline var memory = _Runtime.LastPublished<Value>()
         @usableFromInline let predicate: (Value, Value) -> Bool
 
@@ -145,7 +144,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("last", memory.last as Any)]
         }
-        public typealias Failure = any Error
         @usableFromInline var memory = _Runtime.LastPublished<Value>()
         @usableFromInline let predicate: (Value, Value) throws -> Bool
 

@@ -104,7 +104,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("result", result)]
         }
-        public typealias UpstreamFailure = Failure
         @usableFromInline var result: Output
         @usableFromInline let nextPartialResult: (Output, Input) -> Output
 
@@ -130,7 +129,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("status", status), ("result", result)]
         }
-        public typealias Failure = any Error
         @usableFromInline var result: Output
         @usableFromInline let nextPartialResult: (Output, Input) throws -> Output
 

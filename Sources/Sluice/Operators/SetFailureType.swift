@@ -50,7 +50,6 @@ extension _Runtime {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("SetFailureType", passesSubscriptionThrough: true)
         }
-        public typealias UpstreamFailure = Never
 
         @inlinable @inline(__always) init() {}
 

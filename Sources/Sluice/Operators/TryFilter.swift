@@ -77,7 +77,6 @@ extension _Runtime {
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
-        public typealias Failure = any Error
         @usableFromInline let isIncluded: (Value) throws -> Bool
 
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) throws -> Bool) { self.isIncluded = isIncluded }

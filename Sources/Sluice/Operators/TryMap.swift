@@ -70,7 +70,6 @@ extension _Runtime {
     @frozen
     public struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("TryMap", edges: .transforming) }
-        public typealias Failure = any Error
         @usableFromInline let transform: (Input) throws -> Output
 
         @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output) { self.transform = transform }

@@ -52,8 +52,9 @@ extension _Runtime {
         /// A fresh fold for one subscription.
         func _makeFold() -> Fold
 
-        /// What the subscription's `description` says (Combine's name for it).
-        static var _name: StaticString { get }
+        /// What the subscription's `description` says: Combine's name for it, which is the
+        /// publisher type's own name unless the operator says otherwise.
+        static var _name: String { get }
 
         /// What an upstream failure becomes.
         static func _failure(fromUpstream error: Upstream.Failure) -> Failure
@@ -68,6 +69,8 @@ extension _Runtime {
 }
 
 extension _Runtime.FoldOperator {
+    public static var _name: String { String(String(describing: Self.self).prefix { $0 != "<" }) }
+
     public static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child] {
         let result = fold.flatMap { Mirror(reflecting: $0).children.first?.value }
         return [("downstream", downstream), ("result", result as Any), ("initial", result as Any), ("status", status)]

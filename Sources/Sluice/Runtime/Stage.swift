@@ -14,7 +14,8 @@ extension _Runtime {
     public protocol Stage<Input, Output> {
         associatedtype Input
         associatedtype Output
-        associatedtype UpstreamFailure: Error
+        /// The failure the stage is given; the failure it passes on unless it says otherwise.
+        associatedtype UpstreamFailure: Error = Failure
         associatedtype Failure: Error
 
         /// What one upstream value becomes. `.skip` asks upstream for one more value in its place.
