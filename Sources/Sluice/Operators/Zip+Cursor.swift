@@ -97,8 +97,6 @@ extension _Runtime {
         }
 
         @inlinable public var _name: StaticString { "Zip" }
-
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Zip") }
     }
 }
 

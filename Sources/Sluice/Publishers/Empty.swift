@@ -59,8 +59,6 @@ extension _Runtime {
         /// `Empty(completeImmediately: false)`: the inner publisher never ends.
         @inlinable public var _isStarved: Bool { !completes }
 
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Empty") }
-
         @inlinable public var _name: StaticString { "Empty" }
     }
 }

@@ -127,8 +127,6 @@ extension _Runtime {
 
         /// The operator it stands for: only `switchToLatest` cancels upstream on an inner failure.
         @inlinable public var _name: StaticString { cancelsUpstreamOnFailure ? "SwitchToLatest" : "FlatMap" }
-
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("\(_name)") }
     }
 }
 

@@ -42,7 +42,8 @@ extension _Runtime {
         static var _traits: _Runtime.CursorTraits { get }
 
         /// What the chain's subscription shows a debugger: Combine's description and mirror of the
-        /// subscription a subscriber of this chain would get (see `Introspection.swift`).
+        /// subscription a subscriber of this chain would get (see `Introspection.swift`). Defaults
+        /// to `_name` without children.
         func _reflection(downstream: Any) -> _Runtime.Reflection
 
         /// The description of the chain's subscription once the cursor is gone (the chain ended), as
@@ -68,6 +69,8 @@ extension _Runtime {
 
 extension _Runtime.FusedCursor {
     @inlinable public static var _traits: _Runtime.CursorTraits { [] }
+
+    @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("\(_name)") }
 
     @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [] }
 
@@ -144,8 +147,6 @@ extension _Runtime {
         @inlinable public mutating func next() -> _Runtime.StageStep<Output, Failure> { .finished }
 
         @inlinable public var isExhausted: Bool { true }
-
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("") }
 
         @inlinable public var _name: StaticString { "" }
     }

@@ -54,10 +54,6 @@ extension _Runtime {
             }
         }
 
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection {
-            _Runtime.Reflection("Concatenate")
-        }
-
         @inlinable public var _name: StaticString { "Concatenate" }
 
         @inlinable public static var _traits: _Runtime.CursorTraits {

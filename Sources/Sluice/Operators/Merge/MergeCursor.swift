@@ -75,8 +75,6 @@ extension _Runtime {
         }
 
         @inlinable public var _name: StaticString { "Merge" }
-
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Merge") }
     }
 }
 
@@ -138,7 +136,5 @@ extension _Runtime {
         }
 
         @inlinable public var _name: StaticString { "Merge" }
-
-        @inlinable public func _reflection(downstream: Any) -> _Runtime.Reflection { _Runtime.Reflection("Merge") }
     }
 }
