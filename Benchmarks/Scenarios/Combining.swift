@@ -28,6 +28,31 @@ func flatMapJustSum<P: Publisher>(_ source: P) -> Int where P.Output == Int, P.F
 @inline(never)
 public func flatMapJust(_ input: [Int]) -> Int { flatMapJustSum(input.publisher) }
 
+// MARK: 8b. flatMap { Just } and switchToLatest over a subject (the unfused machines)
+
+/// `values` values sent through a subject into `flatMap { Just }`: no cursor drives this chain, so
+/// each value goes through flatMap's subscription and its one-shot inner publisher.
+@inline(never)
+public func flatMapJustSubject(_ values: Int) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let token = subject.flatMap { Just($0 &* 3) }.sink { sum &+= $0 }
+    for value in 0..<values { subject.send(value) }
+    token.cancel()
+    return sum
+}
+
+/// The same through `map { Just }.switchToLatest()`.
+@inline(never)
+public func switchToLatestJustSubject(_ values: Int) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum = 0
+    let token = subject.map { Just($0) }.switchToLatest().sink { sum &+= $0 }
+    for value in 0..<values { subject.send(value) }
+    token.cancel()
+    return sum
+}
+
 // MARK: 9. merge of two synchronous sources
 
 #if !OPENCOMBINE

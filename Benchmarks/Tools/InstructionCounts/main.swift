@@ -48,6 +48,9 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "zip.two.200k": { zipTwo(Array(0..<200_000), Array(0..<200_000)) },
     "combineLatest.subjects": { combineLatestAlternating(100_000) },
     "switchToLatest.just": { switchToLatestJust(elements) },
+    // flatMap and switchToLatest of `Just` over a subject: the unfused machines.
+    "flatMap.just.subject": { flatMapJustSubject(100_000) },
+    "switchToLatest.just.subject": { switchToLatestJustSubject(100_000) },
     // SluiceExt: share(replay: 1) into 1 and 10 sinks, withLatestFrom per element.
     "shareReplay.send": { ShareReplayFixture(subscribers: 1).send(100_000) },
     "shareReplay.send10": { ShareReplayFixture(subscribers: 10).send(10_000) },
