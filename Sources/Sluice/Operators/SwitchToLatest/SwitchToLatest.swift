@@ -274,12 +274,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func cancel() {
-        guard let (upstream, inner) = withState({ $0.cancelled() }) else { return }
+        guard let (upstream, inner, parked) = withState({ $0.cancelled() }) else { return }
         // Combine cancels the inner publisher first, then upstream.
-        if case .subscribed(let subscription) = inner { subscription.cancel() }
+        inner?.cancel()
         upstream?.cancel()
         lifetime.end(self)
-        _ = inner  // let go of outside the lock: a parked cursor holds the inner publisher's closures
+        _ = parked  // let go of outside the lock: it holds the inner publisher's closures
     }
 
     // MARK: Delivery (the holder of the turn, inside a `lifetime` call)

@@ -33,8 +33,8 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         /// still asks the late subscription for the demand.
         case awaiting
         case subscribed(any Subscription)
-        /// A one-shot inner publisher's cursor, waiting for demand.
-        case parked(P._Cursor)
+        /// A one-shot inner publisher's cursor (`parked`), waiting for demand.
+        case parked
         /// An `Empty` that never completes.
         case unending
     }
@@ -75,6 +75,9 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
     @usableFromInline var phase = Phase.awaitingUpstream
     @usableFromInline var upstream: (any Subscription)?
     @usableFromInline var inner = Inner.none
+    /// The cursor of a `parked` inner publisher. Kept apart from `Inner`, so that `Inner` has no
+    /// generic payload: copying it then costs no value-witness calls.
+    @usableFromInline var parked: P._Cursor?
     @usableFromInline var generation: UInt = 0
     /// Requested by downstream and not yet delivered (queued values are already counted).
     @usableFromInline var demand = Subscribers.Demand.none
@@ -108,10 +111,10 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         return subscription
     }
 
-    /// Ends the stream; returns the latest inner publisher's state as it was.
+    /// Ends the stream; returns the latest inner publisher's state as it was, and its parked cursor.
     @inlinable @discardableResult
-    mutating func terminate(awaitingInner: Bool = false) -> Inner {
-        let previous = inner
+    mutating func terminate(awaitingInner: Bool = false) -> (inner: Inner, parked: P._Cursor?) {
+        let previous = (inner, parked.take())
         phase = .terminated
         upstream = nil
         inner = awaitingInner ? .awaiting : .none
@@ -136,13 +139,15 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         guard phase == .running else { return (nil, .none) }
         let previous = subscribedInner
         generation &+= 1
+        parked = nil
         switch arrival {
         case .oneShot(_, isExhausted: true):
             // Nothing to wait for: it completes at once, as its subscription would.
             inner = .none
             return (previous, .endedAtOnce(generation: generation))
         case .oneShot(let cursor, isExhausted: false):
-            inner = .parked(cursor)
+            inner = .parked
+            parked = cursor
             guard !turn.isTaken, demand != .none else { return (previous, .none) }
             turn.take()
             return (previous, .deliver)
@@ -272,15 +277,15 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         }
     }
 
-    /// Downstream cancelled: what to cancel, and the state of the latest inner publisher (to let
-    /// go of outside the lock: a parked cursor holds the inner publisher's closures); nil if the
-    /// stream had ended and its end had reached downstream.
+    /// Downstream cancelled: what to cancel, and the latest inner publisher's parked cursor (to let
+    /// go of outside the lock: it holds the inner publisher's closures); nil if the stream had
+    /// ended and its end had reached downstream.
     @inlinable
-    mutating func cancelled() -> (upstream: (any Subscription)?, inner: Inner)? {
-        guard phase != .terminated else { return turn.cancel() ? (nil, .none) : nil }
+    mutating func cancelled() -> (upstream: (any Subscription)?, inner: (any Subscription)?, parked: P._Cursor?)? {
+        guard phase != .terminated else { return turn.cancel() ? (nil, nil, nil) : nil }
         let upstream = upstream
-        let inner = terminate()
-        return (upstream, inner)
+        let inner = subscribedInner
+        return (upstream, inner, terminate().parked)
     }
 
     // MARK: Delivery
@@ -304,7 +309,7 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
             if let current = subscribedInner { return .callout(.request(current, more)) }
         }
         if !queue.isEmpty { return .value(queue.removeFirst()) }
-        if case .parked(let cursor) = inner, demand != .none {
+        if case .parked = inner, demand != .none, let cursor = parked.take() {
             // Pulling it is what its subscription would do on this request; it ends it.
             inner = .none
             return .callout(.pull(cursor, generation: generation))
