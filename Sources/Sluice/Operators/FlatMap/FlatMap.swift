@@ -257,7 +257,7 @@ where
             // taken from its cursor, not subscribed to.
             var cursor = publisher._makeCursor()
             if cursor._isStarved {
-                withState { $0.unendingInner() }
+                _ = withState { $0.openInner() }  // never subscribed to: it never ends
             } else {
                 let (value, completion) = cursor.takeAtMostOne()
                 takeImmediate(value, completion)
@@ -280,13 +280,17 @@ where
     /// its value (delivered now or queued, as its request for one value would), then its completion.
     @inlinable
     func takeImmediate(_ value: Value?, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let value else { return perform(withState { $0.oneShotEnded(completion) }) }
-        if let action = withState({ $0.oneShotValue(value, then: completion) }) { return perform(action) }
+        let index = State.unsubscribed
+        guard let value, withState({ $0.innerValue(value, index: index) }).deliverNow else {
+            // Nothing to deliver now (no value, the value waits, or the stream has ended): then
+            // the inner publisher ends.
+            return perform(withState { $0.innerEnded(completion, index: index) })
+        }
         let more = deliver(value)
         guard case .finished = completion else {
             // Not from `Just` & co., but a stage may end the chain with a failure after a value.
             _ = drain(adding: more)
-            return perform(withState { $0.oneShotEnded(completion) })
+            return perform(withState { $0.innerEnded(completion, index: index) })
         }
         // The inner publisher is done before the drain, so that the drain may finish the stream.
         // With unlimited `maxPublishers` upstream is never asked again: the common case touches

@@ -15,7 +15,11 @@ import Synchronization
 /// meanwhile (it waits in the turn).
 @usableFromInline
 struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
-    /// The number a value carries when it came from an inner publisher that was never subscribed to.
+    /// The number of a one-shot inner publisher (`Just`, `Fail`, `Empty`, ... and stages over
+    /// them), taken at once from its cursor instead of subscribed to: its value and completion are
+    /// the same two events as a subscribed publisher's (`innerValue`, `innerEnded`), but it has no
+    /// slot in `inners`. One that never ends (`Empty(completeImmediately: false)`) is opened
+    /// (`openInner`) and never subscribed to.
     @usableFromInline static var unsubscribed: Int { -1 }
 
     @usableFromInline enum Phase {
@@ -34,8 +38,6 @@ struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
     @usableFromInline var upstream: (any Subscription)?
     /// The inner publishers that have not completed: their subscription, or nil until it arrives.
     @usableFromInline var inners: [Int: (any Subscription)?] = [:]
-    /// Inner `Empty` publishers that never complete: the stream cannot finish.
-    @usableFromInline var unending = 0
     @usableFromInline var nextIndex = 0
     @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var queue = RingBuffer<(index: Int, value: Value)>()
@@ -53,7 +55,7 @@ struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
     @inlinable var published: Bool { isTerminated }
 
     @inlinable var isExhausted: Bool {
-        phase == .upstreamFinished && inners.isEmpty && unending == 0 && queue.isEmpty
+        phase == .upstreamFinished && inners.isEmpty && queue.isEmpty
     }
 
     /// Upstream, while it may still be asked for more.
@@ -80,35 +82,6 @@ struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
         return index
     }
 
-    /// A one-shot inner publisher that never ends (`Empty(completeImmediately: false)`), not
-    /// subscribed to: the stream cannot finish any more.
-    @inlinable
-    mutating func unendingInner() {
-        if phase == .running { unending += 1 }
-    }
-
-    /// A one-shot inner publisher's value and completion, taken at once instead of subscribing:
-    /// nil if the caller delivers the value now (it is then the delivering caller, and ends the
-    /// inner publisher after); otherwise the value waits, and the inner publisher has ended.
-    @inlinable
-    mutating func oneShotValue(_ value: Value, then completion: Subscribers.Completion<Failure>) -> Action? {
-        guard phase == .running else { return Action.none }
-        guard !turn.isTaken, demand != .none else {
-            queue.append((Self.unsubscribed, value))
-            return innerEnded(completion, index: Self.unsubscribed)
-        }
-        turn.take()
-        if demand != .unlimited { demand -= 1 }
-        return nil
-    }
-
-    /// A one-shot inner publisher's completion, taken at once (after its value, if it had one).
-    @inlinable
-    mutating func oneShotEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
-        guard phase == .running else { return .none }
-        return innerEnded(completion, index: Self.unsubscribed)
-    }
-
     @inlinable
     mutating func upstreamEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
         guard phase == .awaitingUpstream || phase == .running else { return .none }
@@ -133,11 +106,19 @@ struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
         return .request(subscription, demand == .unlimited ? .unlimited : .max(1))
     }
 
+    /// Whether the inner publisher `index` may still send or end: one taken at once while upstream
+    /// runs (it came from upstream's value), a subscribed one until it has completed.
+    @inlinable
+    func isLive(_ index: Int) -> Bool {
+        index == Self.unsubscribed ? phase == .running : phase != .terminated && inners[index] != nil
+    }
+
     /// An inner publisher's value: whether the caller delivers it now (it is then the delivering
-    /// caller) and whether demand was unlimited; otherwise it waits or is dropped.
+    /// caller) and whether demand was unlimited; otherwise it waits or is dropped. A subscribed
+    /// publisher's counts once its subscription has arrived.
     @inlinable
     mutating func innerValue(_ value: Value, index: Int) -> (deliverNow: Bool, wasUnlimited: Bool) {
-        guard phase != .terminated, let slot = inners[index], slot != nil else { return (false, false) }
+        guard isLive(index), index == Self.unsubscribed || inners[index]! != nil else { return (false, false) }
         guard !turn.isTaken, demand != .none else {
             // Its publisher is asked for the next value when this one is delivered.
             queue.append((index, value))
@@ -149,10 +130,10 @@ struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
         return (true, isUnlimited)
     }
 
-    /// An inner publisher completed (`index`: `unsubscribed` for one taken at once).
+    /// An inner publisher completed.
     @inlinable
     mutating func innerEnded(_ completion: Subscribers.Completion<Failure>, index: Int) -> Action {
-        guard phase != .terminated, index == Self.unsubscribed || inners[index] != nil else { return .none }
+        guard isLive(index) else { return .none }
         switch completion {
         case .finished:
             return innerFinished(index: index)
