@@ -130,7 +130,7 @@ extension _Runtime {
 extension _Runtime {
     /// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
     @frozen
-    public struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("TryCompactMap", edges: .filtering)
         }
@@ -145,8 +145,5 @@ extension _Runtime {
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { try _Runtime.StageStep(valueOrSkip: transform(input)) }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

@@ -114,7 +114,7 @@ extension _Runtime {
 extension _Runtime {
     /// The stage of `tryDrop(while:)`: a thrown error fails the stream.
     @frozen
-    public struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("TryDropWhile") }
         @usableFromInline let predicate: (Value) throws -> Bool
         @usableFromInline var state = DropSwitch()
@@ -130,7 +130,5 @@ extension _Runtime {
                 return .failure(error)
             }
         }
-
-        @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

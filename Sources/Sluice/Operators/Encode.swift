@@ -75,9 +75,9 @@ extension Publishers {
 extension _Runtime {
     /// The stage of `encode`: a value goes through the encoder; a throw fails the chain.
     @frozen
-    public struct EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Runtime.ThrowingStage
+    {
         public typealias Output = Coder.Output
-        public typealias Failure = any Error
         @usableFromInline let encoder: Coder
 
         @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
@@ -86,9 +86,6 @@ extension _Runtime {
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { .value(try encoder.encode(input)) }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 
         @inlinable public static var _description: _Runtime.StageDescription { .init("Encode", edges: .coding) }
 
@@ -101,9 +98,9 @@ extension _Runtime {
 extension _Runtime {
     /// The stage of `decode`: a value goes through the decoder; a throw fails the chain.
     @frozen
-    public struct DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Runtime.ThrowingStage
+    {
         public typealias Input = Coder.Input
-        public typealias Failure = any Error
         @usableFromInline let decoder: Coder
 
         @inlinable @inline(__always) init(decoder: Coder) { self.decoder = decoder }
@@ -112,9 +109,6 @@ extension _Runtime {
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { .value(try decoder.decode(Output.self, from: input)) }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
 
         @inlinable public static var _description: _Runtime.StageDescription { .init("Decode", edges: .coding) }
 

@@ -108,7 +108,7 @@ extension _Runtime {
 extension _Runtime {
     /// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
     @frozen
-    public struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("TryPrefixWhile", edges: .filtering)
         }
@@ -123,7 +123,5 @@ extension _Runtime {
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             do { return try prefixWhileStep(input, predicate) } catch { return .failure(error) }
         }
-
-        @inlinable public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

@@ -137,7 +137,7 @@ extension _Runtime {
 extension _Runtime {
     /// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
     @frozen
-    public struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription {
             .init("TryRemoveDuplicates", edges: .filtering)
         }
@@ -155,8 +155,5 @@ extension _Runtime {
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             .catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

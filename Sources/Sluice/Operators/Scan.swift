@@ -124,7 +124,7 @@ extension _Runtime {
 extension _Runtime {
     /// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
     @frozen
-    public struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("TryScan", edges: .transforming) }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("status", status), ("result", result)]
@@ -145,8 +145,5 @@ extension _Runtime {
                 return .value(result)
             }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

@@ -72,7 +72,7 @@ extension Publishers.TryFilter {
 extension _Runtime {
     /// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
     @frozen
-    public struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("TryFilter", edges: .filtering) }
         @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
@@ -85,8 +85,5 @@ extension _Runtime {
         public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             .catching { try isIncluded(input) ? .value(input) : .skip }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

@@ -68,7 +68,7 @@ extension Publishers.TryMap {
 extension _Runtime {
     /// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
     @frozen
-    public struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.Stage {
+    public struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
         @inlinable public static var _description: _Runtime.StageDescription { .init("TryMap", edges: .transforming) }
         @usableFromInline let transform: (Input) throws -> Output
 
@@ -78,8 +78,5 @@ extension _Runtime {
         public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { .value(try transform(input)) }
         }
-
-        @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
     }
 }

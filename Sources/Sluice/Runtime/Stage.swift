@@ -124,6 +124,16 @@ extension _Runtime.Stage where UpstreamFailure == Failure {
 }
 
 extension _Runtime {
+    /// The stage of a `try` operator (and of `encode`/`decode`): a thrown error fails the stream, so
+    /// it fails with `any Error`, upstream's failure as it is.
+    public protocol ThrowingStage: _Runtime.Stage where Failure == any Error {}
+}
+
+extension _Runtime.ThrowingStage {
+    @inlinable @inline(__always) public func mapFailure(_ error: UpstreamFailure) -> any Error { error }
+}
+
+extension _Runtime {
     /// A fused upstream chain with one more stage on top.
     @frozen
     public struct StageCursor<Upstream: _Runtime.FusedCursor, Stage: _Runtime.Stage>: _Runtime.FusedCursor
