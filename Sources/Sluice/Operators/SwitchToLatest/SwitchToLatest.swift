@@ -274,12 +274,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func cancel() {
-        guard let (upstream, inner, parked) = withState({ $0.cancelled() }) else { return }
+        guard let (upstream, inner, cursors) = withState({ $0.cancelled() }) else { return }
         // Combine cancels the inner publisher first, then upstream.
         inner?.cancel()
         upstream?.cancel()
         lifetime.end(self)
-        _ = parked  // let go of outside the lock: it holds the inner publisher's closures
+        _ = cursors  // let go of outside the lock: they hold the inner publishers' closures
     }
 
     // MARK: Delivery (the holder of the turn, inside a `lifetime` call)
@@ -296,7 +296,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         case .request(let inner, let demand):
             inner.request(demand)
             return withState { $0.nextDelivery(adding: .none) }
-        case .pull(var cursor, let generation):
+        case .pull(let generation):
+            guard var cursor = withState({ $0.takePulled() }) else {
+                return withState { $0.nextDelivery(adding: .none) }
+            }
             let (value, completion) = cursor.takeAtMostOne()
             var more = Subscribers.Demand.none
             if let value, withState({ $0.takesPulledValue(generation: generation) }) {

@@ -65,8 +65,8 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
     @usableFromInline enum Callout {
         /// Passes owed demand on to the latest inner publisher.
         case request(any Subscription, Subscribers.Demand)
-        /// Pulls the parked one-shot cursor of this generation: what its subscription would do.
-        case pull(P._Cursor, generation: UInt)
+        /// Pulls the one-shot cursor of this generation (`pulled`): what its subscription would do.
+        case pull(generation: UInt)
     }
 
     /// The delivering caller's next step.
@@ -78,6 +78,9 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
     /// The cursor of a `parked` inner publisher. Kept apart from `Inner`, so that `Inner` has no
     /// generic payload: copying it then costs no value-witness calls.
     @usableFromInline var parked: P._Cursor?
+    /// The parked cursor the delivering caller pulls next: moved here by `nextDelivery`, taken by
+    /// that caller (`takePulled`). Not in the callout, for the same reason.
+    @usableFromInline var pulled: P._Cursor?
     @usableFromInline var generation: UInt = 0
     /// Requested by downstream and not yet delivered (queued values are already counted).
     @usableFromInline var demand = Subscribers.Demand.none
@@ -111,10 +114,11 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         return subscription
     }
 
-    /// Ends the stream; returns the latest inner publisher's state as it was, and its parked cursor.
+    /// Ends the stream; returns the latest inner publisher's state as it was, and the cursors it
+    /// held (parked, and about to be pulled).
     @inlinable @discardableResult
-    mutating func terminate(awaitingInner: Bool = false) -> (inner: Inner, parked: P._Cursor?) {
-        let previous = (inner, parked.take())
+    mutating func terminate(awaitingInner: Bool = false) -> (inner: Inner, cursors: (P._Cursor?, P._Cursor?)) {
+        let previous = (inner, (parked.take(), pulled.take()))
         phase = .terminated
         upstream = nil
         inner = awaitingInner ? .awaiting : .none
@@ -281,11 +285,13 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
     /// go of outside the lock: it holds the inner publisher's closures); nil if the stream had
     /// ended and its end had reached downstream.
     @inlinable
-    mutating func cancelled() -> (upstream: (any Subscription)?, inner: (any Subscription)?, parked: P._Cursor?)? {
-        guard phase != .terminated else { return turn.cancel() ? (nil, nil, nil) : nil }
+    mutating func cancelled() -> (
+        upstream: (any Subscription)?, inner: (any Subscription)?, cursors: (P._Cursor?, P._Cursor?)
+    )? {
+        guard phase != .terminated else { return turn.cancel() ? (nil, nil, (nil, nil)) : nil }
         let upstream = upstream
         let inner = subscribedInner
-        return (upstream, inner, terminate().parked)
+        return (upstream, inner, terminate().cursors)
     }
 
     // MARK: Delivery
@@ -312,7 +318,8 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         if case .parked = inner, demand != .none, let cursor = parked.take() {
             // Pulling it is what its subscription would do on this request; it ends it.
             inner = .none
-            return .callout(.pull(cursor, generation: generation))
+            pulled = cursor
+            return .callout(.pull(generation: generation))
         }
         if isExhausted {
             terminate()
@@ -331,6 +338,9 @@ struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
         demand += more
         owed += more
     }
+
+    /// The cursor the delivering caller pulls now; nil if the stream ended meanwhile.
+    @inlinable mutating func takePulled() -> P._Cursor? { pulled.take() }
 
     /// A pulled cursor's value: true if the caller delivers it (the stream still follows it).
     @inlinable
