@@ -23,6 +23,10 @@ import FoundationNetworking
 extension DataTaskPublisherTests {
     /// How long a test waits for something that should happen: generous, and still bounded.
     static let patience = 5.0
+    /// How long a test waits for its loopback server to listen. The whole test run can stall for
+    /// half a minute on a loaded two-core machine (CI saw every test pause for 30 s while the
+    /// stress tests ran), and a server that listens at once makes the wait cost nothing.
+    static let serverStartup = 60.0
     /// How long a test waits for something that must not happen before it concludes that it did not.
     fileprivate static let grace = 0.3
 
@@ -198,7 +202,7 @@ extension DataTaskPublisherTests {
             )
             let running = Task { try await server.run() }
             do {
-                try await server.waitUntilListening(timeout: DataTaskPublisherTests.patience)
+                try await server.waitUntilListening(timeout: DataTaskPublisherTests.serverStartup)
                 guard case .ip4(_, let port)? = await server.listeningAddress else {
                     throw SocketError.unsupportedAddress
                 }
