@@ -13,7 +13,7 @@
 /// the `driver`), further demand for it is handed back from its `receive` instead of requested, as
 /// Combine does.
 @usableFromInline
-struct FanInState<Slots: FanInSlots, Failure: Error>: MachineState {
+struct FanInState<Slots: FanInSlots, Failure: Error> {
     @usableFromInline typealias Step = DeliveryStep<Slots.Output, Failure, Never>
 
     @inlinable static var allLanes: UInt8 { UInt8(1 << Slots.count) - 1 }

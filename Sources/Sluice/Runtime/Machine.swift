@@ -33,12 +33,6 @@ enum MachineAction<Failure: Error> {
     }
 }
 
-/// A machine that can tell it has ended.
-@usableFromInline
-protocol MachineState {
-    var isTerminated: Bool { get }
-}
-
 /// A machine with one fact its owner's value path reads without the lock (whether the stream has
 /// ended, whether values pass, which part runs last): each event publishes it in an atomic.
 @usableFromInline

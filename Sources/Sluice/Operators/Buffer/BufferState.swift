@@ -12,7 +12,7 @@
 /// `.finished` waits for an empty ring and demand, and an overflow's failure for downstream's next
 /// request.
 @usableFromInline
-struct BufferState<Value, Failure: Error>: MachineState {
+struct BufferState<Value, Failure: Error> {
     @usableFromInline enum Upstream {
         case awaitingSubscription
         case subscribed(any Subscription)

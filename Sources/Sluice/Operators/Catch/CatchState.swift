@@ -15,7 +15,7 @@ enum CatchSource {
 /// outstanding (kept because the replacement starts with exactly that). Each event changes it and
 /// returns what the subscription does once it has unlocked; nothing here calls out.
 @usableFromInline
-struct CatchState: MachineState {
+struct CatchState {
     @usableFromInline enum Phase {
         /// Reading from the upstream (its subscription once it has arrived).
         case upstream((any Subscription)?)

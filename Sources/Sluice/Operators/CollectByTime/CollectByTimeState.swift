@@ -11,7 +11,7 @@
 /// Closed windows go out on the scheduler, from the holder of the delivering `turn` only, so that
 /// downstream hears one array at a time even from a concurrent scheduler.
 @usableFromInline
-struct CollectByTimeState<Element, Failure: Error>: MachineState {
+struct CollectByTimeState<Element, Failure: Error> {
     @usableFromInline enum Phase {
         case awaitingSubscription
         case active

@@ -11,7 +11,7 @@
 /// Each value bumps `generation`; its timer carries the generation it was armed for and delivers
 /// only if nothing newer came in, which also makes a timer the scheduler failed to cancel harmless.
 @usableFromInline
-struct DebounceState<Value, Failure: Error>: MachineState {
+struct DebounceState<Value, Failure: Error> {
     @usableFromInline enum Phase {
         case awaiting
         case active

@@ -14,7 +14,7 @@ import Synchronization
 /// demand, wait in `queue` and that caller delivers them, as well as a failure that arrived
 /// meanwhile (it waits in the turn).
 @usableFromInline
-struct FlatMapState<Value, Failure: Error>: MachineState, PublishingState {
+struct FlatMapState<Value, Failure: Error>: PublishingState {
     /// The number of a one-shot inner publisher (`Just`, `Fail`, `Empty`, ... and stages over
     /// them), taken at once from its cursor instead of subscribed to: its value and completion are
     /// the same two events as a subscribed publisher's (`innerValue`, `innerEnded`), but it has no

@@ -11,7 +11,7 @@
 /// (an upstream that fails inside `subscribe`) only leaves a note for it (`needsAttempt`), so the
 /// stack stays flat however many attempts fail synchronously.
 @usableFromInline
-struct RetryState<Upstream: Publisher>: MachineState {
+struct RetryState<Upstream: Publisher> {
     /// What the subscription does when an attempt completes.
     @usableFromInline enum Completed {
         case none

@@ -15,7 +15,7 @@ import Synchronization
 /// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
 /// subscribed one.
 @usableFromInline
-struct SwitchToLatestState<P: Publisher>: MachineState, PublishingState {
+struct SwitchToLatestState<P: Publisher>: PublishingState {
     @usableFromInline typealias Value = P.Output
     @usableFromInline typealias Failure = P.Failure
 

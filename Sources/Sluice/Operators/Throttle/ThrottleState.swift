@@ -13,7 +13,7 @@
 /// At most one delivery is scheduled at a time (`scheduled`, with `slot` holding what it will
 /// deliver); values arriving meanwhile only update the slot, so a burst costs no scheduling at all.
 @usableFromInline
-struct ThrottleState<Value, Failure: Error, Context: Scheduler>: MachineState {
+struct ThrottleState<Value, Failure: Error, Context: Scheduler> {
     @usableFromInline typealias Instant = Context.SchedulerTimeType
 
     @usableFromInline enum Phase {
