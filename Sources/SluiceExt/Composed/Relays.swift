@@ -7,7 +7,8 @@ import SluiceReference
 import Sluice
 #endif
 
-/// A publisher that relays the values it accepts, and, unlike a subject, never completes or fails.
+/// A publisher that relays the values it accepts, and, unlike a subject, cannot fail or be told to
+/// finish: it finishes its subscribers' streams only when it is freed.
 ///
 /// A relay fits state that lives as long as its owner (a view model's events, say): no code path can
 /// end it by sending a completion, and a publisher subscribed into it relays its values but not its
@@ -19,7 +20,13 @@ public protocol Relay<Output>: Publisher where Failure == Never {
 
     /// Relays `publisher`'s values (not its completion) until the returned cancellable is
     /// cancelled or released.
-    func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never
+    func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Failure == Failure, P.Output == Output
+}
+
+extension Relay where Output == Void {
+    /// Relays `()` to every subscriber.
+    @inlinable
+    public func accept() { accept(()) }
 }
 
 extension Publisher where Failure == Never {
@@ -54,6 +61,16 @@ public final class PassthroughRelay<Output>: Relay {
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
         publisher.sink { [subject] in subject.send($0) }
     }
+
+    /// Relays `relay`'s values into this relay (as CombineExt reads `relay.subscribe(other)`: the
+    /// receiver is the destination) until the returned cancellable is cancelled or released.
+    @inlinable
+    public func subscribe<P: Relay>(_ relay: P) -> AnyCancellable where P.Output == Output {
+        relay.sink { [subject] in subject.send($0) }
+    }
+
+    /// Finishes the streams of the subscribers the relay has: a freed relay can send nothing more.
+    deinit { subject.send(completion: .finished) }
 }
 
 /// A relay that holds a current value, publishes it to each new subscriber and each new value to
@@ -85,4 +102,14 @@ public final class CurrentValueRelay<Output>: Relay {
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
         publisher.sink { [subject] in subject.send($0) }
     }
+
+    /// Relays `relay`'s values into this relay (as CombineExt reads `relay.subscribe(other)`: the
+    /// receiver is the destination) until the returned cancellable is cancelled or released.
+    @inlinable
+    public func subscribe<P: Relay>(_ relay: P) -> AnyCancellable where P.Output == Output {
+        relay.sink { [subject] in subject.send($0) }
+    }
+
+    /// Finishes the streams of the subscribers the relay has: a freed relay can send nothing more.
+    deinit { subject.send(completion: .finished) }
 }

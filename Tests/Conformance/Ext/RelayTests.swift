@@ -56,4 +56,40 @@ import Testing
         relay.accept(3)
         #expect(recorder.values == [1, 3])
     }
+
+    @Test func aRelaySubscribedToAnotherRelayReceivesTheOthersValues() {
+        let destination = PassthroughRelay<Int>()
+        let source = CurrentValueRelay(1)
+        let recorder = destination.record()
+        let relaying = destination.subscribe(source)
+        source.accept(2)
+        destination.accept(3)
+        #expect(recorder.values == [1, 2, 3], "values flow from the argument into the receiver, as in CombineExt")
+        #expect(source.value == 2)
+        withExtendedLifetime(relaying) {}
+    }
+
+    @Test func aFreedRelayFinishesItsSubscribers() {
+        var passthrough: PassthroughRelay<Int>? = PassthroughRelay()
+        var current: CurrentValueRelay<Int>? = CurrentValueRelay(0)
+        let passthroughRecorder = passthrough!.record()
+        let currentRecorder = current!.record()
+        passthrough?.accept(1)
+        current?.accept(1)
+        #expect(passthroughRecorder.completions.isEmpty && currentRecorder.completions.isEmpty)
+        passthrough = nil
+        current = nil
+        #expect(passthroughRecorder.events == [.subscription, .value(1), .finished])
+        #expect(currentRecorder.events == [.subscription, .value(0), .value(1), .finished])
+    }
+
+    @Test func aRelayOfVoidAcceptsWithoutAnArgument() {
+        let relay = PassthroughRelay<Void>()
+        var count = 0
+        let cancellable = relay.sink { count += 1 }
+        relay.accept()
+        relay.accept()
+        #expect(count == 2)
+        withExtendedLifetime(cancellable) {}
+    }
 }
