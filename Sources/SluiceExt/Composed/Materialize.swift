@@ -7,63 +7,58 @@ import SluiceReference
 import Sluice
 #endif
 
-/// A publisher's event as a value: one of its values, or its completion.
-public enum Event<Output, Failure: Error> {
-    /// A value.
-    case value(Output)
-    /// The failure that ended the stream.
-    case failure(Failure)
-    /// The stream finished.
-    case finished
-}
-
-extension Event: Equatable where Output: Equatable, Failure: Equatable {}
-
-extension Event {
-    /// A value or a failure as a one-event publisher, for `dematerialize()`, which ends the
-    /// stream at `.finished` before it gets here.
-    @inlinable
-    var valueOrFailure: Result<Output, Failure>.Publisher {
-        switch self {
-        case .value(let value): Result.success(value).publisher
-        case .failure(let failure): Result.failure(failure).publisher
-        case .finished: trap("dematerialize() ends the stream at .finished")
-        }
-    }
-}
-
 extension Publisher {
     /// Publishes every event of this publisher as a value that cannot fail: each value as
     /// `.value`, then the completion as `.finished` or `.failure`, after which the stream finishes.
+    ///
+    /// The completion's event is a value like the others: it waits for downstream's demand.
     @inlinable
-    public func materialize()
-        -> Publishers.Catch<
-            Publishers.Concatenate<
-                Publishers.Map<Self, Event<Output, Failure>>, Publishers.Sequence<[Event<Output, Failure>], Failure>
-            >,
-            Just<Event<Output, Failure>>
-        >
-    {
-        map { Event.value($0) }
-            .append(.finished)
-            .catch { Just(.failure($0)) }
+    public func materialize() -> Publishers.Materialize<Self> {
+        Publishers.Materialize(upstream: self)
     }
 }
 
-extension Publisher where Failure == Never {
-    /// Turns the events `materialize()` makes back into a stream: `.value` becomes a value,
-    /// `.failure` the stream's failure, `.finished` its end.
+extension Publisher where Output: EventConvertible, Failure == Never {
+    /// Publishes the values of the events this publisher publishes, and leaves out their failures.
     @inlinable
-    public func dematerialize<Value, EventFailure: Error>()
-        -> Publishers.FlatMap<
-            Result<Value, EventFailure>.Publisher,
-            Publishers.SetFailureType<Publishers.PrefixWhile<Self>, EventFailure>
-        > where Output == Event<Value, EventFailure>
-    {
-        prefix { event in
-            if case .finished = event { false } else { true }
+    public func values() -> AnyPublisher<Output.Output, Never> {
+        compactMap { element in
+            guard case .value(let value) = element.event else { return nil }
+            return value
         }
-        .setFailureType(to: EventFailure.self)
-        .flatMap(maxPublishers: .max(1)) { $0.valueOrFailure }
+        .eraseToAnyPublisher()
+    }
+
+    /// Publishes the failures of the events this publisher publishes, and leaves out their values.
+    @inlinable
+    public func failures() -> AnyPublisher<Output.Failure, Never> {
+        compactMap { element in
+            guard case .failure(let failure) = element.event else { return nil }
+            return failure
+        }
+        .eraseToAnyPublisher()
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes its upstream's events as values: see ``Sluice/Publisher/materialize()``.
+    public struct Materialize<Upstream: Publisher>: Publisher {
+        public typealias Output = Event<Upstream.Output, Upstream.Failure>
+        public typealias Failure = Never
+
+        /// The publisher whose events are published.
+        public let upstream: Upstream
+
+        /// Creates a publisher of `upstream`'s events.
+        @inlinable
+        public init(upstream: Upstream) { self.upstream = upstream }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            upstream.map { Output.value($0) }
+                .append(.finished)
+                .catch { Just(.failure($0)) }
+                .subscribe(subscriber)
+        }
     }
 }

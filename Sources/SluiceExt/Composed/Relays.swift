@@ -62,11 +62,14 @@ public final class PassthroughRelay<Output>: Relay {
         publisher.sink { [subject] in subject.send($0) }
     }
 
-    /// Relays `relay`'s values into this relay (as CombineExt reads `relay.subscribe(other)`: the
-    /// receiver is the destination) until the returned cancellable is cancelled or released.
+    /// Relays this relay's values into `relay` (as CombineExt reads `relay.subscribe(other)`
+    /// between two relays: like `publisher.subscribe(relay)`, the argument is the destination)
+    /// until the returned cancellable is cancelled or released.
     @inlinable
     public func subscribe<P: Relay>(_ relay: P) -> AnyCancellable where P.Output == Output {
-        relay.sink { [subject] in subject.send($0) }
+        // Erased, so that the call is `relay`'s own `subscribe(_:)` (a subject would pick
+        // `Publisher.subscribe(_ subject:)` and flow the other way), and `relay` is not kept alive.
+        relay.subscribe(subject.eraseToAnyPublisher())
     }
 
     /// Finishes the streams of the subscribers the relay has: a freed relay can send nothing more.
@@ -103,11 +106,14 @@ public final class CurrentValueRelay<Output>: Relay {
         publisher.sink { [subject] in subject.send($0) }
     }
 
-    /// Relays `relay`'s values into this relay (as CombineExt reads `relay.subscribe(other)`: the
-    /// receiver is the destination) until the returned cancellable is cancelled or released.
+    /// Relays this relay's values into `relay` (as CombineExt reads `relay.subscribe(other)`
+    /// between two relays: like `publisher.subscribe(relay)`, the argument is the destination)
+    /// until the returned cancellable is cancelled or released.
     @inlinable
     public func subscribe<P: Relay>(_ relay: P) -> AnyCancellable where P.Output == Output {
-        relay.sink { [subject] in subject.send($0) }
+        // Erased, so that the call is `relay`'s own `subscribe(_:)` (a subject would pick
+        // `Publisher.subscribe(_ subject:)` and flow the other way), and `relay` is not kept alive.
+        relay.subscribe(subject.eraseToAnyPublisher())
     }
 
     /// Finishes the streams of the subscribers the relay has: a freed relay can send nothing more.

@@ -7,60 +7,75 @@ import SluiceReference
 import Sluice
 #endif
 
-extension Publishers {
-    /// What ``Publisher/retry(when:)`` returns: the attempts, switched to the latest, until
-    /// upstream finishes.
-    public typealias RetryWhen<Upstream: Publisher, Trigger: Publisher> = Deferred<
-        SwitchToLatest<
-            RetryAttempt<Upstream>,
-            Map<PrefixUntilOutput<RetryTriggers<Trigger>, PassthroughSubject<Void, Never>>, RetryAttempt<Upstream>>
-        >
-    > where Trigger.Failure == Upstream.Failure
-
-    /// One attempt of ``Publisher/retry(when:)``: upstream, whose failure ends it empty.
-    public typealias RetryAttempt<Upstream: Publisher> = Catch<
-        HandleEvents<Upstream>, Empty<Upstream.Output, Upstream.Failure>
-    >
-
-    /// When ``Publisher/retry(when:)`` subscribes: at each of the trigger's values, and at once
-    /// (the trigger is subscribed first, so that it is there for the first attempt's failure).
-    public typealias RetryTriggers<Trigger: Publisher> = Merge<Map<Trigger, Void>, Sequence<[Void], Trigger.Failure>>
-}
-
 extension Publisher {
-    /// Subscribes again each time a trigger publishes: `handler` makes the trigger from the stream
-    /// of this subscription's failures.
+    /// Subscribes again each time a trigger publishes: `errorTrigger` makes the trigger from the
+    /// stream of this subscription's failures.
     ///
-    /// `handler` is called once per subscription, with a publisher of upstream's failures (it
-    /// never fails itself; its failure type lets the trigger fail with one of them). Upstream is
-    /// subscribed at once and again at each value of the trigger; a value that comes while an
-    /// attempt is still running cancels it and starts the next. The stream ends
+    /// `errorTrigger` is called once per subscription, with a publisher of upstream's failures.
+    /// Upstream is subscribed at once and again at each value of the trigger; a value that comes
+    /// while an attempt is still running cancels it and starts the next. Upstream's failures go to
+    /// the trigger only. The stream ends
     /// - when upstream finishes (the trigger is then cancelled);
-    /// - when the trigger fails, with its failure;
-    /// - when the trigger has finished and no attempt is running, without a failure (the last
-    ///   attempt's failure, if any, has gone to the trigger).
+    /// - when the trigger fails with one of upstream's failures, with that failure (a failure of
+    ///   another type cannot end the stream, as in CombineExt: the stream goes on without
+    ///   attempts);
+    /// - when the trigger has finished and no attempt is running.
     ///
     /// ```swift
     /// // Three more attempts, a second apart, then the stream finishes.
-    /// upstream.retry { failures in failures.prefix(3).delay(for: .seconds(1), scheduler: scheduler) }
+    /// upstream.retryWhen { failures in failures.prefix(3).delay(for: .seconds(1), scheduler: scheduler) }
     /// ```
     @inlinable
-    public func retry<Trigger: Publisher>(
-        when handler: @escaping (AnyPublisher<Failure, Failure>) -> Trigger
-    ) -> Publishers.RetryWhen<Self, Trigger> where Trigger.Failure == Failure {
-        Deferred {
-            let failures = PassthroughSubject<Failure, Failure>()
+    public func retryWhen<RetryTrigger: Publisher>(
+        _ errorTrigger: @escaping (AnyPublisher<Failure, Never>) -> RetryTrigger
+    ) -> Publishers.RetryWhen<Self, RetryTrigger, Output, Failure> {
+        Publishers.RetryWhen(upstream: self, errorTrigger: errorTrigger)
+    }
+}
+
+extension Publishers {
+    /// A publisher that subscribes to its upstream again each time a trigger made from its
+    /// failures publishes: see ``Sluice/Publisher/retryWhen(_:)``.
+    public final class RetryWhen<Upstream: Publisher, RetryTrigger: Publisher, Output, Failure>: Publisher
+    where Upstream.Output == Output, Upstream.Failure == Failure {
+        /// Makes a subscription's trigger from the publisher of its failures.
+        public typealias ErrorTrigger = (AnyPublisher<Failure, Never>) -> RetryTrigger
+
+        @usableFromInline let upstream: Upstream
+        @usableFromInline let errorTrigger: ErrorTrigger
+
+        @inlinable
+        init(upstream: Upstream, errorTrigger: @escaping ErrorTrigger) {
+            self.upstream = upstream
+            self.errorTrigger = errorTrigger
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let failures = PassthroughSubject<Failure, Never>()
             let finished = PassthroughSubject<Void, Never>()
-            let attempt = self.handleEvents(receiveCompletion: { if case .finished = $0 { finished.send() } })
+            // One attempt: upstream, whose failure goes to the trigger and ends the attempt empty.
+            let attempt = upstream.handleEvents(receiveCompletion: { if case .finished = $0 { finished.send() } })
                 .catch { failure -> Empty<Output, Failure> in
                     failures.send(failure)
                     return Empty()
                 }
-            return handler(failures.eraseToAnyPublisher()).map { _ in () }
+            // The trigger is subscribed first (merge's order), so that it is there for the first
+            // attempt's failure, which the one-value sequence starts.
+            errorTrigger(failures.eraseToAnyPublisher())
+                .map { _ in () }
+                .catch { error -> AnyPublisher<Void, Failure> in
+                    if let failure = error as? Failure {
+                        Fail(error: failure).eraseToAnyPublisher()
+                    } else {
+                        Empty(completeImmediately: false).eraseToAnyPublisher()
+                    }
+                }
                 .merge(with: Publishers.Sequence(sequence: [()]))
                 .prefix(untilOutputFrom: finished)
                 .map { _ in attempt }
                 .switchToLatest()
+                .subscribe(subscriber)
         }
     }
 }

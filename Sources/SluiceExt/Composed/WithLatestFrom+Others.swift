@@ -14,18 +14,21 @@ extension Publisher {
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Result>(
         _ other1: Other1, _ other2: Other2,
         resultSelector: @escaping (Output, (Other1.Output, Other2.Output)) -> Result
-    ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest<Other1, Other2>, Result>
+    ) -> Publishers.WithLatestFrom<Self, AnyPublisher<(Other1.Output, Other2.Output), Failure>, Result>
     where Other1.Failure == Failure, Other2.Failure == Failure {
-        withLatestFrom(other1.combineLatest(other2), resultSelector: resultSelector)
+        withLatestFrom(other1.combineLatest(other2).eraseToAnyPublisher(), resultSelector: resultSelector)
     }
 
     /// Publishes the latest values of two other publishers each time this publisher publishes.
     @inlinable
     public func withLatestFrom<Other1: Publisher, Other2: Publisher>(
         _ other1: Other1, _ other2: Other2
-    ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest<Other1, Other2>, (Other1.Output, Other2.Output)>
+    )
+        -> Publishers.WithLatestFrom<
+            Self, AnyPublisher<(Other1.Output, Other2.Output), Failure>, (Other1.Output, Other2.Output)
+        >
     where Other1.Failure == Failure, Other2.Failure == Failure {
-        withLatestFrom(other1.combineLatest(other2))
+        withLatestFrom(other1.combineLatest(other2).eraseToAnyPublisher())
     }
 
     /// Combines each value of this publisher with the latest values of three others, once all
@@ -34,9 +37,9 @@ extension Publisher {
     public func withLatestFrom<Other1: Publisher, Other2: Publisher, Other3: Publisher, Result>(
         _ other1: Other1, _ other2: Other2, _ other3: Other3,
         resultSelector: @escaping (Output, (Other1.Output, Other2.Output, Other3.Output)) -> Result
-    ) -> Publishers.WithLatestFrom<Self, Publishers.CombineLatest3<Other1, Other2, Other3>, Result>
+    ) -> Publishers.WithLatestFrom<Self, AnyPublisher<(Other1.Output, Other2.Output, Other3.Output), Failure>, Result>
     where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure {
-        withLatestFrom(other1.combineLatest(other2, other3), resultSelector: resultSelector)
+        withLatestFrom(other1.combineLatest(other2, other3).eraseToAnyPublisher(), resultSelector: resultSelector)
     }
 
     /// Publishes the latest values of three other publishers each time this publisher publishes.
@@ -45,9 +48,10 @@ extension Publisher {
         _ other1: Other1, _ other2: Other2, _ other3: Other3
     )
         -> Publishers.WithLatestFrom<
-            Self, Publishers.CombineLatest3<Other1, Other2, Other3>, (Other1.Output, Other2.Output, Other3.Output)
+            Self, AnyPublisher<(Other1.Output, Other2.Output, Other3.Output), Failure>,
+            (Other1.Output, Other2.Output, Other3.Output)
         > where Other1.Failure == Failure, Other2.Failure == Failure, Other3.Failure == Failure
     {
-        withLatestFrom(other1.combineLatest(other2, other3))
+        withLatestFrom(other1.combineLatest(other2, other3).eraseToAnyPublisher())
     }
 }

@@ -7,12 +7,12 @@ extension Publisher {
     /// Combines each value of this publisher with the latest value of `other`, through
     /// `resultSelector`.
     ///
-    /// - A value that comes before `other` has published anything is dropped, and one more value
-    ///   is asked of this publisher in its place, so downstream's demand is met exactly.
-    /// - `other` is asked for everything as soon as it is subscribed, before this publisher;
-    ///   downstream's demand goes to this publisher.
+    /// - `other` is subscribed first and asked for everything; this publisher is subscribed when
+    ///   `other` has published its first value, so a cold publisher loses none of its values, and
+    ///   gets downstream's demand (that made before then too).
     /// - The stream ends when this publisher completes or either publisher fails; the other one is
-    ///   then cancelled. When `other` finishes, its last value stays the latest.
+    ///   then cancelled. When `other` finishes, its last value stays the latest; when it finishes
+    ///   without one, the stream waits for a cancel, as in CombineExt.
     @inlinable
     public func withLatestFrom<Other: Publisher, Result>(
         _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
@@ -36,6 +36,8 @@ extension Publishers {
     public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Failure = Upstream.Failure
+        /// Makes the published value from an upstream value and `other`'s latest.
+        public typealias ResultSelector = (Upstream.Output, Other.Output) -> Output
 
         /// The publisher whose values are combined.
         public let upstream: Upstream
@@ -57,12 +59,12 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = WithLatestFromSubscription<Upstream, Other, S>(
-                downstream: subscriber, resultSelector: resultSelector)
+                upstream: upstream, downstream: subscriber, resultSelector: resultSelector)
             // Downstream first, so that whichever publisher ends the stream can deliver its
-            // completion; requests made before upstream's subscription wait for it.
+            // completion; requests made before upstream's subscription wait for it. Upstream is
+            // subscribed at `other`'s first value.
             subscriber.receive(subscription: subscription)
             other.subscribe(WithLatestFromOtherSide(parent: subscription))
-            upstream.subscribe(subscription)
         }
     }
 }
@@ -87,6 +89,8 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         )
         /// Downstream and the result selector, until the stream ends.
         @usableFromInline var live: Live?
+        /// The publisher to subscribe to at `other`'s first value.
+        @usableFromInline var unsubscribed: Upstream?
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var other: (any Subscription)?
         @usableFromInline var latest: Other.Output?
@@ -96,26 +100,30 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         /// A completion that came while a value was being delivered.
         @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
-        /// Neither ended nor ending.
-        @inlinable init(live: Live) { self.live = live }
-
-        @inlinable var isLive: Bool { live != nil && pendingCompletion == nil }
-
-        @usableFromInline
-        enum Arrival {
-            case ended
-            /// `other` has published nothing yet.
-            case dropped
-            case deliver(Downstream, (Upstream.Output, Other.Output) -> Downstream.Input, Other.Output)
+        @inlinable
+        init(upstream: Upstream, live: Live) {
+            unsubscribed = upstream
+            self.live = live
         }
 
-        /// What to do with a value from upstream.
+        /// Neither ended nor ending.
+        @inlinable var isLive: Bool { live != nil && pendingCompletion == nil }
+
+        /// What a value from upstream is delivered with, unless the stream has ended. (Upstream
+        /// is subscribed once `other` has a value.)
         @inlinable
-        mutating func arrival() -> Arrival {
-            guard isLive, let live else { return .ended }
-            guard let latest else { return .dropped }
+        mutating func arrival() -> (Downstream, (Upstream.Output, Other.Output) -> Downstream.Input, Other.Output)? {
+            guard isLive, let live, let latest else { return nil }
             isDelivering = true
-            return .deliver(live.downstream, live.resultSelector, latest)
+            return (live.downstream, live.resultSelector, latest)
+        }
+
+        /// Keeps `other`'s value; upstream to subscribe to, at the first one.
+        @inlinable
+        mutating func keep(_ value: Other.Output) -> Upstream? {
+            guard isLive else { return nil }
+            latest = value
+            return unsubscribed.take()
         }
 
         /// A delivery returned: the completion that came meanwhile, if one did, which ends the
@@ -149,6 +157,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
             upstream = nil
             other = nil
             latest = nil
+            unsubscribed = nil
             if isDelivering, let completion {
                 pendingCompletion = completion
                 return Ending(ended: nil, cancels: cancels)
@@ -162,8 +171,11 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     @usableFromInline var state: State
 
     @inlinable
-    init(downstream: Downstream, resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input) {
-        state = State(live: (downstream, resultSelector))
+    init(
+        upstream: Upstream, downstream: Downstream,
+        resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input
+    ) {
+        state = State(upstream: upstream, live: (downstream, resultSelector))
     }
 
     @usableFromInline var description: String { "WithLatestFrom" }
@@ -187,18 +199,11 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        switch lock.withLock({ state.arrival() }) {
-        case .ended:
-            return .none
-        case .dropped:
-            // Asked for once more in its place, so downstream's demand is met exactly.
-            return .max(1)
-        case .deliver(let downstream, let resultSelector, let latest):
-            let demand = downstream.receive(resultSelector(input, latest))
-            guard let (completion, ended) = lock.withLock({ state.delivered() }) else { return demand }
-            ended.downstream.receive(completion: completion)
-            return .none
-        }
+        guard let (downstream, resultSelector, latest) = lock.withLock({ state.arrival() }) else { return .none }
+        let demand = downstream.receive(resultSelector(input, latest))
+        guard let (completion, ended) = lock.withLock({ state.delivered() }) else { return demand }
+        ended.downstream.receive(completion: completion)
+        return .none
     }
 
     @inlinable
@@ -220,7 +225,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func receiveOther(_ value: Other.Output) {
-        lock.withLock { if state.isLive { state.latest = value } }
+        lock.withLock { state.keep(value) }?.subscribe(self)
     }
 
     @inlinable

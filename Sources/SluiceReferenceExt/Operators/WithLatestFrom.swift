@@ -7,12 +7,12 @@ extension Publisher {
     /// Combines each value of this publisher with the latest value of `other`, through
     /// `resultSelector`.
     ///
-    /// - A value that comes before `other` has published anything is dropped, and one more value
-    ///   is asked of this publisher in its place, so downstream's demand is met exactly.
-    /// - `other` is asked for everything as soon as it is subscribed, before this publisher;
-    ///   downstream's demand goes to this publisher.
+    /// - `other` is subscribed first and asked for everything; this publisher is subscribed when
+    ///   `other` has published its first value, so a cold publisher loses none of its values, and
+    ///   gets downstream's demand (that made before then too).
     /// - The stream ends when this publisher completes or either publisher fails; the other one is
-    ///   then cancelled. When `other` finishes, its last value stays the latest.
+    ///   then cancelled. When `other` finishes, its last value stays the latest; when it finishes
+    ///   without one, the stream waits for a cancel, as in CombineExt.
     public func withLatestFrom<Other: Publisher, Result>(
         _ other: Other, resultSelector: @escaping (Output, Other.Output) -> Result
     ) -> Publishers.WithLatestFrom<Self, Other, Result> where Other.Failure == Failure {
@@ -34,6 +34,8 @@ extension Publishers {
     public struct WithLatestFrom<Upstream: Publisher, Other: Publisher, Output>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Failure = Upstream.Failure
+        /// Makes the published value from an upstream value and `other`'s latest.
+        public typealias ResultSelector = (Upstream.Output, Other.Output) -> Output
 
         /// The publisher whose values are combined.
         public let upstream: Upstream
@@ -53,7 +55,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = WithLatestFromSubscription(
-                downstream: AnySubscriber(subscriber), resultSelector: resultSelector)
+                upstream: upstream.eraseToAnyPublisher(), downstream: AnySubscriber(subscriber),
+                resultSelector: resultSelector)
             subscriber.receive(subscription: subscription)
             other.subscribe(
                 AnySubscriber<Other.Output, Failure>(
@@ -63,7 +66,6 @@ extension Publishers {
                         return .none
                     },
                     receiveCompletion: { subscription.otherCompleted($0) }))
-            upstream.subscribe(subscription)
         }
     }
 }
@@ -88,6 +90,8 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
         var resultSelector: (Input, Latest) -> Output
         var upstream: (any Subscription)?
         var other: (any Subscription)?
+        /// The publisher subscribed to at `other`'s first value.
+        var unsubscribed: AnyPublisher<Input, Failure>?
         var latest: Latest?
         var demandBeforeUpstream = Subscribers.Demand.none
         var isDelivering = false
@@ -96,8 +100,11 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
     private let lock = Lock()
     private var state: State
 
-    init(downstream: AnySubscriber<Output, Failure>, resultSelector: @escaping (Input, Latest) -> Output) {
-        state = .live(Live(downstream: downstream, resultSelector: resultSelector))
+    init(
+        upstream: AnyPublisher<Input, Failure>, downstream: AnySubscriber<Output, Failure>,
+        resultSelector: @escaping (Input, Latest) -> Output
+    ) {
+        state = .live(Live(downstream: downstream, resultSelector: resultSelector, unsubscribed: upstream))
     }
 
     var description: String { "WithLatestFrom" }
@@ -121,14 +128,13 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let delivery = lock.withLock { () -> (Live, Latest)?? in
-            guard case .live(var live) = state else { return .some(nil) }
-            guard let latest = live.latest else { return nil }
+        // Upstream is subscribed once `other` has a value.
+        let delivery = lock.withLock { () -> (Live, Latest)? in
+            guard case .live(var live) = state, let latest = live.latest else { return nil }
             live.isDelivering = true
             state = .live(live)
             return (live, latest)
         }
-        guard let delivery else { return .max(1) }  // dropped: one more in its place
         guard let (live, latest) = delivery else { return .none }
         let demand = live.downstream.receive(live.resultSelector(input, latest))
         let completion = lock.withLock { () -> Subscribers.Completion<Failure>? in
@@ -166,11 +172,13 @@ private final class WithLatestFromSubscription<Input, Latest, Output, Failure: E
     }
 
     func otherPublished(_ value: Latest) {
-        lock.withLock {
-            guard case .live(var live) = state else { return }
+        let unsubscribed = lock.withLock { () -> AnyPublisher<Input, Failure>? in
+            guard case .live(var live) = state else { return nil }
             live.latest = value
-            state = .live(live)
+            defer { live.unsubscribed = nil; state = .live(live) }
+            return live.unsubscribed
         }
+        unsubscribed?.subscribe(self)
     }
 
     func otherCompleted(_ completion: Subscribers.Completion<Failure>) {

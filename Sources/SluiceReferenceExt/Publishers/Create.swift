@@ -12,13 +12,13 @@ extension AnyPublisher {
     /// knows nothing of demand loses nothing; the completion follows the values. The cancellable
     /// `factory` returns is cancelled, once, when the stream ends: at the completion's delivery or
     /// at the subscriber's cancel.
-    public init(_ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable) {
+    public init(_ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler) {
         self = Publishers.Create(factory: factory).eraseToAnyPublisher()
     }
 
     /// A publisher over a callback-based source; see `init(_:)`.
     public static func create(
-        _ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
+        _ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler
     ) -> AnyPublisher<Output, Failure> {
         AnyPublisher(factory)
     }
@@ -28,11 +28,15 @@ extension Publishers {
     /// A publisher that starts a callback-based source for each subscriber; see
     /// `AnyPublisher.create(_:)`.
     public struct Create<Output, Failure: Error>: Publisher {
+        /// What the publisher calls for each subscriber: it sends into the `Subscriber` it is
+        /// given, and returns what stops the source.
+        public typealias SubscriberHandler = (Subscriber) -> any Cancellable
+
         /// Starts the source for one subscriber, and returns what stops it.
-        public let factory: (Subscriber) -> any Cancellable
+        public let factory: SubscriberHandler
 
         /// Creates a publisher that runs `factory` for each subscriber.
-        public init(factory: @escaping (Subscriber) -> any Cancellable) {
+        public init(factory: @escaping SubscriberHandler) {
             self.factory = factory
         }
 

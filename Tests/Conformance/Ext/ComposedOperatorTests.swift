@@ -107,7 +107,11 @@ import Testing
             .record(initialDemand: .max(2))
         #expect(recorder.values == [1, 2])
         recorder.request(.max(1))
-        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3)])
+        recorder.request(.max(1))
+        #expect(
+            recorder.events == [.subscription, .value(1), .value(2), .value(3), .finished],
+            "the completion's event is asked for like a value, as in CombineExt")
     }
 }
 
@@ -168,7 +172,7 @@ import Testing
 
     @Test func eachValueOfTheTriggerSubscribesAgainAndItsEndEndsTheStream() {
         let attempts = Attempts()
-        let recorder = attempts.publisher.retry { failures in failures.prefix(2) }.record()
+        let recorder = attempts.publisher.retryWhen { failures in failures.prefix(2) }.record()
         #expect(attempts.count == 3)
         #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .finished])
     }
@@ -176,7 +180,8 @@ import Testing
     @Test func theTriggerSeesEachFailureOnce() {
         let attempts = Attempts(succeedingAt: 3)
         var seen: [TestError] = []
-        let recorder = attempts.publisher.retry { failures in failures.handleEvents(receiveOutput: { seen.append($0) })
+        let recorder = attempts.publisher.retryWhen { failures in
+            failures.handleEvents(receiveOutput: { seen.append($0) })
         }
         .record()
         #expect(seen == [.oops, .oops])
@@ -185,7 +190,7 @@ import Testing
 
     @Test func theTriggersFailureEndsTheStream() {
         let attempts = Attempts()
-        let recorder = attempts.publisher.retry { failures in
+        let recorder = attempts.publisher.retryWhen { failures in
             failures.flatMap { _ in Fail<Void, TestError>(error: .other) }
         }.record()
         #expect(attempts.count == 1)
@@ -195,7 +200,7 @@ import Testing
     @Test func upstreamsEndCancelsTheTrigger() {
         let attempts = Attempts(succeedingAt: 2)
         var triggerCancelled = false
-        let recorder = attempts.publisher.retry { failures in
+        let recorder = attempts.publisher.retryWhen { failures in
             failures.handleEvents(receiveCancel: { triggerCancelled = true })
         }.record()
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
@@ -205,8 +210,10 @@ import Testing
     @Test func aCancelCancelsTheAttemptAndTheTrigger() {
         let upstream = TestPublisher<Int, TestError>()
         var triggerCancelled = false
-        let recorder = upstream.retry { failures in failures.handleEvents(receiveCancel: { triggerCancelled = true }) }
-            .record()
+        let recorder = upstream.retryWhen { failures in
+            failures.handleEvents(receiveCancel: { triggerCancelled = true })
+        }
+        .record()
         recorder.cancel()
         #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel])
         #expect(triggerCancelled)
@@ -216,7 +223,7 @@ import Testing
         final class Token {}
         weak var token: Token?
         func retrying(_ upstream: some Publisher<Int, TestError>) -> RecordingSubscriber<Int, TestError> {
-            upstream.retry { failures in
+            upstream.retryWhen { failures in
                 let held = Token()
                 token = held
                 return failures.map { _ in withExtendedLifetime(held) {} }
@@ -233,7 +240,7 @@ import Testing
 
     @Test func demandCarriesOverFromOneAttemptToTheNext() {
         let attempts = Attempts(succeedingAt: 3)
-        let recorder = attempts.publisher.retry { $0 }.record(initialDemand: .max(2))
+        let recorder = attempts.publisher.retryWhen { $0 }.record(initialDemand: .max(2))
         #expect(recorder.values == [1, 2])
         #expect(attempts.count == 3, "a failure needs no demand: the third attempt is waiting for it")
         recorder.request(.max(1))
@@ -247,7 +254,7 @@ import Testing
             times.append(scheduler.now.nanoseconds)
             return Fail<Int, TestError>(error: .oops)
         }
-        .retry { failures in failures.prefix(2).delay(for: .seconds(1), scheduler: scheduler) }
+        .retryWhen { failures in failures.prefix(2).delay(for: .seconds(1), scheduler: scheduler) }
         .record()
         scheduler.run()
         #expect(times == [0, 1_000_000_000, 2_000_000_000])
@@ -256,7 +263,7 @@ import Testing
 
     @Test func eachSubscriptionHasItsOwnTrigger() {
         var handlerCalls = 0
-        let publisher = Fail<Int, TestError>(error: .oops).retry { failures in
+        let publisher = Fail<Int, TestError>(error: .oops).retryWhen { failures in
             handlerCalls += 1
             return failures.prefix(1)
         }

@@ -57,16 +57,21 @@ import Testing
         #expect(recorder.values == [1, 3])
     }
 
-    @Test func aRelaySubscribedToAnotherRelayReceivesTheOthersValues() {
-        let destination = PassthroughRelay<Int>()
+    @Test func aRelaySubscribedToAnotherRelaySendsItsValuesThere() {
         let source = CurrentValueRelay(1)
+        let destination = PassthroughRelay<Int>()
         let recorder = destination.record()
-        let relaying = destination.subscribe(source)
+        let relaying = source.subscribe(destination)
         source.accept(2)
         destination.accept(3)
-        #expect(recorder.values == [1, 2, 3], "values flow from the argument into the receiver, as in CombineExt")
+        #expect(recorder.values == [1, 2, 3], "values flow from the receiver into the argument, as in CombineExt")
         #expect(source.value == 2)
-        withExtendedLifetime(relaying) {}
+        let back = PassthroughRelay<Int>()
+        let backRecorder = back.record()
+        let relayingBack = destination.subscribe(back)
+        destination.accept(4)
+        #expect(backRecorder.values == [4])
+        withExtendedLifetime((relaying, relayingBack)) {}
     }
 
     @Test func aFreedRelayFinishesItsSubscribers() {

@@ -20,29 +20,42 @@ import Testing
         #expect(recorder.subscriptionDescriptions == ["WithLatestFrom"])
     }
 
-    @Test func aValueBeforeTheOtherHasPublishedIsDroppedAndReplaced() {
-        let upstream = Source()
+    @Test func upstreamIsSubscribedAtTheOthersFirstValueSoAColdOneLosesNothing() {
         let other = PassthroughSubject<Int, TestError>()
-        let recorder = upstream.withLatestFrom(other) { $0 * 10 + $1 }.record(initialDemand: .max(1))
-        #expect(upstream.send(1) == .max(1), "one more in place of the dropped value")
+        let recorder = [1, 2].publisher.setFailureType(to: TestError.self)
+            .withLatestFrom(other) { $0 * 10 + $1 }.record()
+        #expect(recorder.events == [.subscription])
         other.send(5)
-        #expect(upstream.send(2) == .none)
-        #expect(recorder.values == [25])
-        #expect(upstream.events == [.subscribe, .request(.max(1))])
+        #expect(recorder.events == [.subscription, .value(15), .value(25), .finished])
     }
 
-    @Test func theOtherIsSubscribedFirstAndAskedForEverything() {
+    @Test func theOtherIsSubscribedFirstAndAskedForEverythingAndUpstreamGetsTheDemandMadeMeanwhile() {
         let upstream = Source()
         let other = Source()
         var order: [String] = []
         let recorder = upstream.handleEvents(receiveSubscription: { _ in order.append("upstream") })
             .withLatestFrom(other.handleEvents(receiveSubscription: { _ in order.append("other") }))
             .record(initialDemand: .max(3))
-        #expect(order == ["other", "upstream"])
+        #expect(order == ["other"])
         #expect(other.events == [.subscribe, .request(.unlimited)])
+        #expect(upstream.events == [])
+        other.send(1)
+        #expect(order == ["other", "upstream"])
         #expect(upstream.events == [.subscribe, .request(.max(3))])
+        other.send(2)
         recorder.request(.max(2))
-        #expect(upstream.events == [.subscribe, .request(.max(3)), .request(.max(2))])
+        #expect(upstream.events == [.subscribe, .request(.max(3)), .request(.max(2))], "subscribed once")
+    }
+
+    @Test func aCancelBeforeTheOthersFirstValueNeverSubscribesUpstream() {
+        let upstream = Source()
+        let other = Source()
+        let recorder = upstream.withLatestFrom(other).record()
+        recorder.cancel()
+        other.send(1)
+        #expect(upstream.events == [])
+        #expect(other.events == [.subscribe, .request(.unlimited), .cancel])
+        #expect(recorder.events == [.subscription])
     }
 
     @Test func upstreamsCompletionEndsTheStreamAndCancelsTheOther() {
@@ -92,6 +105,7 @@ import Testing
             recorder = upstream.withLatestFrom(other) { value, _ in withExtendedLifetime(token) { value } }.record()
         }
         #expect(weakToken != nil)
+        other.send(0)
         recorder.cancel()
         #expect(upstream.events == [.subscribe, .request(.unlimited), .cancel])
         #expect(other.events == [.subscribe, .request(.unlimited), .cancel])
