@@ -70,3 +70,17 @@ where P.Output == Int, P.Failure == any Error {
     case .other: fatalError("the other subject is not typed")
     }
 }
+
+/// SluiceExt's operators over a collection of publishers: `p` with `others`.
+@_semantics("optimize.sil.specialize.generic.never")
+func combineMany<P: Publisher>(_ op: Op, _ p: P, _ others: [AnyPublisher<Int, P.Failure>], _ next: Next)
+where P.Output == Int {
+    switch op {
+    case .zipWith: next.go(p.zip(with: others).map(encodeCollected))
+    case .combineLatestWith: next.go(p.combineLatest(with: others).map(encodeCollected))
+    case .mergeMany: next.go(([p.eraseToAnyPublisher()] + others).merge())
+    case .flatMapBatches(_, _, let size):
+        next.go(([p.eraseToAnyPublisher()] + others).flatMapBatches(of: size).map(encodeCollected))
+    default: fatalError("not an operator over many publishers: \(op)")
+    }
+}

@@ -407,6 +407,15 @@ func step<P: Publisher>(_ p: P, _ index: Int, _ context: Context) where P.Output
         next.go(p.collect(.byTime(context.scheduler, .milliseconds(ms))).map(encodeCollected))
     case .collectByTimeOrCount(let ms, let n):
         next.go(p.collect(.byTimeOrCount(context.scheduler, .milliseconds(ms), n)).map(encodeCollected))
+    case .prefixDuration(let ms): next.go(p.prefix(duration: .milliseconds(ms), on: context.scheduler))
+    case .nwise(let n): next.go(p.nwise(n).map(encodeCollected))
+    case .partition(let pr, let matches):
+        let parts = p.partition(pr.test)
+        next.go(matches ? parts.matches : parts.nonMatches)
+    case .amb(let s): next.go(p.amb(side(s, context, failing: P.Failure.self)))
+    case .zipWith(let s, let n), .combineLatestWith(let s, let n), .mergeMany(let s, let n),
+        .flatMapBatches(let s, let n, _):
+        combineMany(op, p, Array(repeating: side(s, context, failing: P.Failure.self), count: n), next)
     }
 }
 

@@ -195,6 +195,14 @@ public enum ProgramGenerator {
             Choice(1, .measureInterval),
             Choice(1) { .collectByTime(makeMillis(&$0)) },
             Choice(1) { .collectByTimeOrCount(makeMillis(&$0), $0.int(1...3)) },
+            Choice(1) { .amb(makeSide(&$0)) },
+            Choice(1) { .zipWith(makeSide(&$0), $0.int(1...5)) },
+            Choice(1) { .combineLatestWith(makeSide(&$0), $0.int(1...5)) },
+            Choice(1) { .mergeMany(makeSide(&$0), $0.int(0...3)) },
+            Choice(1) { .flatMapBatches(makeSide(&$0), $0.int(0...4), size: $0.int(1...3)) },
+            Choice(1) { .nwise($0.int(1...3)) },
+            Choice(1) { .partition($0.pick(Predicate.self), matches: $0.chance(50)) },
+            Choice(1) { .prefixDuration(makeMillis(&$0)) },
         ]
         return r.choose(choices)
     }

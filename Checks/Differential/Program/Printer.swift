@@ -56,6 +56,19 @@ extension Side {
     }
 }
 
+extension Side {
+    /// `n` copies of the side, as an array: `Array(repeating:count:)`, each copy erased or not.
+    func swift(_ failure: FailureKind, times n: Int, erased: Bool = false) -> String {
+        "Array(repeating: \(swift(failure))\(erased ? ".eraseToAnyPublisher()" : ""), count: \(n))"
+    }
+}
+
+extension Op {
+    /// Where an operator written around the chain (a collection of publishers that holds it)
+    /// puts the chain: the printer splits the operator's text there.
+    static let chain = "<chain>"
+}
+
 extension Inner {
     /// The inner publisher made of `v`.
     func swift(_ failure: FailureKind) -> String {
@@ -152,6 +165,20 @@ extension Op {
             return ".collect(.byTime(scheduler, .milliseconds(\(ms)))).map { \(encodeCollectedSwift) }"
         case .collectByTimeOrCount(let ms, let n):
             return ".collect(.byTimeOrCount(scheduler, .milliseconds(\(ms)), \(n))).map { \(encodeCollectedSwift) }"
+        case .amb(let side): return ".amb(\(side.swift(failure)))"
+        case .zipWith(let side, let n):
+            return ".zip(with: \(side.swift(failure, times: n))).map { \(encodeCollectedSwift) }"
+        case .combineLatestWith(let side, let n):
+            return ".combineLatest(with: \(side.swift(failure, times: n))).map { \(encodeCollectedSwift) }"
+        case .mergeMany(let side, let n):
+            return "([\(Op.chain).eraseToAnyPublisher()] + \(side.swift(failure, times: n, erased: true))).merge()"
+        case .flatMapBatches(let side, let n, let size):
+            return "([\(Op.chain).eraseToAnyPublisher()] + \(side.swift(failure, times: n, erased: true)))"
+                + ".flatMapBatches(of: \(size)).map { \(encodeCollectedSwift) }"
+        case .nwise(let n): return ".nwise(\(n)).map { \(encodeCollectedSwift) }"
+        case .partition(let p, let matches):
+            return ".partition { \(p.swift("$0")) }.\(matches ? "matches" : "nonMatches")"
+        case .prefixDuration(let ms): return ".prefix(duration: .milliseconds(\(ms)), on: scheduler)"
         }
     }
 }
@@ -167,9 +194,19 @@ extension Program {
         if let second = secondSubscriber { lines += second.swiftRecorder("recorder2", failure: failure) }
         if usesScheduler { lines.append("let scheduler = VirtualTimeScheduler()") }
         if usesOther { lines.append("let other = PassthroughSubject<Int, any Error>()") }
-        lines.append(secondSubscriber == nil ? head : "let pipeline = " + head)
+        var expression = [head]
         let stageFailures = failures
-        for (i, op) in ops.enumerated() { lines.append("    " + op.swift(at: i, failure: stageFailures[i])) }
+        for (i, op) in ops.enumerated() {
+            let text = op.swift(at: i, failure: stageFailures[i])
+            if let chain = text.firstRange(of: Op.chain) {
+                expression[0] = text[..<chain.lowerBound] + expression[0]
+                expression.append("    " + text[chain.upperBound...])
+            } else {
+                expression.append("    " + text)
+            }
+        }
+        lines.append((secondSubscriber == nil ? "" : "let pipeline = ") + expression[0])
+        lines += expression.dropFirst()
         if secondSubscriber == nil {
             lines.append("    .subscribe(recorder)")
         } else {

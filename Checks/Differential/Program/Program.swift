@@ -141,6 +141,21 @@ public enum Op: Hashable, Sendable {
     case multicastAutoconnect
     /// `.buffer(size:prefetch:whenFull:)`; `keepFull` picks `.keepFull` over `.byRequest`.
     case buffer(Int, keepFull: Bool, BufferFull)
+    /// SluiceExt's `.amb(side)`
+    case amb(Side)
+    /// SluiceExt's `.zip(with: Array(repeating: side, count: n))`, each array encoded
+    case zipWith(Side, Int)
+    /// SluiceExt's `.combineLatest(with: Array(repeating: side, count: n))`, each array encoded
+    case combineLatestWith(Side, Int)
+    /// SluiceExt's `Collection.merge()` of the chain and `n` copies of `side`
+    case mergeMany(Side, Int)
+    /// SluiceExt's `Collection.flatMapBatches(of: size)` of the chain and `n` copies of `side`,
+    /// each array encoded
+    case flatMapBatches(Side, Int, size: Int)
+    /// SluiceExt's `.nwise(n)`, each window encoded
+    case nwise(Int)
+    /// SluiceExt's `.partition(_:)`, one of its two sides
+    case partition(Predicate, matches: Bool)
 
     // Time, on the program's virtual-time scheduler; durations in milliseconds.
     case delay(Int)
@@ -155,6 +170,8 @@ public enum Op: Hashable, Sendable {
     /// `.collect(.byTime(scheduler, .milliseconds(ms)))` with the collected values encoded.
     case collectByTime(Int)
     case collectByTimeOrCount(Int, Int)
+    /// SluiceExt's `.prefix(duration: .milliseconds(ms), on: scheduler)`
+    case prefixDuration(Int)
 
     /// The failure type after this operator, given the failure type before it.
     public func failure(after f: FailureKind) -> FailureKind {
@@ -171,7 +188,7 @@ public enum Op: Hashable, Sendable {
         switch self {
         case .replaceNil, .contains, .containsWhere, .allSatisfy, .collect, .collectCount, .ignoreOutput: true
         case .zip, .combineLatest, .switchToLatest, .multicastAutoconnect, .measureInterval, .collectByTime,
-            .collectByTimeOrCount:
+            .collectByTimeOrCount, .zipWith, .combineLatestWith, .mergeMany, .flatMapBatches, .nwise, .partition:
             true
         default: false
         }
@@ -181,7 +198,7 @@ public enum Op: Hashable, Sendable {
     public var usesScheduler: Bool {
         switch self {
         case .delay, .debounce, .throttle, .timeout, .receiveOn, .subscribeOn, .measureInterval, .collectByTime,
-            .collectByTimeOrCount:
+            .collectByTimeOrCount, .prefixDuration:
             true
         default: false
         }
@@ -191,7 +208,8 @@ public enum Op: Hashable, Sendable {
     public var usesOther: Bool {
         switch self {
         case .merge(.other), .zip(.other), .combineLatest(.other), .withLatestFrom(.other), .flatMap(_, .other),
-            .switchToLatest(.other):
+            .switchToLatest(.other), .amb(.other), .zipWith(.other, _), .combineLatestWith(.other, _),
+            .mergeMany(.other, _), .flatMapBatches(.other, _, _):
             true
         default: false
         }

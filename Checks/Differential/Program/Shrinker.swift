@@ -131,6 +131,16 @@ extension Op {
         case .combineLatest(let side) where side != .just(0): [.combineLatest(.just(0))]
         case .withLatestFrom(let side) where side != .just(0): [.withLatestFrom(.just(0))]
         case .shareReplay: [.share]
+        case .amb(let side) where side != .just(0): [.amb(.just(0))]
+        case .zipWith(let side, let n):
+            n > 1 ? [.zipWith(side, n - 1)] : (side != .just(0) ? [.zipWith(.just(0), n)] : [])
+        case .combineLatestWith(let side, let n):
+            n > 1 ? [.combineLatestWith(side, n - 1)] : (side != .just(0) ? [.combineLatestWith(.just(0), n)] : [])
+        case .mergeMany(let side, let n): n > 0 ? [.mergeMany(side, n - 1)] : []
+        case .flatMapBatches(let side, let n, let size):
+            (n > 0 ? [.flatMapBatches(side, n - 1, size: size)] : [])
+                + (size > 1 ? [.flatMapBatches(side, n, size: size - 1)] : [])
+        case .nwise(let n) where n > 1: [.nwise(n - 1)]
         case .flatMap(let d, let inner) where inner != .just: [.flatMap(d, .just)]
         case .switchToLatest(let inner) where inner != .just: [.switchToLatest(.just)]
         case .timeout(let ms, true): [.timeout(ms, customError: false)]

@@ -18,7 +18,8 @@ extension Publisher where Output: Collection {
     /// Publishes each collection this publisher publishes as an array of the elements that
     /// `isIncluded` accepts; a collection none of whose elements passes is published as `[]`.
     @inlinable
-    public func filterMany(_ isIncluded: @escaping (Output.Element) -> Bool) -> AnyPublisher<[Output.Element], Failure> {
+    public func filterMany(_ isIncluded: @escaping (Output.Element) -> Bool) -> AnyPublisher<[Output.Element], Failure>
+    {
         map { $0.filter(isIncluded) }.eraseToAnyPublisher()
     }
 }

@@ -126,7 +126,9 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @inlinable
     func published(_ side: AmbSideName, _ value: Downstream.Input) -> Subscribers.Demand {
-        guard let (downstream, loser) = lock.withLock({ state.arrival(from: side, ending: false) }) else { return .none }
+        guard let (downstream, loser) = lock.withLock({ state.arrival(from: side, ending: false) }) else {
+            return .none
+        }
         loser?.cancel()
         return downstream.receive(value)
     }

@@ -91,7 +91,9 @@ private final class AmbSubscription<Output, Failure: Error>: Subscription, Custo
 
     /// Where an event from `side` goes: downstream, if `side` is or becomes the winner, with the
     /// loser's subscription to cancel when it has just won.
-    private func arrival(from side: Side, ending: Bool = false) -> (AnySubscriber<Output, Failure>, (any Subscription)?)? {
+    private func arrival(from side: Side, ending: Bool = false) -> (
+        AnySubscriber<Output, Failure>, (any Subscription)?
+    )? {
         lock.withLock {
             switch state {
             case .racing(let downstream, let subscriptions, _):

@@ -43,8 +43,10 @@ import Testing
     }
 
     @Test func demandCountsArrays() {
-        let recorder = [[1, 2, 3].publisher, [4, 5, 6].publisher, [7, 8, 9].publisher, [0, 0, 0].publisher, [1, 1, 1].publisher]
-            .zip().record(initialDemand: .max(1))
+        let recorder = [
+            [1, 2, 3].publisher, [4, 5, 6].publisher, [7, 8, 9].publisher, [0, 0, 0].publisher, [1, 1, 1].publisher,
+        ]
+        .zip().record(initialDemand: .max(1))
         #expect(recorder.values == [[1, 4, 7, 0, 1]])
         recorder.request(.max(2))
         #expect(recorder.values == [[1, 4, 7, 0, 1], [2, 5, 8, 0, 1], [3, 6, 9, 0, 1]])

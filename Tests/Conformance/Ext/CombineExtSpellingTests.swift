@@ -53,15 +53,18 @@ import Testing
         let inclusive: AnyPublisher<Int, TestError> = subject.prefix(while: { $0 > 0 }, behavior: .inclusive)
         let ignored: AnyPublisher<Int, Never> = subject.ignoreFailure(completeImmediately: false)
         let ignoredRetyped: AnyPublisher<Int, Never> = subject.ignoreFailure(setFailureType: Never.self)
-        let retried: Publishers.RetryWhen<Subject, Publishers.Map<AnyPublisher<TestError, Never>, Void>, Int, TestError> =
-            subject.retryWhen { $0.mapToVoid() }
-        let shared: Publishers.Autoconnect<Publishers.Multicast<Subject, ReplaySubject<Int, TestError>>> = subject.share(
-            replay: 1)
+        let retried:
+            Publishers.RetryWhen<Subject, Publishers.Map<AnyPublisher<TestError, Never>, Void>, Int, TestError> =
+                subject.retryWhen { $0.mapToVoid() }
+        let shared: Publishers.Autoconnect<Publishers.Multicast<Subject, ReplaySubject<Int, TestError>>> =
+            subject.share(
+                replay: 1)
         let latest: Publishers.SwitchToLatest<Subject, Publishers.Map<Subject, Subject>> = subject.flatMapLatest { _ in
             others[0]
         }
         let latestFrom: Publishers.WithLatestFrom<Subject, Subject, Int> = subject.withLatestFrom(others[0])
-        let latestFromTwo: Publishers.WithLatestFrom<Subject, AnyPublisher<(Int, Int), TestError>, (Int, Int)> = subject
+        let latestFromTwo: Publishers.WithLatestFrom<Subject, AnyPublisher<(Int, Int), TestError>, (Int, Int)> =
+            subject
             .withLatestFrom(others[0], others[1])
         let selector: Publishers.WithLatestFrom<Subject, Subject, Int>.ResultSelector = { $0 + $1 }
         let created: AnyPublisher<Int, TestError> = AnyPublisher.create { subscriber in
@@ -75,7 +78,8 @@ import Testing
         let ownerships: [ObjectOwnership] = [.strong, .weak, .unowned]
         withExtendedLifetime(
             (
-                amb, ambs, zips, merged, values, failures, dematerialized, enumerated, mapped, filtered, results, constant,
+                amb, ambs, zips, merged, values, failures, dematerialized, enumerated, mapped, filtered, results,
+                constant,
                 voids, retyped, outputs, toggled, windows, pairs, matches, nonMatches, timed, inclusive, ignored,
                 ignoredRetyped, retried, shared, latest, latestFrom, latestFromTwo, handler, behaviours, ownerships
             )

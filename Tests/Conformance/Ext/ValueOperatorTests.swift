@@ -6,7 +6,10 @@ import Testing
 @Suite struct NwiseTests {
     @Test func eachWindowSlidesByOneValue() {
         let recorder = (1...6).publisher.nwise(3).record()
-        #expect(recorder.events == [.subscription, .value([1, 2, 3]), .value([2, 3, 4]), .value([3, 4, 5]), .value([4, 5, 6]), .finished])
+        #expect(
+            recorder.events == [
+                .subscription, .value([1, 2, 3]), .value([2, 3, 4]), .value([3, 4, 5]), .value([4, 5, 6]), .finished,
+            ])
         #expect([1, 2, 3].publisher.nwise(4).record().events == [.subscription, .finished])
         #expect([1, 2].publisher.nwise(1).record().values == [[1], [2]])
     }
@@ -86,8 +89,9 @@ import Testing
         for value in [0, 2] { upstream.send(value) }
         upstream.send(completion: .failure(.oops))
         #expect(recorder.events == [.subscription, .value(0), .value(2), .failure(.oops)])
-        #expect([0, 2].publisher.prefix(while: isEven, behavior: .inclusive).record().events
-            == [.subscription, .value(0), .value(2), .finished])
+        #expect(
+            [0, 2].publisher.prefix(while: isEven, behavior: .inclusive).record().events
+                == [.subscription, .value(0), .value(2), .finished])
     }
 
     @Test func inclusiveKeepsToDemandAndCancelsUpstreamAtTheEnd() {
@@ -229,7 +233,8 @@ import Testing
         var attempts = 0
         let recorder = Deferred {
             attempts += 1
-            return attempts == 1 ? Fail<Int, TestError>(error: .oops).eraseToAnyPublisher()
+            return attempts == 1
+                ? Fail<Int, TestError>(error: .oops).eraseToAnyPublisher()
                 : Just(5).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
         .retryWhen { failures in failures.mapToVoid() }

@@ -52,6 +52,31 @@ import Testing
         #expect(failed.completions == [.failure(.oops)])
     }
 
+    @Test func sequencesOfSequencesOneByOneKeepToDemandMadeAfterTheSubscription() {
+        let recorder = [0, 0].publisher.flatMap(maxPublishers: .max(1)) { [$0, $0 + 1].publisher }
+            .record(initialDemand: nil)
+        recorder.request(.max(3))
+        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(0)])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(0), .value(1), .finished])
+        let unlimitedFromReceive = [0, 0].publisher.flatMap(maxPublishers: .max(1)) { [$0, $0 + 1].publisher }
+            .record(initialDemand: nil, demandPerValue: .unlimited)
+        unlimitedFromReceive.request(.max(3))
+        #expect(
+            unlimitedFromReceive.events == [.subscription, .value(0), .value(1), .value(0), .value(1), .finished],
+            "the demand a value returns counts")
+    }
+
+    @Test func innerPublishersAskedForOneValueAreAskedAgainWhenAReturnedDemandMakesItUnlimited() {
+        // Both inner publishers were asked for one value while there was no demand; the first
+        // value delivered returns `.unlimited`: each waiting one is asked for its next value.
+        let recorder = [0, 0].publisher.flatMap { [$0, $0 + 1].publisher }
+            .record(initialDemand: nil, demandPerValue: .unlimited)
+        recorder.request(.max(3))
+        #expect(recorder.values.sorted() == [0, 0, 1, 1])
+        #expect(recorder.completions.count == 1)
+    }
+
     @Test func sequencesOneByOneWithMaxPublishers() {
         let recorder = (1..<4).publisher.flatMap(maxPublishers: .max(2)) { i in (i..<i + 3).publisher }
             .record(initialDemand: .max(1), demandPerValue: .max(1))

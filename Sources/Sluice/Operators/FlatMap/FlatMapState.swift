@@ -170,7 +170,9 @@ struct FlatMapState<Value, Failure: Error>: PublishingState {
         let toUnlimit = becomesUnlimited ? subscribedInners() : []
         guard !turn.isTaken, !queue.isEmpty else { return (toUnlimit, false) }
         turn.take()
-        asksInners = true
+        // A request for a number of values asks each delivered value's publisher for one more;
+        // an unlimited one has just asked them for everything.
+        asksInners = more != .unlimited
         return (toUnlimit, true)
     }
 
@@ -207,10 +209,10 @@ struct FlatMapState<Value, Failure: Error>: PublishingState {
         }
         if !queue.isEmpty && demand != .none {
             let (index, value) = queue.removeFirst()
-            if demand != .unlimited {
-                demand -= 1
-                if asksInners, let slot = inners[index], let inner = slot { innerToAsk = inner }
-            }
+            if demand != .unlimited { demand -= 1 }
+            // As in Combine, also when a value's returned demand made the demand unlimited: its
+            // publisher was asked for one value, and would wait for the next request forever.
+            if asksInners, let slot = inners[index], let inner = slot { innerToAsk = inner }
             return .value(value)
         }
         if isExhausted {

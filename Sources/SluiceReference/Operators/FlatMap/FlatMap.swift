@@ -359,7 +359,7 @@ where
         lock.unlock()
         for inner in toUnlimit { inner.request(.unlimited) }
         lock.lock()
-        _ = drain(askingInners: true)
+        _ = drain(askingInners: demand != .unlimited)
     }
 
     func cancel() {
@@ -426,8 +426,8 @@ where
 
     /// Delivers buffered values while downstream has demand, then a pending completion, or the
     /// final `.finished`. Only the thread that set `delivering` calls it. With `askingInners`
-    /// (downstream's request), each inner publisher whose value is delivered is asked for one
-    /// more. Returns whether the stream is still live.
+    /// (downstream's request for a number of values), each inner publisher whose value is
+    /// delivered is asked for one more, as in Combine. Returns whether the stream is still live.
     private func drain(askingInners: Bool) -> Bool {
         while true {
             if let completion = pendingCompletion {
@@ -447,14 +447,16 @@ where
                 let (index, value) = buffer.removeFirst()
                 demand -= 1
                 var inner: (any Subscription)?
-                if askingInners, demand != .unlimited, case .subscribed(let subscription)? = inners[index] {
-                    inner = subscription
-                }
+                if askingInners, case .subscribed(let subscription)? = inners[index] { inner = subscription }
                 lock.unlock()
                 let more = downstream.receive(value)
-                inner?.request(.max(1))
+                // As in Combine, the demand the value returned counts before its inner publisher
+                // is asked for the next one, which may come (or make the next inner come) at once.
                 lock.lock()
                 demand += more
+                lock.unlock()
+                inner?.request(.max(1))
+                lock.lock()
                 continue
             }
             if isExhausted {
