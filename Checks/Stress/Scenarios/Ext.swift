@@ -320,3 +320,108 @@ private struct ReleaseReportingSequence: AsyncSequence, Sendable {
         AsyncIterator(base: base.makeAsyncIterator(), sentinel: Sentinel(released))
     }
 }
+
+/// Rounds: two threads send into the two publishers `amb` races, each its own values and then a
+/// finish, and every other round a third cancels halfway. One of them wins: its values arrive
+/// unbroken from its first, then (unless cancelled) its finish, and none of the other's.
+@Sendable func ambRacingSources(scale: Int) -> StressOutcome {
+    let rounds = max(1, scale / 2_000)
+    let perProducer = max(1, scale / (rounds * 2))
+    var violations: [String] = []
+    var wins = [0, 0]
+    for round in 0..<rounds {
+        let cancels = round % 2 == 1
+        let subjects = (PassthroughSubject<Int, StressError>(), PassthroughSubject<Int, StressError>())
+        let probe = Probe(
+            "round \(round)\(cancels ? ", cancelled halfway" : "")", producers: 2, contiguous: true, firstSeq: 0)
+        let subscriber = ProbeSubscriber<StressError>(probe, initial: nil)
+        subjects.0.amb(subjects.1).subscribe(subscriber)
+        let box = Shared(subjects)
+        let sent = Counter()
+        runThreads(cancels ? 3 : 2) { index in
+            guard index < 2 else {
+                while sent.value < perProducer { spinPause() }
+                return subscriber.cancel()
+            }
+            let subject = index == 0 ? box.value.0 : box.value.1
+            for seq in 0..<perProducer {
+                subject.send(Tag.make(producer: index, seq: seq))
+                sent.add(1)
+            }
+            subject.send(completion: .finished)
+        }
+        let counts = probe.perProducerCounts
+        if counts.allSatisfy({ $0 > 0 }) {
+            violations.append("[round \(round)] values from both publishers: \(counts)")
+        }
+        if let winner = counts.firstIndex(where: { $0 > 0 }) { wins[winner] += 1 }
+        violations +=
+            cancels
+            ? probe.check(terminals: 0...1, failures: 0...0)
+            : probe.check(total: perProducer, terminals: 1...1, failures: 0...0)
+    }
+    return StressOutcome(
+        events: rounds * 2 * perProducer, threads: 3, violations: violations,
+        notes: "\(rounds) rounds; the first publisher won \(wins[0]), the second \(wins[1])")
+}
+
+/// combineLatest()'s arrays, checked as they come (calls into a subscriber never overlap): no
+/// producer's sequence goes back from one array to the next.
+private final class LatestArrays: @unchecked Sendable {
+    var last: [Int]
+    var count = 0
+    var regressions = 0
+
+    init(producers: Int) { last = Array(repeating: 0, count: producers) }
+
+    /// The array as the next value of one producer, or as an unknown producer's when it went back.
+    func next(_ array: [Int]) -> Int {
+        let wentBack = count > 0 && zip(array, last).contains { Tag.seq($0) < Tag.seq($1) }
+        if wentBack || array.count != last.count { regressions += 1 }
+        last = array
+        count += 1
+        return Tag.make(producer: 0, seq: count - 1)
+    }
+}
+
+/// Four threads each send into their own subject while `merge()`, `zip()` and `combineLatest()`
+/// of the four run. Merge passes on every value in each producer's order; zip's k-th array holds
+/// each one's k-th value; combineLatest's arrays never go back in any producer's sequence and end
+/// with each one's last value. Each stream finishes once, when all four have.
+@Sendable func collectionOperatorsRacingSources(scale: Int) -> StressOutcome {
+    let P = producerCount
+    let perProducer = max(1, scale / P)
+    let subjects = (0..<P).map { _ in PassthroughSubject<Int, StressError>() }
+    let merged = Probe("merge()", producers: P, contiguous: true, firstSeq: 0)
+    subjects.merge().subscribe(ProbeSubscriber<StressError>(merged, initial: nil))
+    let zipped = Probe("zip(), each array as its round", producers: 1, contiguous: true, firstSeq: 0)
+    subjects.zip()
+        .map { array in
+            let round = Tag.seq(array[0])
+            let whole = array.enumerated().allSatisfy { Tag.producer($1) == $0 && Tag.seq($1) == round }
+            return whole ? Tag.make(producer: 0, seq: round) : Tag.make(producer: P, seq: round)
+        }
+        .subscribe(ProbeSubscriber<StressError>(zipped, initial: nil))
+    let arrays = LatestArrays(producers: P)
+    let latest = Probe("combineLatest(), each array in turn", producers: 1, contiguous: true, firstSeq: 0)
+    subjects.combineLatest().map(arrays.next).subscribe(ProbeSubscriber<StressError>(latest, initial: nil))
+    let box = Shared(subjects)
+    runThreads(P) { index in
+        let subject = box.value[index]
+        for seq in 0..<perProducer {
+            subject.send(Tag.make(producer: index, seq: seq))
+            if seq & 255 == 0 { spinPause() }
+        }
+        subject.send(completion: .finished)
+    }
+    var violations = merged.check(
+        perProducer: Array(repeating: perProducer, count: P), terminals: 1...1, failures: 0...0)
+    violations += zipped.check(total: perProducer, terminals: 1...1, failures: 0...0)
+    violations += latest.check(terminals: 1...1, failures: 0...0)
+    if arrays.regressions > 0 { violations.append("[combineLatest()] arrays that went back: \(arrays.regressions)") }
+    let ends = (0..<P).map { Tag.make(producer: $0, seq: perProducer - 1) }
+    if arrays.last != ends { violations.append("[combineLatest()] last array \(arrays.last), expected \(ends)") }
+    return StressOutcome(
+        events: 3 * P * perProducer, threads: P, violations: violations,
+        notes: "combineLatest published \(arrays.count) arrays")
+}

@@ -104,6 +104,18 @@ public let allScenarios: [StressScenario] = [
         run: withLatestFromRacingOther
     ),
     StressScenario(
+        name: "amb.racingSources",
+        summary:
+            "rounds: 2 threads send into the two publishers amb races, and every other round 1 cancels halfway; one wins, unbroken, none of the other's values",
+        run: ambRacingSources
+    ),
+    StressScenario(
+        name: "collections.racingSources",
+        summary:
+            "4 threads each send into their own subject under merge(), zip() and combineLatest() of the four; nothing lost, zip's arrays whole, combineLatest's never going back",
+        run: collectionOperatorsRacingSources
+    ),
+    StressScenario(
         name: "relays.acceptRacingSubscribers",
         summary:
             "4 threads accept into a PassthroughRelay and a CurrentValueRelay while 2 threads attach and cancel subscribers; nothing ever completes",
