@@ -46,10 +46,15 @@ public final class ShareReplayFixture {
 @inline(never)
 public func withLatestFromSum(_ input: [Int]) -> Int {
     let other = CurrentValueSubject<Int, Never>(1)
-    var sum = 0
-    let token = input.publisher.withLatestFrom(other) { $0 &+ $1 }.sink { sum &+= $0 }
+    // A class, as in the other scenarios: a captured `var` would add a dynamic exclusivity check
+    // per value to what is measured.
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+    let token = input.publisher.withLatestFrom(other) { $0 &+ $1 }.sink { total.sum &+= $0 }
     token.cancel()
-    return sum
+    return total.sum
 }
 
 // MARK: 18. an async sequence as a publisher

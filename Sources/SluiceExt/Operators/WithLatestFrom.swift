@@ -109,13 +109,19 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         /// Neither ended nor ending.
         @inlinable var isLive: Bool { live != nil && pendingCompletion == nil }
 
-        /// What a value from upstream is delivered with, unless the stream has ended. (Upstream
-        /// is subscribed once `other` has a value.)
+        @usableFromInline
+        enum Arrival {
+            case ended
+            case deliver(Downstream, (Upstream.Output, Other.Output) -> Downstream.Input, Other.Output)
+        }
+
+        /// What to do with a value from upstream. (Upstream is subscribed once `other` has a
+        /// value.)
         @inlinable
-        mutating func arrival() -> (Downstream, (Upstream.Output, Other.Output) -> Downstream.Input, Other.Output)? {
-            guard isLive, let live, let latest else { return nil }
+        mutating func arrival() -> Arrival {
+            guard isLive, let live, let latest else { return .ended }
             isDelivering = true
-            return (live.downstream, live.resultSelector, latest)
+            return .deliver(live.downstream, live.resultSelector, latest)
         }
 
         /// Keeps `other`'s value; upstream to subscribe to, at the first one.
@@ -199,11 +205,15 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let (downstream, resultSelector, latest) = lock.withLock({ state.arrival() }) else { return .none }
-        let demand = downstream.receive(resultSelector(input, latest))
-        guard let (completion, ended) = lock.withLock({ state.delivered() }) else { return demand }
-        ended.downstream.receive(completion: completion)
-        return .none
+        switch lock.withLock({ state.arrival() }) {
+        case .ended:
+            return .none
+        case .deliver(let downstream, let resultSelector, let latest):
+            let demand = downstream.receive(resultSelector(input, latest))
+            guard let (completion, ended) = lock.withLock({ state.delivered() }) else { return demand }
+            ended.downstream.receive(completion: completion)
+            return .none
+        }
     }
 
     @inlinable
