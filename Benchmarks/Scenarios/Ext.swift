@@ -76,3 +76,69 @@ public func asyncSequencePublisherSum(_ input: [Int]) -> Int {
     token.cancel()
     return total.sum
 }
+
+// MARK: 19. amb of two subjects, per value of the winner
+
+/// Two subjects raced by `amb` into a sink; the first one sends every value, so it wins.
+public final class AmbFixture {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+    var token: AnyCancellable?
+
+    public init() {
+        let total = self.total
+        token = first.amb(second).sink { total.sum &+= $0 }
+    }
+
+    /// Sends `values` values into the winner; returns the running checksum.
+    @inline(never)
+    public func send(_ values: Int) -> Int {
+        for i in 0..<values { first.send(i) }
+        return total.sum
+    }
+}
+
+// MARK: 20–22. Collection.zip(), Collection.merge() and Collection.combineLatest() of four
+
+/// Sums every element of the four arrays, zipped four at a time by `Collection.zip()`.
+@inline(never)
+public func zipManySum(_ inputs: [[Int]]) -> Int {
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+    let token = inputs.map(\.publisher).zip().sink { total.sum &+= $0.reduce(0, &+) }
+    token.cancel()
+    return total.sum
+}
+
+/// Sums every element of the four arrays, merged by `Collection.merge()`.
+@inline(never)
+public func mergeManySum(_ inputs: [[Int]]) -> Int {
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+    let token = inputs.map(\.publisher).merge().sink { total.sum &+= $0 }
+    token.cancel()
+    return total.sum
+}
+
+/// Sends `sends` values round-robin into four subjects combined by `Collection.combineLatest()`;
+/// sums the first element of every array published.
+@inline(never)
+public func combineLatestManySends(_ sends: Int) -> Int {
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+    let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+    let token = subjects.combineLatest().sink { total.sum &+= $0[0] }
+    for i in 0..<sends { subjects[i & 3].send(i) }
+    token.cancel()
+    return total.sum
+}

@@ -160,6 +160,18 @@ enum HandWritten {
     /// combineLatest of two sources sent alternately: every send after both have a value emits
     /// the pair of latest values.
     @inline(never)
+    /// `sends` values round-robin into four slots; from the fourth on, the first slot's value is
+    /// added at each send (`Collection.combineLatest()` of four subjects).
+    static func combineLatestManySends(_ sends: Int) -> Int {
+        var latest = [Int](repeating: 0, count: 4)
+        var sum = 0
+        for i in 0..<sends {
+            latest[i & 3] = i
+            if i >= 3 { sum &+= latest[0] }
+        }
+        return sum
+    }
+
     static func combineLatestAlternating(_ sends: Int) -> Int {
         var left: Int?
         var right: Int?

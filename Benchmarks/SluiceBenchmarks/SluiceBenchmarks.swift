@@ -284,6 +284,37 @@ let benchmarks: @Sendable () -> Void = {
             "Sluice": { ScenariosSluice.withLatestFromSum(combinedInput) },
             "SluiceReference": { ScenariosReference.withLatestFromSum(combinedInput) },
         ])
+    scenario(
+        "19 amb of two subjects, per value", units: sends, expected: HandWritten.subjectSend(sends, subscribers: 1),
+        [
+            "loop": { HandWritten.subjectSend(sends, subscribers: 1) },
+            "Sluice": { ScenariosSluice.AmbFixture().send(sends) },
+            "SluiceReference": { ScenariosReference.AmbFixture().send(sends) },
+        ])
+    let quarters = (0..<4).map { Array(combinedInput[($0 * combined / 4)..<(($0 + 1) * combined / 4)]) }
+    scenario(
+        "20 Collection.zip() of four sequences, per element", units: combined, expected: HandWritten.sum(combinedInput),
+        [
+            "loop": { HandWritten.sum(combinedInput) },
+            "Sluice": { ScenariosSluice.zipManySum(quarters) },
+            "SluiceReference": { ScenariosReference.zipManySum(quarters) },
+        ])
+    scenario(
+        "21 Collection.merge() of four sequences, per element", units: combined,
+        expected: HandWritten.sum(combinedInput),
+        [
+            "loop": { HandWritten.sum(combinedInput) },
+            "Sluice": { ScenariosSluice.mergeManySum(quarters) },
+            "SluiceReference": { ScenariosReference.mergeManySum(quarters) },
+        ])
+    scenario(
+        "22 Collection.combineLatest() of four subjects, per send", units: sends,
+        expected: HandWritten.combineLatestManySends(sends),
+        [
+            "loop": { HandWritten.combineLatestManySends(sends) },
+            "Sluice": { ScenariosSluice.combineLatestManySends(sends) },
+            "SluiceReference": { ScenariosReference.combineLatestManySends(sends) },
+        ])
     // "AsyncSequence" here is `for await` over the same AsyncStream.
     scenario(
         "18 AsyncSequence.publisher per element", units: oneByOneElements, expected: HandWritten.sum(awaited),

@@ -55,6 +55,11 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
     "shareReplay.send": { ShareReplayFixture(subscribers: 1).send(100_000) },
     "shareReplay.send10": { ShareReplayFixture(subscribers: 10).send(10_000) },
     "withLatestFrom": { withLatestFromSum(elements) },
+    // SluiceExt's amb, and its operators over a collection of four publishers.
+    "amb.send": { AmbFixture().send(100_000) },
+    "zipMany.four": { zipManySum((0..<4).map { Array(elements[($0 * 25_000)..<(($0 + 1) * 25_000)]) }) },
+    "mergeMany.four": { mergeManySum((0..<4).map { Array(elements[($0 * 25_000)..<(($0 + 1) * 25_000)]) }) },
+    "combineLatestMany.four": { combineLatestManySends(100_000) },
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -46,64 +46,79 @@ enum AmbSideName: Int {
 /// each event, what to call outside the lock.
 @usableFromInline
 final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    /// What the race knows, under the lock: a struct of fields, so that a winner's value reads the
+    /// two it needs without copying the rest.
     @usableFromInline
-    enum State {
-        /// No event yet: the subscriptions that have come (by side), and what downstream has
-        /// asked for.
-        case racing(Downstream, [(any Subscription)?], Subscribers.Demand)
-        /// One side sent an event: only its events reach downstream.
-        case won(AmbSideName, Downstream, any Subscription)
-        case ended
+    struct State {
+        /// Downstream, until the stream ends.
+        @usableFromInline var downstream: Downstream?
+        /// The side that sent the first event, once one has.
+        @usableFromInline var winner: AmbSideName?
+        /// The subscriptions that have come, by side (the loser's is dropped when it loses).
+        @usableFromInline var subscriptions: (first: (any Subscription)?, second: (any Subscription)?)
+        /// What downstream has asked for before there was a winner.
+        @usableFromInline var demand = Subscribers.Demand.none
+
+        @inlinable init(downstream: Downstream) { self.downstream = downstream }
+
+        @inlinable
+        subscript(side: AmbSideName) -> (any Subscription)? {
+            get { side == .first ? subscriptions.first : subscriptions.second }
+            set {
+                if side == .first { subscriptions.first = newValue } else { subscriptions.second = newValue }
+            }
+        }
 
         /// A subscription from `side`: the demand to ask of it, or nil to cancel it.
         @inlinable
         mutating func subscribed(_ side: AmbSideName, _ subscription: any Subscription) -> Subscribers.Demand? {
-            guard case .racing(let downstream, var subscriptions, let demand) = self else { return nil }
-            subscriptions[side.rawValue] = subscription
-            self = .racing(downstream, subscriptions, demand)
+            guard downstream != nil, winner == nil else { return nil }
+            self[side] = subscription
             return demand
         }
 
-        /// Where an event from `side` goes: downstream, if `side` is or becomes the winner, with
-        /// the loser's subscription to cancel when it has just won.
+        @usableFromInline
+        enum Arrival {
+            /// The event is the loser's, or comes after the end.
+            case ignored
+            /// The winner's event goes downstream.
+            case deliver(Downstream)
+            /// The event makes its side the winner: it goes downstream, and the loser is cancelled.
+            case win(Downstream, loser: (any Subscription)?)
+        }
+
+        /// Where an event from `side` goes. An `ending` event ends the stream.
         @inlinable
-        mutating func arrival(from side: AmbSideName, ending: Bool) -> (Downstream, (any Subscription)?)? {
-            switch self {
-            case .racing(let downstream, let subscriptions, _):
-                guard let own = subscriptions[side.rawValue] else { return nil }
-                self = ending ? .ended : .won(side, downstream, own)
-                return (downstream, subscriptions[side.other.rawValue])
-            case .won(let winner, let downstream, _) where winner == side:
-                if ending { self = .ended }
-                return (downstream, nil)
-            case .won, .ended:
-                return nil
+        mutating func arrival(from side: AmbSideName, ending: Bool) -> Arrival {
+            guard let downstream else { return .ignored }
+            if let winner {
+                guard winner == side else { return .ignored }
+                if ending { _ = end() }
+                return .deliver(downstream)
             }
+            guard self[side] != nil else { return .ignored }
+            winner = side
+            let loser = self[side.other]
+            self[side.other] = nil
+            if ending { _ = end() }
+            return .win(downstream, loser: loser)
         }
 
         /// Downstream asks for `demand`: the subscriptions to ask it of.
         @inlinable
-        mutating func request(_ demand: Subscribers.Demand) -> [any Subscription] {
-            switch self {
-            case .racing(let downstream, let subscriptions, let pending):
-                self = .racing(downstream, subscriptions, pending + demand)
-                return subscriptions.compactMap { $0 }
-            case .won(_, _, let winner):
-                return [winner]
-            case .ended:
-                return []
-            }
+        mutating func request(_ more: Subscribers.Demand) -> [any Subscription] {
+            guard downstream != nil else { return [] }
+            if winner == nil { demand += more }
+            return [subscriptions.first, subscriptions.second].compactMap { $0 }
         }
 
-        /// Ends the stream: the subscriptions to cancel.
+        /// Ends the stream: the subscriptions to cancel (none once it has ended).
         @inlinable
-        mutating func cancel() -> [any Subscription] {
-            defer { self = .ended }
-            switch self {
-            case .racing(_, let subscriptions, _): return subscriptions.compactMap { $0 }
-            case .won(_, _, let winner): return [winner]
-            case .ended: return []
-            }
+        mutating func end() -> [any Subscription] {
+            guard downstream != nil else { return [] }
+            defer { subscriptions = (nil, nil) }
+            downstream = nil
+            return [subscriptions.first, subscriptions.second].compactMap { $0 }
         }
     }
 
@@ -113,7 +128,7 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @inlinable
     init(downstream: Downstream) {
-        state = .racing(downstream, [nil, nil], .none)
+        state = State(downstream: downstream)
     }
 
     @usableFromInline var description: String { "Amb" }
@@ -126,18 +141,28 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @inlinable
     func published(_ side: AmbSideName, _ value: Downstream.Input) -> Subscribers.Demand {
-        guard let (downstream, loser) = lock.withLock({ state.arrival(from: side, ending: false) }) else {
+        switch lock.withLock({ state.arrival(from: side, ending: false) }) {
+        case .ignored:
             return .none
+        case .deliver(let downstream):
+            return downstream.receive(value)
+        case .win(let downstream, let loser):
+            loser?.cancel()
+            return downstream.receive(value)
         }
-        loser?.cancel()
-        return downstream.receive(value)
     }
 
     @inlinable
     func completed(_ side: AmbSideName, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let (downstream, loser) = lock.withLock({ state.arrival(from: side, ending: true) }) else { return }
-        loser?.cancel()
-        downstream.receive(completion: completion)
+        switch lock.withLock({ state.arrival(from: side, ending: true) }) {
+        case .ignored:
+            return
+        case .deliver(let downstream):
+            downstream.receive(completion: completion)
+        case .win(let downstream, let loser):
+            loser?.cancel()
+            downstream.receive(completion: completion)
+        }
     }
 
     @inlinable
@@ -148,7 +173,7 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @inlinable
     func cancel() {
-        for target in lock.withLock({ state.cancel() }) { target.cancel() }
+        for target in lock.withLock({ state.end() }) { target.cancel() }
     }
 }
 
