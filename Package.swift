@@ -53,12 +53,12 @@ let checks: [Target] = [
     .target(name: "MisuseKit", path: "Checks/Misuse/Kit"),
     .target(
         name: "SluiceMisuseScenarios",
-        dependencies: ["Sluice", "SluiceFoundation", "MisuseKit"],
+        dependencies: ["Sluice", "SluiceFoundation", "SluiceExt", "MisuseKit"],
         path: "Checks/Misuse/Sluice"
     ),
     .target(
         name: "SluiceReferenceMisuseScenarios",
-        dependencies: ["SluiceReference", "SluiceReferenceFoundation", "MisuseKit"],
+        dependencies: ["SluiceReference", "SluiceReferenceFoundation", "SluiceReferenceExt", "MisuseKit"],
         path: "Checks/Misuse/Reference",
         swiftSettings: [.define("SLUICE_REFERENCE")]
     ),

@@ -24,7 +24,7 @@ public let implementation = "Sluice"
 /// Every scenario, in the order the runner prints them.
 public func allScenarios() -> [MisuseScenario] {
     apiViolations() + demandArithmetic() + negativeIntervals() + depth() + misbehavingPublishers()
-        + resources()
+        + resources() + extViolations()
 }
 
 /// The failure type of the scenarios' failing publishers.
