@@ -14,13 +14,7 @@ extension Collection where Element: Publisher {
     /// have finished, and fails at the first failure; an empty collection finishes at once.
     @inlinable
     public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {
-        joinedInFours(asArrays) { group in
-            switch group.count {
-            case 2: group[0].combineLatest(group[1]) { $0 + $1 }.eraseToAnyPublisher()
-            case 3: group[0].combineLatest(group[1], group[2]) { $0 + $1 + $2 }.eraseToAnyPublisher()
-            default: group[0].combineLatest(group[1], group[2], group[3]) { $0 + $1 + $2 + $3 }.eraseToAnyPublisher()
-            }
-        }
+        ManyJoin.combineLatest.joined(Array(self))
     }
 }
 

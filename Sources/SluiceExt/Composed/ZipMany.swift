@@ -13,13 +13,7 @@ extension Collection where Element: Publisher {
     /// to four. An empty collection finishes at once.
     @inlinable
     public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {
-        joinedInFours(asArrays) { group in
-            switch group.count {
-            case 2: group[0].zip(group[1]) { $0 + $1 }.eraseToAnyPublisher()
-            case 3: group[0].zip(group[1], group[2]) { $0 + $1 + $2 }.eraseToAnyPublisher()
-            default: group[0].zip(group[1], group[2], group[3]) { $0 + $1 + $2 + $3 }.eraseToAnyPublisher()
-            }
-        }
+        ManyJoin.zip.joined(Array(self))
     }
 }
 
