@@ -12,12 +12,6 @@ import Sluice
 /// Each API violation a user can commit, and Combine's answer: a trap whose message names the rule
 /// and the operator, in release builds too.
 func apiViolations() -> [MisuseScenario] {
-    /// Subscribes a subscriber that asks for nothing with `request(.none)` as soon as it can.
-    func requestNone<P: Publisher>(_ publisher: P) {
-        publisher.subscribe(
-            AnySubscriber<P.Output, P.Failure>(
-                receiveSubscription: { $0.request(.none) }, receiveValue: { _ in .none }, receiveCompletion: { _ in }))
-    }
     /// -1, computed at run time so that the compiler does not see the trap coming.
     let minusOne = CommandLine.arguments.isEmpty ? 0 : -1
     return [

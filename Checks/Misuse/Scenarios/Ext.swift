@@ -13,12 +13,6 @@ import SluiceExt
 
 /// SluiceExt's misuses: Combine's rule on its own subscriptions, and the sizes its operators take.
 func extViolations() -> [MisuseScenario] {
-    /// Subscribes a subscriber that asks for nothing with `request(.none)` as soon as it can.
-    func requestNone<P: Publisher>(_ publisher: P) {
-        publisher.subscribe(
-            AnySubscriber<P.Output, P.Failure>(
-                receiveSubscription: { $0.request(.none) }, receiveValue: { _ in .none }, receiveCompletion: { _ in }))
-    }
     /// 0, computed at run time so that the compiler does not see the trap coming.
     let zero = CommandLine.arguments.isEmpty ? 1 : 0
     return [

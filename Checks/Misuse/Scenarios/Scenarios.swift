@@ -27,6 +27,13 @@ public func allScenarios() -> [MisuseScenario] {
         + resources() + extViolations()
 }
 
+/// Subscribes a subscriber that asks for nothing with `request(.none)` as soon as it can.
+func requestNone<P: Publisher>(_ publisher: P) {
+    publisher.subscribe(
+        AnySubscriber<P.Output, P.Failure>(
+            receiveSubscription: { $0.request(.none) }, receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+}
+
 /// The failure type of the scenarios' failing publishers.
 struct MisuseError: Error, Equatable {}
 

@@ -104,12 +104,15 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
             return .win(downstream, loser: loser)
         }
 
+        /// The subscriptions held now.
+        @inlinable var held: [any Subscription] { [subscriptions.first, subscriptions.second].compactMap { $0 } }
+
         /// Downstream asks for `demand`: the subscriptions to ask it of.
         @inlinable
         mutating func request(_ more: Subscribers.Demand) -> [any Subscription] {
             guard downstream != nil else { return [] }
             if winner == nil { demand += more }
-            return [subscriptions.first, subscriptions.second].compactMap { $0 }
+            return held
         }
 
         /// Ends the stream: the subscriptions to cancel (none once it has ended).
@@ -118,7 +121,7 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
             guard downstream != nil else { return [] }
             defer { subscriptions = (nil, nil) }
             downstream = nil
-            return [subscriptions.first, subscriptions.second].compactMap { $0 }
+            return held
         }
     }
 
