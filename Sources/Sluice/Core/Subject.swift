@@ -49,6 +49,10 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
     @usableFromInline weak var subject: Target?
     @exclusivity(unchecked)
     @usableFromInline var upstream: (any Subscription)?
+    /// Upstream's subscription has come, and the relay is not yet cancelled or completed: what a
+    /// value checks (testing `upstream` for nil would copy the existential, per value).
+    @exclusivity(unchecked)
+    @usableFromInline var isForwarding = false
 
     @inlinable init(_ subject: Target) { self.subject = subject }
 
@@ -67,6 +71,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
             return
         }
         upstream = subscription
+        isForwarding = true
         lock.unlock()
         subject.send(subscription: self)
     }
@@ -75,15 +80,21 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
     /// (ShareTests.testShareCompletionBeforeSubscription).
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.withLock { upstream == nil ? nil : subject }?.send(input)
+        lock.lock()
+        guard isForwarding, let target = subject else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        target.send(input)
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let target = lock.withLock { () -> Target? in
-            guard upstream != nil else { return nil }
-            defer { subject = nil; upstream = nil }
+            guard isForwarding else { return nil }
+            defer { subject = nil; upstream = nil; isForwarding = false }
             return subject
         }
         target?.send(completion: completion)
@@ -100,7 +111,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
         // The subject leaves the lock with us: dropping the last reference to it runs its deinit,
         // which cancels this relay again, and that must not find the lock taken.
         let (current, target) = lock.withLock { () -> ((any Subscription)?, Target?) in
-            defer { subject = nil; upstream = nil }
+            defer { subject = nil; upstream = nil; isForwarding = false }
             return (upstream, subject)
         }
         current?.cancel()

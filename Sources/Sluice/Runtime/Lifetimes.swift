@@ -25,29 +25,29 @@ import Synchronization
 /// generic class's), and there telling the cases apart then reads that byte, where for a long run
 /// of composed stages it would ask each nested type in turn.
 @frozen @usableFromInline
-enum Releasable<Value> {
+package enum Releasable<Value> {
     case held(Value)
     case released(UInt8)
 
-    @inlinable init(_ value: consuming Value) { self = .held(value) }
+    @inlinable package init(_ value: consuming Value) { self = .held(value) }
 
     /// Runs `body` on the held value, in place. Only while it is held (see above): the payload of
     /// `held` is at the start of the enum's storage, so no case check is needed.
     @inlinable @inline(__always)
-    mutating func with<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package mutating func with<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointer(to: &self) { enumStorage in
             try body(&UnsafeMutableRawPointer(enumStorage).assumingMemoryBound(to: Value.self).pointee)
         }
     }
 
     /// The value, if it is still held (a copy).
-    @inlinable var value: Value? {
+    @inlinable package var value: Value? {
         if case .held(let value) = self { value } else { nil }
     }
 
     /// Moves the held value out, leaving `released` (only while it is held).
     @inlinable
-    mutating func take() -> Value {
+    package mutating func take() -> Value {
         guard case .held(let value) = self else { trap("Releasable.take() after release") }
         self = .released(0)
         return value
@@ -55,7 +55,7 @@ enum Releasable<Value> {
 
     /// Lets go of the value (run it outside any lock: a deinit may re-enter).
     @inlinable
-    mutating func release() { self = .released(0) }
+    package mutating func release() { self = .released(0) }
 }
 
 /// Lets a subscription (or subscriber) release what it holds — its subscriber, its operator's

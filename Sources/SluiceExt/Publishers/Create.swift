@@ -45,7 +45,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Sluice.Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = BufferedSubscription("Create", downstream: subscriber)
+            let subscription = BufferedConduit("Create", downstream: subscriber)
             subscriber.receive(subscription: subscription)
             subscription.handedOver()
             let source = factory(Subscriber(subscription: subscription))
@@ -62,8 +62,7 @@ extension Publishers {
             /// Sends a value.
             @inlinable
             public func send(_ input: Output) {
-                subscription.enqueue(input)
-                subscription.deliver()
+                if subscription.claim(input) { subscription.deliver(claimed: input) }
             }
 
             /// Sends the completion, which ends the stream once the values before it are delivered.

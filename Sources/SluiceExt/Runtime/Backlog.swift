@@ -18,13 +18,20 @@ struct Backlog<Element> {
 
     @inlinable mutating func append(_ element: Element) {
         if count == slots.count { grow() }
-        slots[(head + count) % slots.count] = element
+        slots[wrapped(head + count)] = element
         count += 1
     }
 
-    /// Appends `element`, then drops the oldest elements until at most `limit` are left.
+    /// Appends `element`, then drops the oldest elements until at most `limit` are left. The ring
+    /// grows to at most `limit` slots; once full, the newest element takes the oldest one's slot.
     @inlinable mutating func append(_ element: Element, keepingAtMost limit: Int) {
         guard limit > 0 else { return }
+        if count == limit, slots.count == limit {
+            slots[head] = element
+            head = wrapped(head + 1)
+            return
+        }
+        if count == slots.count { grow(toAtMost: limit) }
         append(element)
         while count > limit { _ = popFirst() }
     }
@@ -32,7 +39,7 @@ struct Backlog<Element> {
     @inlinable mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         defer {
-            head = (head + 1) % slots.count
+            head = wrapped(head + 1)
             count -= 1
         }
         return slots[head].take()
@@ -40,8 +47,11 @@ struct Backlog<Element> {
 
     @inlinable mutating func removeAll() { self = Backlog() }
 
-    @inlinable mutating func grow() {
-        var grown = ContiguousArray<Element?>(repeating: nil, count: max(4, slots.count * 2))
+    /// A position one lap of the ring back, if it is past the end (positions never go further).
+    @inlinable func wrapped(_ position: Int) -> Int { position < slots.count ? position : position - slots.count }
+
+    @inlinable mutating func grow(toAtMost limit: Int = .max) {
+        var grown = ContiguousArray<Element?>(repeating: nil, count: min(limit, max(4, slots.count * 2)))
         for index in 0..<count { grown[index] = slots[(head + index) % slots.count].take() }
         slots = grown
         head = 0

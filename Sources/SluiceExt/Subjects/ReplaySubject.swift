@@ -24,7 +24,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     struct State {
         @usableFromInline var replay = Backlog<Output>()
         @usableFromInline var completion: Subscribers.Completion<Failure>?
-        @usableFromInline var conduits: [BufferedSubscription<Output, Failure>] = []
+        @usableFromInline var conduits: ContiguousArray<BufferedSubscription<Output, Failure>> = []
         @usableFromInline var upstreams: [any Subscription] = []
 
         @inlinable init() {}
@@ -51,9 +51,8 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = lock.withLock {
-            let conduit = BufferedSubscription(
-                "ReplaySubject", downstream: subscriber, backlog: state.replay,
-                completion: state.completion)
+            let conduit = BufferedConduit(
+                "ReplaySubject", downstream: subscriber, backlog: state.replay, completion: state.completion)
             if state.completion == nil { state.conduits.append(conduit) }
             return conduit
         }
@@ -64,21 +63,33 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
 
     @inlinable
     public func send(_ value: Output) {
-        // Into every backlog under the subject's lock, so that concurrent sends reach every
-        // subscriber in one order; delivered outside it.
-        let receivers = lock.withLock { () -> [BufferedSubscription<Output, Failure>] in
-            guard state.completion == nil else { return [] }
-            state.replay.append(value, keepingAtMost: bufferSize)
-            for conduit in state.conduits { conduit.enqueue(value) }
-            return state.conduits
+        // Offered to every subscriber under the subject's lock, so that concurrent sends reach every
+        // subscriber in one order; a subscriber with demand and nothing waiting gets the value
+        // directly, outside the lock (`claimed` says which).
+        lock.lock()
+        guard state.completion == nil else { return lock.unlock() }
+        state.replay.append(value, keepingAtMost: bufferSize)
+        let receivers = state.conduits
+        // `receivers` keeps the conduits alive: each is used without a retain of its own.
+        receivers.withUnsafeBufferPointer { receivers in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: receivers.count) { claimed in
+                for index in receivers.indices {
+                    claimed[index] = Unmanaged.passUnretained(receivers[index])._withUnsafeGuaranteedRef {
+                        $0.claim(value)
+                    }
+                }
+                lock.unlock()
+                for index in receivers.indices where claimed[index] {
+                    Unmanaged.passUnretained(receivers[index])._withUnsafeGuaranteedRef { $0.deliver(claimed: value) }
+                }
+            }
         }
-        for conduit in receivers { conduit.deliver() }
     }
 
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         let (receivers, released) = lock.withLock {
-            () -> ([BufferedSubscription<Output, Failure>], [any Subscription]) in
+            () -> (ContiguousArray<BufferedSubscription<Output, Failure>>, [any Subscription]) in
             guard state.completion == nil else { return ([], []) }
             state.completion = completion
             for conduit in state.conduits { conduit.enqueue(completion) }
