@@ -74,21 +74,19 @@ extension Publishers {
 /// Its state machine says, for each event, what to call outside the lock. One thread at a time
 /// delivers to downstream: a completion that comes while a value is being delivered (`other`
 /// failing on another thread, or upstream completing from inside downstream's `receive`) waits
-/// for the delivery to return.
+/// for the delivery to return, and so does the release of downstream after a cancel.
 @usableFromInline
 final class WithLatestFromSubscription<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
 where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
+    @usableFromInline typealias Live = (
+        downstream: Downstream, resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input
+    )
 
     @usableFromInline
     struct State {
-        @usableFromInline typealias Live = (
-            downstream: Downstream, resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input
-        )
-        /// Downstream and the result selector, until the stream ends.
-        @usableFromInline var live: Live?
         /// The publisher to subscribe to at `other`'s first value.
         @usableFromInline var unsubscribed: Upstream?
         @usableFromInline var upstream: (any Subscription)?
@@ -97,91 +95,86 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         /// Downstream's requests before upstream's subscription came.
         @usableFromInline var pendingDemand = Subscribers.Demand.none
         @usableFromInline var isDelivering = false
-        /// A completion that came while a value was being delivered.
-        @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+        /// Nothing more goes downstream (but a completion that waits for the delivery in hand).
+        @usableFromInline var hasEnded = false
+        /// What the delivery in hand does when it returns, the stream having ended meanwhile.
+        @usableFromInline var afterDelivery: Ending?
 
         @inlinable
-        init(upstream: Upstream, live: Live) {
+        init(upstream: Upstream) {
             unsubscribed = upstream
-            self.live = live
         }
 
-        /// Neither ended nor ending.
-        @inlinable var isLive: Bool { live != nil && pendingCompletion == nil }
-
+        /// How the stream's end reaches downstream: a completion (then the release), or only the
+        /// release of downstream and the result selector (a cancel).
         @usableFromInline
-        enum Arrival {
-            case ended
-            case deliver(Downstream, (Upstream.Output, Other.Output) -> Downstream.Input, Other.Output)
+        enum Ending {
+            case complete(Subscribers.Completion<Failure>)
+            case release
         }
 
-        /// What to do with a value from upstream. (Upstream is subscribed once `other` has a
-        /// value.)
+        /// A value from upstream: `other`'s latest value to combine it with, or nil if the stream
+        /// has ended. (Upstream is subscribed once `other` has a value.)
         @inlinable
-        mutating func arrival() -> Arrival {
-            guard isLive, let live, let latest else { return .ended }
+        mutating func arrival() -> Other.Output? {
+            guard !hasEnded, let latest else { return nil }
             isDelivering = true
-            return .deliver(live.downstream, live.resultSelector, latest)
+            return latest
         }
 
         /// Keeps `other`'s value; upstream to subscribe to, at the first one.
         @inlinable
         mutating func keep(_ value: Other.Output) -> Upstream? {
-            guard isLive else { return nil }
+            guard !hasEnded else { return nil }
             latest = value
             return unsubscribed.take()
         }
 
-        /// A delivery returned: the completion that came meanwhile, if one did, which ends the
-        /// stream (with what it lets go of, released outside the lock).
+        /// A delivery returned: how the stream ends now, if it ended meanwhile.
         @inlinable
-        mutating func delivered() -> (Subscribers.Completion<Failure>, Live)? {
+        mutating func delivered() -> Ending? {
             isDelivering = false
-            guard let completion = pendingCompletion.take(), let ended = live.take() else { return nil }
-            return (completion, ended)
+            return afterDelivery.take()
         }
 
-        /// What ending the stream lets go of: downstream, to complete, and the subscriptions to cancel.
-        @usableFromInline
-        struct Ending {
-            /// Downstream and the result selector, when the stream ends now.
-            @usableFromInline var ended: Live?
-            @usableFromInline var cancels: [any Subscription]
-
-            @inlinable init(ended: Live?, cancels: [any Subscription]) {
-                self.ended = ended
-                self.cancels = cancels
-            }
-        }
-
-        /// Ends the stream now, or, while a value is being delivered, when the delivery returns.
-        /// `completion` is nil for a cancel.
+        /// Ends the stream: the subscriptions to cancel, and how the end reaches downstream now
+        /// (nil once the stream has ended, or while a value is being delivered: the delivery then
+        /// ends it when it returns). `completion` is nil for a cancel.
         @inlinable
-        mutating func end(with completion: Subscribers.Completion<Failure>?) -> Ending {
-            guard isLive else { return Ending(ended: nil, cancels: []) }
+        mutating func end(with completion: Subscribers.Completion<Failure>?) -> (
+            cancels: [any Subscription], now: Ending?
+        ) {
+            guard !hasEnded else { return ([], nil) }
+            hasEnded = true
             let cancels = [upstream, other].compactMap { $0 }
             upstream = nil
             other = nil
             latest = nil
             unsubscribed = nil
-            if isDelivering, let completion {
-                pendingCompletion = completion
-                return Ending(ended: nil, cancels: cancels)
+            let ending = completion.map(Ending.complete) ?? .release
+            guard !isDelivering else {
+                afterDelivery = ending
+                return (cancels, nil)
             }
-            return Ending(ended: live.take(), cancels: cancels)
+            return (cancels, ending)
         }
     }
 
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var state: State
+    /// Downstream and the result selector: used by the thread delivering, and let go of when the
+    /// stream has ended and no delivery runs (see `State.end`).
+    @exclusivity(unchecked)
+    @usableFromInline var live: Releasable<Live>
 
     @inlinable
     init(
         upstream: Upstream, downstream: Downstream,
         resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input
     ) {
-        state = State(upstream: upstream, live: (downstream, resultSelector))
+        state = State(upstream: upstream)
+        live = Releasable((downstream, resultSelector))
     }
 
     @usableFromInline var description: String { "WithLatestFrom" }
@@ -191,7 +184,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     @inlinable
     func receive(subscription: any Subscription) {
         let (attached, demand) = lock.withLock { () -> (Bool, Subscribers.Demand) in
-            guard state.isLive, state.upstream == nil else { return (false, .none) }
+            guard !state.hasEnded, state.upstream == nil else { return (false, .none) }
             state.upstream = subscription
             defer { state.pendingDemand = .none }
             return (true, state.pendingDemand)
@@ -205,15 +198,17 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        switch lock.withLock({ state.arrival() }) {
-        case .ended:
-            return .none
-        case .deliver(let downstream, let resultSelector, let latest):
-            let demand = downstream.receive(resultSelector(input, latest))
-            guard let (completion, ended) = lock.withLock({ state.delivered() }) else { return demand }
-            ended.downstream.receive(completion: completion)
-            return .none
-        }
+        lock.lock()
+        let arrival = state.arrival()
+        lock.unlock()
+        guard let latest = arrival else { return .none }
+        let demand = live.with { $0.downstream.receive($0.resultSelector(input, latest)) }
+        lock.lock()
+        let ending = state.delivered()
+        lock.unlock()
+        guard let ending else { return demand }
+        end(ending)
+        return .none
     }
 
     @inlinable
@@ -226,7 +221,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     @inlinable
     func receiveOther(subscription: any Subscription) {
         let attached = lock.withLock { () -> Bool in
-            guard state.isLive, state.other == nil else { return false }
+            guard !state.hasEnded, state.other == nil else { return false }
             state.other = subscription
             return true
         }
@@ -252,7 +247,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero(on: "WithLatestFrom")
         let target = lock.withLock { () -> (any Subscription)? in
-            guard state.isLive else { return nil }
+            guard !state.hasEnded else { return nil }
             if state.upstream == nil { state.pendingDemand += demand }
             return state.upstream
         }
@@ -261,8 +256,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func cancel() {
-        let ending = lock.withLock { state.end(with: nil) }
-        for subscription in ending.cancels { subscription.cancel() }
+        let (cancels, now) = lock.withLock { state.end(with: nil) }
+        for subscription in cancels { subscription.cancel() }
+        if let now { end(now) }
     }
 
     /// Ends the stream with a completion from the publisher whose subscription `completed` names
@@ -271,12 +267,20 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     func finish(
         with completion: Subscribers.Completion<Failure>, completed: WritableKeyPath<State, (any Subscription)?>
     ) {
-        let ending = lock.withLock {
+        let (cancels, now) = lock.withLock {
             state[keyPath: completed] = nil
             return state.end(with: completion)
         }
-        for subscription in ending.cancels { subscription.cancel() }
-        ending.ended?.downstream.receive(completion: completion)
+        for subscription in cancels { subscription.cancel() }
+        if let now { end(now) }
+    }
+
+    /// The stream has ended and no delivery runs: downstream gets the completion, if there is one,
+    /// and is let go of.
+    @inlinable
+    func end(_ ending: State.Ending) {
+        if case .complete(let completion) = ending { live.with { $0.downstream.receive(completion: completion) } }
+        live.release()
     }
 }
 
