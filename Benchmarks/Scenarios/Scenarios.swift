@@ -191,6 +191,35 @@ public final class SubjectFixture {
     public func reset() { total.sum = 0 }
 }
 
+// MARK: 4s. share() send to 1 and 10 sinks
+
+/// A subject shared by `share()` into `subscribers` sinks that sum what they receive: the
+/// measure for SluiceExt's `share(replay:)` (scenario 16), which is the same multicast with a
+/// `ReplaySubject` in place of the `PassthroughSubject`.
+public final class ShareFixture {
+    let upstream = PassthroughSubject<Int, Never>()
+    var tokens: [AnyCancellable] = []
+    final class Total {
+        var sum = 0
+    }
+    let total = Total()
+
+    public init(subscribers: Int) {
+        let shared = upstream.share()
+        for _ in 0..<subscribers {
+            let total = self.total
+            tokens.append(shared.sink { total.sum &+= $0 })
+        }
+    }
+
+    /// Sends `values` values into the shared subject; returns the running checksum.
+    @inline(never)
+    public func send(_ values: Int) -> Int {
+        for i in 0..<values { upstream.send(i) }
+        return total.sum
+    }
+}
+
 // MARK: 5. scan and reduce
 
 @inline(__always)

@@ -129,6 +129,17 @@ let benchmarks: @Sendable () -> Void = {
                 "AsyncSequence": { AsyncBaselines.streamSend(sends, consumers: subscribers) },
             ])
     }
+    for subscribers in [1, 10] {
+        scenario(
+            "4s share() send to \(subscribers) sink(s)", units: sends,
+            expected: HandWritten.subjectSend(sends, subscribers: subscribers),
+            [
+                "loop": { HandWritten.subjectSend(sends, subscribers: subscribers) },
+                "Sluice": { ScenariosSluice.ShareFixture(subscribers: subscribers).send(sends) },
+                "SluiceReference": { ScenariosReference.ShareFixture(subscribers: subscribers).send(sends) },
+                "OpenCombine": { ScenariosOpenCombine.ShareFixture(subscribers: subscribers).send(sends) },
+            ])
+    }
     scenario(
         "4c CurrentValueSubject.send to 1 sink", units: sends, expected: HandWritten.subjectSend(sends, subscribers: 1),
         [

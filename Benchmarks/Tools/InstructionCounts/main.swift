@@ -33,6 +33,9 @@ let scenarios: KeyValuePairs<String, () -> Int> = [
         let fixture = SubjectFixture(subscribers: 10)
         return fixture.sendPassthrough(10_000)
     },
+    // share(): the multicast that SluiceExt's share(replay:) builds on, with a PassthroughSubject.
+    "share.send": { ShareFixture(subscribers: 1).send(100_000) },
+    "share.send10": { ShareFixture(subscribers: 10).send(10_000) },
     "scan": { scan(elements) },
     "reduce": { reduce(elements) },
     "demand.max1": { demandOneByOne(elements) },
