@@ -16,27 +16,9 @@ import SluiceReferenceExt
 // MARK: 16. share(replay: 1) send to 1 and 10 sinks
 
 /// A subject shared by `share(replay: 1)` into `subscribers` sinks that sum what they receive.
-public final class ShareReplayFixture {
-    let upstream = PassthroughSubject<Int, Never>()
-    var tokens: [AnyCancellable] = []
-    final class Total {
-        var sum = 0
-    }
-    let total = Total()
-
+public final class ShareReplayFixture: SharedSubjectFixture {
     public init(subscribers: Int) {
-        let shared = upstream.share(replay: 1)
-        for _ in 0..<subscribers {
-            let total = self.total
-            tokens.append(shared.sink { total.sum &+= $0 })
-        }
-    }
-
-    /// Sends `values` values into the shared subject; returns the running checksum.
-    @inline(never)
-    public func send(_ values: Int) -> Int {
-        for i in 0..<values { upstream.send(i) }
-        return total.sum
+        super.init(subscribers: subscribers) { $0.share(replay: 1) }
     }
 }
 

@@ -193,10 +193,9 @@ public final class SubjectFixture {
 
 // MARK: 4s. share() send to 1 and 10 sinks
 
-/// A subject shared by `share()` into `subscribers` sinks that sum what they receive: the
-/// measure for SluiceExt's `share(replay:)` (scenario 16), which is the same multicast with a
-/// `ReplaySubject` in place of the `PassthroughSubject`.
-public final class ShareFixture {
+/// A subject shared into `subscribers` sinks that sum what they receive: `share()` here, and
+/// SluiceExt's `share(replay:)` in scenario 16 (`ShareReplayFixture`).
+public class SharedSubjectFixture {
     let upstream = PassthroughSubject<Int, Never>()
     var tokens: [AnyCancellable] = []
     final class Total {
@@ -204,8 +203,11 @@ public final class ShareFixture {
     }
     let total = Total()
 
-    public init(subscribers: Int) {
-        let shared = upstream.share()
+    /// `share` makes the shared publisher from the subject (specialised: each subclass calls this
+    /// with its own closure, in this module).
+    init<Shared: Publisher>(subscribers: Int, sharing share: (PassthroughSubject<Int, Never>) -> Shared)
+    where Shared.Output == Int, Shared.Failure == Never {
+        let shared = share(upstream)
         for _ in 0..<subscribers {
             let total = self.total
             tokens.append(shared.sink { total.sum &+= $0 })
@@ -214,9 +216,17 @@ public final class ShareFixture {
 
     /// Sends `values` values into the shared subject; returns the running checksum.
     @inline(never)
-    public func send(_ values: Int) -> Int {
+    public final func send(_ values: Int) -> Int {
         for i in 0..<values { upstream.send(i) }
         return total.sum
+    }
+}
+
+/// A subject shared by `share()`: the multicast that SluiceExt's `share(replay:)` (scenario 16)
+/// is, with a `PassthroughSubject` in place of a `ReplaySubject`.
+public final class ShareFixture: SharedSubjectFixture {
+    public init(subscribers: Int) {
+        super.init(subscribers: subscribers) { $0.share() }
     }
 }
 
