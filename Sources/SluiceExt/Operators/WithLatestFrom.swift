@@ -208,7 +208,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         lock.unlock()
         guard let ending else { return demand }
         end(ending)
-        return .none
+        // After a cancel, upstream still hears what downstream returned, as the reference says.
+        guard case .release = ending else { return .none }
+        return demand
     }
 
     @inlinable
