@@ -94,7 +94,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         @usableFromInline var latest: Other.Output?
         /// Downstream's requests before upstream's subscription came.
         @usableFromInline var pendingDemand = Subscribers.Demand.none
-        @usableFromInline var isDelivering = false
+        /// Values being delivered: more than one when upstream sends from inside downstream's
+        /// `receive`. The stream's end waits for all of them to return.
+        @usableFromInline var deliveries = 0
         /// Nothing more goes downstream (but a completion that waits for the delivery in hand).
         @usableFromInline var hasEnded = false
         /// What the delivery in hand does when it returns, the stream having ended meanwhile.
@@ -118,7 +120,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         @inlinable
         mutating func arrival() -> Other.Output? {
             guard !hasEnded, let latest else { return nil }
-            isDelivering = true
+            deliveries += 1
             return latest
         }
 
@@ -130,11 +132,12 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
             return unsubscribed.take()
         }
 
-        /// A delivery returned: how the stream ends now, if it ended meanwhile.
+        /// A delivery returned: how the stream ends now, if it ended meanwhile and this was the
+        /// last delivery in hand.
         @inlinable
         mutating func delivered() -> Ending? {
-            isDelivering = false
-            return afterDelivery.take()
+            deliveries -= 1
+            return deliveries == 0 ? afterDelivery.take() : nil
         }
 
         /// Ends the stream: the subscriptions to cancel, and how the end reaches downstream now
@@ -152,7 +155,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
             latest = nil
             unsubscribed = nil
             let ending = completion.map(Ending.complete) ?? .release
-            guard !isDelivering else {
+            guard deliveries == 0 else {
                 afterDelivery = ending
                 return (cancels, nil)
             }

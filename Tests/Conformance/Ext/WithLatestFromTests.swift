@@ -115,6 +115,37 @@ import Testing
         #expect(recorder.events == [.subscription])
     }
 
+    @Test func aCancelInsideAValueSentFromInsideReceiveEndsTheStreamOnceTheOuterDeliveryReturns() {
+        final class Token {}
+        final class Box {
+            var cancellable: AnyCancellable?
+            var received: [Int] = []
+        }
+        let upstream = PassthroughSubject<Int, Never>()
+        let other = CurrentValueSubject<Int, Never>(0)
+        let box = Box()
+        weak var weakToken: Token?
+        do {
+            let token = Token()
+            weakToken = token
+            box.cancellable = upstream.withLatestFrom(other) { value, _ in withExtendedLifetime(token) { value } }
+                .sink { [unowned box] value in
+                    box.received.append(value)
+                    if value == 1 {
+                        upstream.send(2)  // delivered inside this delivery
+                        box.received.append(-1)  // the outer delivery goes on after the nested one
+                    } else {
+                        box.cancellable?.cancel()
+                    }
+                }
+        }
+        upstream.send(1)
+        #expect(box.received == [1, 2, -1])
+        #expect(weakToken == nil, "let go of once the outer delivery returned")
+        upstream.send(3)
+        #expect(box.received == [1, 2, -1])
+    }
+
     @Test func twoAndThreeOthersArriveAsATupleOnceAllHavePublished() {
         let upstream = PassthroughSubject<Int, TestError>()
         let first = PassthroughSubject<String, TestError>()
