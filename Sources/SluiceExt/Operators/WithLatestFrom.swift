@@ -120,7 +120,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         @inlinable
         mutating func arrival() -> Other.Output? {
             guard !hasEnded, let latest else { return nil }
-            deliveries += 1
+            deliveries &+= 1
             return latest
         }
 
@@ -136,8 +136,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         /// last delivery in hand.
         @inlinable
         mutating func delivered() -> Ending? {
-            deliveries -= 1
-            return deliveries == 0 ? afterDelivery.take() : nil
+            deliveries &-= 1
+            guard deliveries == 0, afterDelivery != nil else { return nil }
+            return afterDelivery.take()
         }
 
         /// Ends the stream: the subscriptions to cancel, and how the end reaches downstream now
