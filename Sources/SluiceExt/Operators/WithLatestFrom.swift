@@ -262,19 +262,17 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func cancel() {
-        let (cancels, now) = lock.withLock { state.end(with: nil) }
-        for subscription in cancels { subscription.cancel() }
-        if let now { end(now) }
+        finish(with: nil, completed: nil)
     }
 
-    /// Ends the stream with a completion from the publisher whose subscription `completed` names
-    /// (which is not cancelled).
+    /// Ends the stream with a completion (nil for a cancel) from the publisher whose subscription
+    /// `completed` names (which is not cancelled).
     @inlinable
     func finish(
-        with completion: Subscribers.Completion<Failure>, completed: WritableKeyPath<State, (any Subscription)?>
+        with completion: Subscribers.Completion<Failure>?, completed: WritableKeyPath<State, (any Subscription)?>?
     ) {
         let (cancels, now) = lock.withLock {
-            state[keyPath: completed] = nil
+            if let completed { state[keyPath: completed] = nil }
             return state.end(with: completion)
         }
         for subscription in cancels { subscription.cancel() }

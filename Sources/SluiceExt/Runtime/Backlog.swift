@@ -52,7 +52,7 @@ struct Backlog<Element> {
 
     @inlinable mutating func grow(toAtMost limit: Int = .max) {
         var grown = ContiguousArray<Element?>(repeating: nil, count: min(limit, max(4, slots.count * 2)))
-        for index in 0..<count { grown[index] = slots[(head + index) % slots.count].take() }
+        for index in 0..<count { grown[index] = slots[wrapped(head + index)].take() }
         slots = grown
         head = 0
     }

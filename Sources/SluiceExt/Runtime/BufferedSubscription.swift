@@ -153,11 +153,7 @@ class BufferedSubscription<Output, Failure: Error>: Subscription, CustomStringCo
     /// The subscriber has its subscription: a completion may now be delivered.
     @inlinable
     final func handedOver() {
-        lock.lock()
-        state.isHandedOver = true
-        let start = state.startDelivering()
-        lock.unlock()
-        if start { deliver(adding: .none) }
+        deliver { $0.isHandedOver = true }
     }
 
     /// Runs `action` when the stream ends, or now if it has ended.
@@ -174,17 +170,15 @@ class BufferedSubscription<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero(on: description)
-        lock.lock()
-        state.demand += demand
-        let start = state.startDelivering()
-        lock.unlock()
-        if start { deliver(adding: .none) }
+        deliver { $0.demand += demand }
     }
 
-    /// Delivers what the backlog holds, as demand allows, unless another thread has the turn.
+    /// Makes `change` to the state, then delivers what the backlog holds, as demand allows, unless
+    /// another thread has the turn.
     @inlinable
-    final func deliver() {
+    final func deliver(after change: (inout State) -> Void = { _ in }) {
         lock.lock()
+        change(&state)
         let start = state.startDelivering()
         lock.unlock()
         if start { deliver(adding: .none) }
