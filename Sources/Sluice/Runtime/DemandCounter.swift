@@ -39,13 +39,6 @@ struct DemandCounter: ~Copyable {
         Subscribers.Demand(rawValue: word.exchange(0, ordering: .acquiringAndReleasing))
     }
 
-    /// Whether demand will remain after `settle(emitted:returned:)`: other threads only ever add,
-    /// so what remains now remains then.
-    @inlinable
-    func remains(emitted: UInt, returned: Subscribers.Demand) -> Bool {
-        Self.remaining(returned.adding(to: word.load(ordering: .relaxed)), emitted: emitted) != 0
-    }
-
     /// Removes `emitted` and adds `returned` (the demand downstream returned while receiving them);
     /// returns what remains outstanding. Unlimited stays unlimited. The owner may have emitted
     /// more than the word held, into the demand returned meanwhile.
@@ -55,6 +48,30 @@ struct DemandCounter: ~Copyable {
         while true {
             guard current != Self.unlimited else { return current }
             let next = Self.remaining(returned.adding(to: current), emitted: emitted)
+            let (exchanged, original) = word.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged { return next }
+            current = original
+        }
+    }
+
+    /// Whether demand will remain after `settle(took:left:)`.
+    @inlinable
+    func remains(took: UInt, left: UInt) -> Bool {
+        left != 0 || word.load(ordering: .relaxed) != took
+    }
+
+    /// Settles a drain that loaded `took` from the word and kept its own count from there: `left` is
+    /// what it may still emit (`took`, less what it emitted, plus what downstream returned;
+    /// unlimited if any of it was). Whatever other threads added meanwhile stays; returns what
+    /// remains outstanding. Unlimited stays unlimited.
+    @inlinable
+    func settle(took: UInt, left: UInt) -> UInt {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            guard current != Self.unlimited else { return current }
+            // Only the owner takes from the word, so it holds at least what the owner took.
+            let next = Subscribers.Demand(rawValue: left).adding(to: current - took)
             let (exchanged, original) = word.compareExchange(
                 expected: current, desired: next, ordering: .acquiringAndReleasing)
             if exchanged { return next }

@@ -16,8 +16,9 @@ import Synchronization
 //
 // Threads: upstream calls `receive(_:)` serially, so the fold itself is touched without a lock; the
 // per-value cost is one atomic load of the slot's status and the fold's own step. Over a fused upstream there
-// is no upstream subscription at all: `run(_:)` pulls the cursor in a loop and calls that
-// `receive(_:)` directly, as a `FusedSubscription` would under the fold's `.unlimited`. Only the
+// is no upstream subscription at all: `run(_:_:)` runs the upstream chain's loop and folds each value
+// in, as a `FusedSubscription` would under the fold's `.unlimited`, with the operator's closure
+// called directly where the loop is inlined at the `subscribe` call. Only the
 // hand-off at the end (upstream's completion against a downstream `request` or `cancel` from another
 // thread) goes through the `UpstreamSlot`'s lock, which is never held while calling out.
 //
@@ -81,9 +82,10 @@ extension _Runtime.FoldOperator {
     /// the second object.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = FoldSubscription<Self, S>(fold: _makeFold(), downstream: subscriber)
+        let fold = _makeFold()
+        let subscription = FoldSubscription<Self, S>(fold: fold, downstream: subscriber)
         if Upstream._isFusable && _Runtime.mayFuse {
-            subscription.run(upstream)
+            subscription.run(upstream, fold)
         } else {
             upstream.subscribe(subscription)
         }
@@ -158,16 +160,35 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
     /// gets its subscription first, as over any upstream; the loop is the upstream's `_forEach`, in
     /// this call. A starved chain (`_forEach` runs nothing) never sends anything: the fold waits, as
     /// it would unfused.
-    @inlinable
-    func run(_ upstream: Operator.Upstream) {
+    ///
+    /// `fold` is a copy of the fold this subscription holds, made at the `subscribe` call. The loop
+    /// folds into it, not into the stored one: inlined there, it sees the operator's closure itself
+    /// and calls it directly, in registers. The fold goes back in place as the stream ends, for
+    /// `result()`; the end goes out at once, as unfused (a fan-in upstream may run on after it). No
+    /// one else touches the fold meanwhile: with no upstream subscription, this loop is its only user.
+    @inlinable @inline(__always)
+    func run(_ upstream: Operator.Upstream, _ fold: Operator.Fold) {
         receive(subscription: Subscriptions.empty)
         lifetime.call(self) {
             guard slot.current == .active else { return }
+            var fold = fold
             upstream._forEach(
                 { input in
-                    consume(input)
-                    return slot.current == .active
-                }, { complete($0) })
+                    let ending: Subscribers.Completion<Downstream.Failure>
+                    do {
+                        if try fold.fold(input) { return slot.current == .active }
+                        ending = .finished
+                    } catch {
+                        ending = .failure(Operator._failure(fromThrown: error))
+                    }
+                    self.fold = Releasable(fold)
+                    conclude(ending, cancellingUpstream: true)
+                    return false
+                },
+                { completion in
+                    self.fold = Releasable(fold)
+                    complete(completion)
+                })
         }
     }
 

@@ -84,26 +84,17 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
         var cursor = self.cursor.take()
         var outstanding = demand.load()
         while true {
-            var emitted: UInt = 0
-            var returned = Subscribers.Demand.none
-            // What may be emitted before settling: the demand taken plus what downstream returned,
-            // folded in here rather than by an atomic settle after each value (`.max(1)` per value
-            // runs the whole stream without one). `settle` accounts for both all the same.
-            var budget = outstanding
+            // What may still be emitted before settling: the demand taken, less what went out, plus
+            // what downstream returned, folded in here rather than by an atomic settle after each
+            // value (`.max(1)` per value runs the whole stream without one). Unlimited stays so.
+            var remaining = outstanding
             // Checked again after each step, so once per value in all.
             if isDone.load(ordering: .relaxed) { return release() }
-            while emitted < budget || budget == DemandCounter.unlimited {
+            while remaining != 0 {
                 switch cursor.next() {
                 case .value(let value):
                     let more = downstream.with { $0.receive(value) }
-                    if budget != DemandCounter.unlimited {
-                        emitted += 1
-                        if more != .none {
-                            returned += more
-                            let folded = more.adding(to: budget)
-                            if folded != DemandCounter.unlimited { budget = folded }
-                        }
-                    }
+                    if remaining != DemandCounter.unlimited { remaining = more.adding(to: remaining - 1) }
                 case .skip:
                     break
                 case .finished:
@@ -118,12 +109,12 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
             }
             // Demand only grows under the owner's feet, so if some is left now, the word stays
             // ours; otherwise the cursor goes back first, and is taken again if demand came in.
-            if demand.remains(emitted: emitted, returned: returned) {
-                outstanding = demand.settle(emitted: emitted, returned: returned)
+            if demand.remains(took: outstanding, left: remaining) {
+                outstanding = demand.settle(took: outstanding, left: remaining)
                 continue
             }
             self.cursor = .held(cursor)
-            outstanding = demand.settle(emitted: emitted, returned: returned)
+            outstanding = demand.settle(took: outstanding, left: remaining)
             if outstanding == 0 { return }
             cursor = self.cursor.take()
         }
