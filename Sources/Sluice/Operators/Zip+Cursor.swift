@@ -26,10 +26,11 @@ extension _Runtime {
         @usableFromInline let aWasExhausted: Bool
         @usableFromInline let bWasExhausted: Bool
         /// Each upstream's values, once both have run.
-        @usableFromInline var aValues: [A.Output] = []
-        @usableFromInline var bValues: [B.Output] = []
-        @usableFromInline var hasRun = false
+        @usableFromInline var aValues: ZipColumn<A.Output>?
+        @usableFromInline var bValues: ZipColumn<B.Output>?
         @usableFromInline var failure: Failure?
+        /// How many tuples go out once both upstreams have run (none if one failed); -1 before.
+        @usableFromInline var pairs = -1
         /// The next tuple's place.
         @usableFromInline var index = 0
 
@@ -45,48 +46,49 @@ extension _Runtime {
 
         @inlinable @inline(__always)
         public mutating func next() -> _Runtime.StageStep<Output, Failure> {
-            if !hasRun { run() }
+            if _slowPath(pairs < 0) { run() }
+            if index < pairs {
+                let place = index
+                index = place &+ 1
+                // `place` is below both counts (`pairs` is at most each).
+                return .value(Join.join(aValues.unsafelyUnwrapped[place], bValues.unsafelyUnwrapped[place]))
+            }
             if let failure { return .failure(failure) }
-            guard index < aValues.count && index < bValues.count else { return .finished }
-            defer { index += 1 }
-            return .value(Join.join(aValues[index], bValues[index]))
+            return .finished
         }
 
         /// Runs each upstream to its end, in order.
         @inlinable
         mutating func run() {
-            hasRun = true
-            let aFailure = Self.collect(&a, wasExhausted: aWasExhausted, into: &aValues)
+            let aValues = ZipColumn<A.Output>()
+            let bValues = ZipColumn<B.Output>()
+            self.aValues = aValues
+            self.bValues = bValues
+            let aFailure = Self.collect(&a, wasExhausted: aWasExhausted, into: aValues)
             // Only as many of b's values make tuples (more are still pulled: their closures run).
-            bValues.reserveCapacity(aValues.count)
-            let bFailure = Self.collect(&b, wasExhausted: bWasExhausted, into: &bValues)
+            bValues.reserve(aValues.count)
+            let bFailure = Self.collect(&b, wasExhausted: bWasExhausted, into: bValues)
             failure = aFailure ?? bFailure
+            pairs = failure == nil ? min(aValues.count, bValues.count) : 0
         }
 
         /// Runs `cursor` to its end into `values`, as a fused subscription asked for `.unlimited`
         /// would; returns its failure.
-        @inlinable
+        @inlinable @inline(__always)
         static func collect<C: _Runtime.FusedCursor>(
-            _ cursor: inout C, wasExhausted: Bool, into values: inout [C.Output]
+            _ cursor: inout C, wasExhausted: Bool, into values: ZipColumn<C.Output>
         ) -> Failure?
         where C.Failure == Failure {
-            if !wasExhausted {
-                loop: while true {
-                    switch cursor.next() {
-                    case .value(let value): values.append(value)
-                    case .skip: break
-                    case .finished: return nil
-                    case .failure(let error): return error
-                    }
-                    if cursor.isExhausted { break loop }
-                }
+            if !wasExhausted, let end = values.fill(from: &cursor) {
+                if case .failure(let error) = end { return error }
+                return nil
             }
             if case .failure(let error) = cursor.next() { return error }
             return nil
         }
 
         @inlinable public var isExhausted: Bool {
-            mutating get { hasRun && (failure != nil || index >= aValues.count || index >= bValues.count) }
+            mutating get { pairs >= 0 && index >= pairs }
         }
 
         /// Every upstream must be fusable under any demand; `A` may be the zip of the ones before it
@@ -97,6 +99,74 @@ extension _Runtime {
         }
 
         @inlinable public var _name: StaticString { "Zip" }
+    }
+}
+
+/// One upstream's values for zip, appended as it runs to its end and then read back by place: a
+/// plain contiguous buffer, without an array's copy-on-write check at each append (the cursor owns
+/// the only reference that is used).
+@usableFromInline
+final class ZipColumn<Element> {
+    // Unchecked: a class's stored `var` otherwise pays a dynamic exclusivity check per access.
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<Element>?
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var capacity = 0
+
+    @inlinable init() {}
+
+    /// Appends `cursor`'s values until it ends (the step that ended it: `.finished` or `.failure`) or
+    /// is exhausted (nil). The cursor and
+    /// the count are locals while it runs, so that each append is a store and an increment.
+    @inlinable @inline(__always)
+    func fill<C: _Runtime.FusedCursor>(from cursor: inout C) -> _Runtime.StageStep<Element, C.Failure>?
+    where C.Output == Element {
+        var source = cursor
+        reserve(count &+ source._underestimatedCount)
+        var count = self.count
+        var base = self.base
+        var capacity = self.capacity
+        defer {
+            cursor = source
+            self.count = count
+        }
+        while true {
+            switch source.next() {
+            case .value(let value):
+                if _slowPath(count == capacity) {
+                    self.count = count
+                    reserve(Swift.max(16, capacity &* 2))
+                    base = self.base
+                    capacity = self.capacity
+                }
+                (base.unsafelyUnwrapped + count).initialize(to: value)
+                count &+= 1
+            case .skip: break
+            case let end: return end
+            }
+            if source.isExhausted { return nil }
+        }
+    }
+
+    /// Makes room for `minimumCapacity` elements in all.
+    @inlinable
+    func reserve(_ minimumCapacity: Int) {
+        guard minimumCapacity > capacity else { return }
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: minimumCapacity)
+        if let base {
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = grown
+        capacity = minimumCapacity
+    }
+
+    /// The element at `place`, which must be below `count`.
+    @inlinable subscript(place: Int) -> Element { base.unsafelyUnwrapped[place] }
+
+    deinit {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
     }
 }
 

@@ -105,6 +105,8 @@ extension _Runtime {
 
         @inlinable public var isExhausted: Bool { upcoming == nil }
 
+        @inlinable public var _underestimatedCount: Int { sequence.underestimatedCount }
+
         @inlinable public var _name: StaticString { "Sequence" }
 
         @inlinable public static var _traits: _Runtime.CursorTraits {

@@ -64,6 +64,11 @@ extension _Runtime {
         /// cursors are made and dropped. Called by the consumers that run a cursor needing unlimited
         /// demand; does nothing by default.
         mutating func _didEnd()
+
+        /// At least how many values the cursor gives in all, as far as its source knows
+        /// (`Sequence.underestimatedCount`): a hint for a consumer that buffers them all before it
+        /// delivers any (zip), to size its buffer. Defaults to 0.
+        var _underestimatedCount: Int { get }
     }
 }
 
@@ -77,6 +82,8 @@ extension _Runtime.FusedCursor {
     @inlinable public var _isStarved: Bool { false }
 
     @inlinable public mutating func _didEnd() {}
+
+    @inlinable public var _underestimatedCount: Int { 0 }
 }
 
 extension _Runtime {
