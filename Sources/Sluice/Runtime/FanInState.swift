@@ -139,11 +139,12 @@ struct FanInState<Slots: FanInSlots, Failure: Error> {
     // MARK: Delivery
 
     /// After a delivery (and the demand downstream answered, counted with `add`): the holder's next
-    /// step, and the demand to return to the upstream whose value started the turn. The driver is
-    /// answered once; demand that comes afterwards goes to every upstream.
+    /// step, and, once the turn ends, the demand to return to the upstream whose value started it.
+    /// Until then that upstream's `receive` is still running, so demand for it is owed, not asked.
     @inlinable @inline(__always)
     mutating func settle() -> (step: Step, answer: Subscribers.Demand) {
         let step = nextDelivery()
+        if case .value = step { return (step, .none) }
         let answer = owed
         owed = .none
         driver = -1

@@ -68,12 +68,22 @@ where Downstream.Input == Slots.Output {
             return .none
         }
         lock.unlock()
+        // The turn's loop, here rather than `drain`'s: the last step's answer is what is owed to
+        // this upstream, for all the tuples delivered in this call.
         return lifetime.call(self) {
-            let (next, answer) = settle(deliver(tuple))
-            if case .idle = next { return answer }
-            // A stream that ended in this call has cancelled the upstream that sent the value: it
-            // is asked for nothing more, as the reference's loop answers.
-            return drain(next) ? answer : .none
+            var (next, answer) = settle(deliver(tuple))
+            while true {
+                switch next {
+                case .value(let tuple): (next, answer) = settle(deliver(tuple))
+                case .idle: return answer
+                case .completion(let completion):
+                    complete(completion)
+                    // A stream that ended in this call has cancelled the upstream that sent the
+                    // value: it is asked for nothing more, as the reference's loop answers.
+                    return .none
+                case .ended: return .none
+                }
+            }
         } ?? .none
     }
 

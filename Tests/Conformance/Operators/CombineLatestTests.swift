@@ -230,6 +230,26 @@ import Testing
         #expect(b.events == [.subscribe, .request(.max(1))])
     }
 
+    /// The upstream whose value started a delivery is answered when its `receive` returns, for every
+    /// tuple delivered meanwhile (here one its own nested value made), and is never asked with
+    /// `request` while it waits (the differential test, DIFF_SEED=3, found the fast runtime asking
+    /// it after the first tuple).
+    @Test func demandIsOwedToTheSendingUpstreamForEveryTupleItsReceiveDelivers() {
+        let a = Upstream(), b = Upstream()
+        let recorder = a.combineLatest(b).record(initialDemand: .max(1), demandPerValue: .max(1))
+        var nested = false
+        recorder.onValue = { _ in
+            guard !nested else { return }
+            nested = true
+            b.send(20)
+        }
+        a.send(1)
+        #expect(b.send(10) == .max(2))
+        #expect(Self.pairs(recorder) == [[1, 10], [1, 20]])
+        #expect(b.events == [.subscribe, .request(.max(1))])
+        #expect(a.events == [.subscribe, .request(.max(1)), .request(.max(1)), .request(.max(1))])
+    }
+
     @Test func valuesFromInsideReceiveEachGetTheirTupleAfterItReturns() {
         let a = Upstream(), b = Upstream()
         let recorder = a.combineLatest(b).record()
