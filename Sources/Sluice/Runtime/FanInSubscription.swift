@@ -68,23 +68,32 @@ where Downstream.Input == Slots.Output {
             return .none
         }
         lock.unlock()
-        // The turn's loop, here rather than `drain`'s: the last step's answer is what is owed to
-        // this upstream, for all the tuples delivered in this call.
         return lifetime.call(self) {
-            var (next, answer) = settle(deliver(tuple))
-            while true {
-                switch next {
-                case .value(let tuple): (next, answer) = settle(deliver(tuple))
-                case .idle: return answer
-                case .completion(let completion):
-                    complete(completion)
-                    // A stream that ended in this call has cancelled the upstream that sent the
-                    // value: it is asked for nothing more, as the reference's loop answers.
-                    return .none
-                case .ended: return .none
-                }
-            }
+            let (next, answer) = settle(deliver(tuple))
+            if case .idle = next { return answer }
+            return drive(next)
         } ?? .none
+    }
+
+    /// The rest of a turn an upstream's value started: `drain`, but answering that upstream with
+    /// the demand owed to it once the turn ends, for every tuple delivered meanwhile. A stream that
+    /// ended in the turn has cancelled that upstream: it is asked for nothing more, as the
+    /// reference's loop answers.
+    @inlinable
+    func drive(_ first: State.Step) -> Subscribers.Demand {
+        var step = first
+        while true {
+            switch consume step {
+            case .value(let tuple):
+                let (next, answer) = settle(deliver(tuple))
+                if case .idle = next { return answer }
+                step = next
+            case .completion(let completion):
+                complete(completion)
+                return .none
+            case .idle, .ended: return .none
+            }
+        }
     }
 
     @inlinable
