@@ -2,6 +2,7 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 import Dispatch
+import Synchronization
 import ScenariosSluice
 
 /// The limit: each scenario's work as a plain loop, with the same stage functions.
@@ -181,6 +182,40 @@ enum HandWritten {
             if let left, let right { sum &+= left &+ right }
         }
         return sum
+    }
+
+    /// The floor for threads sending into one subject (23) or into merged subjects (24): each value
+    /// is a call of every receiver's closure under one `Mutex` (the standard library's).
+    @inline(never)
+    static func lockedSends(_ values: Int, threads: Int, subscribers: Int) -> Int {
+        final class Receivers: Sendable {
+            let totals: Mutex<[Int]>
+            init(_ count: Int) { totals = Mutex([Int](repeating: 0, count: count)) }
+        }
+        let receivers = Receivers(subscribers)
+        let calls: [@Sendable (inout [Int], Int) -> Void] = (0..<subscribers).map { index in
+            { totals, value in totals[index] &+= value }
+        }
+        ScenariosSluice.onThreads(threads) { index in
+            for value in stride(from: index, to: values, by: threads) {
+                receivers.totals.withLock { totals in for call in calls { call(&totals, value) } }
+            }
+        }
+        return receivers.totals.withLock { $0.reduce(0, &+) }
+    }
+
+    /// The floor for threads sending with `receive(on:)` (25): each thread makes one
+    /// `DispatchQueue.async` per value, then a barrier.
+    @inline(never)
+    static func asyncPerValue(_ values: Int, threads: Int, queue: DispatchQueue) -> Int {
+        final class Total: @unchecked Sendable {
+            var sum = 0  // touched only on `queue`
+        }
+        let total = Total()
+        ScenariosSluice.onThreads(threads) { index in
+            for value in stride(from: index, to: values, by: threads) { queue.async { total.sum &+= value } }
+        }
+        return queue.sync { total.sum }
     }
 
     /// The floor for `receive(on:)`: one `DispatchQueue.async` per value, then a barrier.

@@ -256,6 +256,42 @@ let benchmarks: @Sendable () -> Void = {
             "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue) },
         ])
 
+    // Scale and contention: threads started together, `sends` values in all. "loop" is the floor,
+    // the same calls under one `Mutex` (23, 24) or a bare `DispatchQueue.async` per value (25).
+    let contendedSum = HandWritten.sum(Array(0..<sends))
+    for threads in [2, 4] {
+        for subscribers in [1, 10] {
+            scenario(
+                "23 PassthroughSubject.send from \(threads) threads to \(subscribers) sink(s)", units: sends,
+                expected: contendedSum &* subscribers,
+                [
+                    "loop": { HandWritten.lockedSends(sends, threads: threads, subscribers: subscribers) },
+                    "Sluice": { ScenariosSluice.contendedSends(sends, threads: threads, subscribers: subscribers) },
+                    "SluiceReference": {
+                        ScenariosReference.contendedSends(sends, threads: threads, subscribers: subscribers)
+                    },
+                    "OpenCombine": {
+                        ScenariosOpenCombine.contendedSends(sends, threads: threads, subscribers: subscribers)
+                    },
+                ])
+        }
+    }
+    scenario(
+        "24 merge of 4 subjects, each sent from its own thread", units: sends, expected: contendedSum,
+        [
+            "loop": { HandWritten.lockedSends(sends, threads: 4, subscribers: 1) },
+            "Sluice": { ScenariosSluice.contendedMerge(sends, threads: 4) },
+            "SluiceReference": { ScenariosReference.contendedMerge(sends, threads: 4) },
+        ])
+    scenario(
+        "25 receive(on: DispatchQueue) from 2 producer threads", units: sends, expected: contendedSum,
+        [
+            "loop": { HandWritten.asyncPerValue(sends, threads: 2, queue: deliveryQueue) },
+            "Sluice": { ScenariosSluice.contendedReceiveOn(sends, threads: 2, queue: deliveryQueue) },
+            "SluiceReference": { ScenariosReference.contendedReceiveOn(sends, threads: 2, queue: deliveryQueue) },
+            "OpenCombine": { ScenariosOpenCombine.contendedReceiveOn(sends, threads: 2, queue: deliveryQueue) },
+        ])
+
     let appInput = Array(0..<sends)
     scenario(
         "14 @Published set → sink", units: sends, expected: HandWritten.sum(appInput),

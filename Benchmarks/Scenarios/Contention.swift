@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
+// Scenarios 23–25: contention. Several threads, started together, send at once: into one
+// PassthroughSubject (23), into subjects of their own merged into one sink (24), and into a
+// subject delivered with `receive(on:)` (25). Written once against the Combine API and compiled
+// against each implementation like Scenarios.swift; OpenCombine 0.14.0 has no `merge`, so 24 is
+// compiled only for Sluice and SluiceReference. Each sink keeps its own total: a subject delivers
+// to one subscriber at a time, but to its several subscribers from several threads at once.
+import Dispatch
+import Foundation
+
+#if SLUICE
+import Sluice
+#elseif SLUICE_REFERENCE
+import SluiceReference
+#elseif OPENCOMBINE
+import OpenCombine
+import OpenCombineDispatch
+#endif
+
+/// What the threads share: set up before they start, and only read by them.
+final class Shared<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+/// One sink's running total.
+final class Total {
+    var sum = 0
+}
+
+/// Runs `body` on `threads` new threads, released together, with each thread's index; returns once
+/// all have finished. Thread `index` sends the values `index`, `index + threads`, ... below `values`.
+public func onThreads(_ threads: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) {
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<threads {
+        done.enter()
+        Thread {
+            go.wait()
+            body(index)
+            done.leave()
+        }.start()
+    }
+    for _ in 0..<threads { go.signal() }
+    done.wait()
+}
+
+// MARK: 23. Threads sending into one PassthroughSubject
+
+@inline(never)
+public func contendedSends(_ values: Int, threads: Int, subscribers: Int) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    let totals = (0..<subscribers).map { _ in Total() }
+    let tokens = totals.map { total in subject.sink { total.sum &+= $0 } }
+    let shared = Shared(subject)
+    onThreads(threads) { index in
+        for value in stride(from: index, to: values, by: threads) { shared.value.send(value) }
+    }
+    tokens.forEach { $0.cancel() }
+    return totals.reduce(0) { $0 &+ $1.sum }
+}
+
+// MARK: 24. Threads sending into their own subjects, merged into one sink
+
+#if !OPENCOMBINE
+@inline(never)
+public func contendedMerge(_ values: Int, threads: Int) -> Int {
+    let subjects = (0..<threads).map { _ in PassthroughSubject<Int, Never>() }
+    let total = Total()
+    let token = Publishers.MergeMany(subjects).sink { total.sum &+= $0 }
+    let shared = Shared(subjects)
+    onThreads(threads) { index in
+        for value in stride(from: index, to: values, by: threads) { shared.value[index].send(value) }
+    }
+    token.cancel()
+    return total.sum
+}
+#endif
+
+// MARK: 25. Threads sending into a subject delivered on a DispatchQueue
+
+@inline(never)
+public func contendedReceiveOn(_ values: Int, threads: Int, queue: DispatchQueue) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    let finished = DispatchSemaphore(value: 0)
+    let total = Total()
+    #if OPENCOMBINE
+    let scheduler = queue.ocombine
+    #else
+    let scheduler = queue
+    #endif
+    let token = subject.receive(on: scheduler).sink(
+        receiveCompletion: { _ in finished.signal() },
+        receiveValue: { total.sum &+= $0 })
+    let shared = Shared(subject)
+    onThreads(threads) { index in
+        for value in stride(from: index, to: values, by: threads) { shared.value.send(value) }
+    }
+    subject.send(completion: .finished)
+    finished.wait()
+    token.cancel()
+    return total.sum
+}
