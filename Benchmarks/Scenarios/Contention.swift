@@ -8,7 +8,12 @@
 // compiled only for Sluice and SluiceReference. Each sink keeps its own total: a subject delivers
 // to one subscriber at a time, but to its several subscribers from several threads at once.
 import Dispatch
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 #if SLUICE
 import Sluice
@@ -33,19 +38,28 @@ final class Total {
 
 /// Runs `body` on `threads` new threads, released together, with each thread's index; returns once
 /// all have finished. Thread `index` sends the values `index`, `index + threads`, ... below `values`.
+/// (POSIX threads, not Foundation's `Thread`: Foundation's conformance records, linked into the
+/// instruction-count tool, would make every other scenario's first protocol lookups dearer.)
 public func onThreads(_ threads: Int, _ body: @escaping @Sendable (_ index: Int) -> Void) {
     let go = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<threads {
-        done.enter()
-        Thread {
-            go.wait()
-            body(index)
-            done.leave()
-        }.start()
+    let handles = (0..<threads).map { index in
+        let start = Unmanaged.passRetained(
+            Shared<() -> Void>({
+                go.wait()
+                body(index)
+            }))
+        var handle = pthread_t()
+        let created = pthread_create(
+            &handle, nil,
+            { context in
+                Unmanaged<Shared<() -> Void>>.fromOpaque(context!).takeRetainedValue().value()
+                return nil
+            }, start.toOpaque())
+        precondition(created == 0, "pthread_create failed: \(created)")
+        return handle
     }
     for _ in 0..<threads { go.signal() }
-    done.wait()
+    for handle in handles { pthread_join(handle, nil) }
 }
 
 // MARK: 23. Threads sending into one PassthroughSubject

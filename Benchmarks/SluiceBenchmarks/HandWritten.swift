@@ -2,8 +2,8 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 import Dispatch
-import Synchronization
 import ScenariosSluice
+import Synchronization
 
 /// The limit: each scenario's work as a plain loop, with the same stage functions.
 enum HandWritten {
