@@ -130,13 +130,14 @@ public func switchToLatestJust(_ input: [Int]) -> Int {
 
 // MARK: 13. receive(on: DispatchQueue)
 
-/// Sends `values` values through a subject delivered on `queue`; returns their sum once the
-/// completion has arrived on the queue.
+/// Sends `values` values through a subject delivered on `queue`, from the calling thread or, with
+/// more than one producer, from `producers` threads at once (scenario 25, see Contention.swift);
+/// returns their sum once the completion has arrived on the queue.
 @inline(never)
-public func receiveOnQueue(_ values: Int, queue: DispatchQueue) -> Int {
+public func receiveOnQueue(_ values: Int, queue: DispatchQueue, producers: Int = 1) -> Int {
     let subject = PassthroughSubject<Int, Never>()
     let finished = DispatchSemaphore(value: 0)
-    var sum = 0
+    let total = Total()
     #if OPENCOMBINE
     let scheduler = queue.ocombine
     #else
@@ -144,10 +145,17 @@ public func receiveOnQueue(_ values: Int, queue: DispatchQueue) -> Int {
     #endif
     let token = subject.receive(on: scheduler).sink(
         receiveCompletion: { _ in finished.signal() },
-        receiveValue: { sum &+= $0 })
-    for i in 0..<values { subject.send(i) }
+        receiveValue: { total.sum &+= $0 })
+    if producers == 1 {
+        for i in 0..<values { subject.send(i) }
+    } else {
+        let shared = Shared(subject)
+        onThreads(producers) { index in
+            for value in stride(from: index, to: values, by: producers) { shared.value.send(value) }
+        }
+    }
     subject.send(completion: .finished)
     finished.wait()
     token.cancel()
-    return sum
+    return total.sum
 }

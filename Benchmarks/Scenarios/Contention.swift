@@ -94,27 +94,5 @@ public func contendedMerge(_ values: Int, threads: Int) -> Int {
 }
 #endif
 
-// MARK: 25. Threads sending into a subject delivered on a DispatchQueue
-
-@inline(never)
-public func contendedReceiveOn(_ values: Int, threads: Int, queue: DispatchQueue) -> Int {
-    let subject = PassthroughSubject<Int, Never>()
-    let finished = DispatchSemaphore(value: 0)
-    let total = Total()
-    #if OPENCOMBINE
-    let scheduler = queue.ocombine
-    #else
-    let scheduler = queue
-    #endif
-    let token = subject.receive(on: scheduler).sink(
-        receiveCompletion: { _ in finished.signal() },
-        receiveValue: { total.sum &+= $0 })
-    let shared = Shared(subject)
-    onThreads(threads) { index in
-        for value in stride(from: index, to: values, by: threads) { shared.value.send(value) }
-    }
-    subject.send(completion: .finished)
-    finished.wait()
-    token.cancel()
-    return total.sum
-}
+// 25, threads sending into a subject delivered on a DispatchQueue: `receiveOnQueue(_:queue:producers:)`
+// in Combining.swift.

@@ -287,9 +287,9 @@ let benchmarks: @Sendable () -> Void = {
         "25 receive(on: DispatchQueue) from 2 producer threads", units: sends, expected: contendedSum,
         [
             "loop": { HandWritten.asyncPerValue(sends, threads: 2, queue: deliveryQueue) },
-            "Sluice": { ScenariosSluice.contendedReceiveOn(sends, threads: 2, queue: deliveryQueue) },
-            "SluiceReference": { ScenariosReference.contendedReceiveOn(sends, threads: 2, queue: deliveryQueue) },
-            "OpenCombine": { ScenariosOpenCombine.contendedReceiveOn(sends, threads: 2, queue: deliveryQueue) },
+            "Sluice": { ScenariosSluice.receiveOnQueue(sends, queue: deliveryQueue, producers: 2) },
+            "SluiceReference": { ScenariosReference.receiveOnQueue(sends, queue: deliveryQueue, producers: 2) },
+            "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue, producers: 2) },
         ])
 
     let appInput = Array(0..<sends)
