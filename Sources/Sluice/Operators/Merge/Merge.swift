@@ -130,6 +130,17 @@ extension Publishers {
         public func _makeCursor()
             -> _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
         { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable())) }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
+        }
     }
 }
 
@@ -244,6 +255,18 @@ extension Publishers {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.Unfusable())))
+        }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(c, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
         }
     }
 }
@@ -360,6 +383,19 @@ extension Publishers {
                     then: _Runtime.MergeCursor(
                         later: c, then: _Runtime.MergeCursor(later: d, then: _Runtime.Unfusable()))))
         }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(c, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(d, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
+        }
     }
 }
 
@@ -471,6 +507,20 @@ extension Publishers {
                         then: _Runtime.MergeCursor(
                             later: d, then: _Runtime.MergeCursor(later: e, then: _Runtime.Unfusable())))))
         }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(c, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(d, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(e, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
+        }
     }
 }
 
@@ -580,6 +630,21 @@ extension Publishers {
                             later: d,
                             then: _Runtime.MergeCursor(
                                 later: e, then: _Runtime.MergeCursor(later: f, then: _Runtime.Unfusable()))))))
+        }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(c, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(d, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(e, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(f, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
         }
     }
 }
@@ -691,6 +756,22 @@ extension Publishers {
                                 later: e,
                                 then: _Runtime.MergeCursor(
                                     later: f, then: _Runtime.MergeCursor(later: g, then: _Runtime.Unfusable())))))))
+        }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(c, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(d, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(e, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(f, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(g, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
         }
     }
 }
@@ -809,6 +890,23 @@ extension Publishers {
                                     then: _Runtime.MergeCursor(
                                         later: g, then: _Runtime.MergeCursor(later: h, then: _Runtime.Unfusable())))))))
             )
+        }
+
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            runMergeUpstream(a, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(b, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(c, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(d, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(e, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(f, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(g, &progress, receiveValue, receiveCompletion)
+            runMergeUpstream(h, &progress, receiveValue, receiveCompletion)
+            return finishMerge(progress, receiveCompletion)
         }
     }
 }

@@ -138,3 +138,63 @@ extension _Runtime {
         @inlinable public var _name: StaticString { "Merge" }
     }
 }
+
+// The same merge as a loop per upstream: `_forEach`, which the inline `sink`, the folds and
+// `assign` call, runs each upstream by its own `_forEach` in turn, with the consumer's body inlined
+// into it (continuation passing, as a chain of stages runs), instead of pulling every value through
+// the levels of `MergeCursor`. What each upstream sees is what the cursor does: it is subscribed
+// (its loop starts, its cursor is made) when the one before has finished, and once the stream has
+// ended, the upstreams not reached yet are subscribed and dropped.
+
+/// How far a merge run by its upstreams' own loops has got.
+@usableFromInline
+enum MergeProgress {
+    /// Every upstream so far has finished: the next one runs.
+    case running
+    /// The stream has ended (a failure, or the consumer's answer): the rest are subscribed and dropped.
+    case ended
+    /// An upstream neither finished nor ended the stream: nothing more happens.
+    case stalled
+}
+
+/// Runs one upstream of a merge by its own loop, or subscribes and drops it once the stream has ended.
+@inlinable @inline(__always)
+func runMergeUpstream<Upstream: Publisher>(
+    _ upstream: Upstream, _ progress: inout MergeProgress, _ receiveValue: (Upstream.Output) -> Bool,
+    _ receiveCompletion: (Subscribers.Completion<Upstream.Failure>) -> Void
+) {
+    switch progress {
+    case .running:
+        var next = MergeProgress.stalled
+        upstream._forEach(
+            { value in
+                guard receiveValue(value) else {
+                    next = .ended
+                    return false
+                }
+                return true
+            },
+            { completion in
+                guard case .failure = completion else {
+                    next = .running
+                    return
+                }
+                receiveCompletion(completion)
+                next = .ended
+            })
+        progress = next
+    case .ended:
+        _ = upstream._makeCursor()
+    case .stalled:
+        break
+    }
+}
+
+/// After the last upstream: the merge finishes if every upstream did.
+@inlinable @inline(__always)
+func finishMerge<Failure: Error>(
+    _ progress: MergeProgress, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+) -> Bool {
+    if case .running = progress { receiveCompletion(.finished) }
+    return true
+}

@@ -53,6 +53,16 @@ extension Publishers {
         @inlinable @inline(__always)
         public func _makeCursor() -> _Runtime.MergeManyCursor<Upstream> { _Runtime.MergeManyCursor(publishers) }
 
+        /// The fused merge as a loop per upstream (see MergeCursor.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            var progress = MergeProgress.running
+            for upstream in publishers { runMergeUpstream(upstream, &progress, receiveValue, receiveCompletion) }
+            return finishMerge(progress, receiveCompletion)
+        }
+
         /// Combines elements from this publisher with those from another publisher of the same type.
         @inlinable
         public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
