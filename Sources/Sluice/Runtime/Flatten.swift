@@ -143,3 +143,41 @@ extension _Runtime.FusedCursor where Failure: Error {
         }
     }
 }
+
+// The same flattening as loops: `_forEach` of `flatMap` and `switchToLatest`, which the inline
+// `sink`, the folds and `assign` call, runs each element's publisher by its own `_forEach` inside
+// upstream's, with the consumer's body inlined (continuation passing), instead of pulling values
+// through `FlattenCursor`. The closures run in the cursor's order: each publisher is made and run
+// to its end when its element arrives; after an inner failure, `switchToLatest` stops upstream,
+// while `flatMap` lets it run on to its end, its elements unheard (as `FlattenCursor._didEnd()`).
+
+extension Publisher {
+    /// Runs this publisher's elements' publishers (`transform` makes them) one after the other.
+    @inlinable @inline(__always)
+    func forEachFlattened<NewPublisher: Publisher>(
+        _ transform: (Output) -> NewPublisher, cancelsUpstreamOnFailure: Bool,
+        _ receiveValue: (NewPublisher.Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    ) -> Bool where NewPublisher.Failure == Failure {
+        var innerFailed = false
+        return _forEach(
+            { element in
+                if innerFailed { return true }
+                var stopped = false
+                transform(element)._forEach(
+                    { value in
+                        guard receiveValue(value) else {
+                            stopped = true
+                            return false
+                        }
+                        return true
+                    },
+                    { completion in
+                        guard case .failure = completion else { return }
+                        receiveCompletion(completion)
+                        innerFailed = true
+                    })
+                return !stopped && !(innerFailed && cancelsUpstreamOnFailure)
+            },
+            { completion in if !innerFailed { receiveCompletion(completion) } })
+    }
+}

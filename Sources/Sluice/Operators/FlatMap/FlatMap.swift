@@ -98,6 +98,16 @@ extension Publishers {
                 upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: false, isStarved: maxPublishers == .none,
                 transform: transform)
         }
+
+        /// The fused flatMap as loops (see Flatten.swift); starved by `maxPublishers: .none`, as the cursor.
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            if maxPublishers == .none { return forEachByCursor(receiveValue, receiveCompletion) }
+            return upstream.forEachFlattened(
+                transform, cancelsUpstreamOnFailure: false, receiveValue, receiveCompletion)
+        }
     }
 }
 

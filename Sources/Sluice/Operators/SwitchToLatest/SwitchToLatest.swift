@@ -85,6 +85,14 @@ extension Publishers {
                 $0
             }
         }
+
+        /// The fused switchToLatest as loops (see Flatten.swift).
+        @inlinable @inline(__always) @discardableResult
+        public func _forEach(
+            _ receiveValue: (Output) -> Bool, _ receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        ) -> Bool {
+            upstream.forEachFlattened({ $0 }, cancelsUpstreamOnFailure: true, receiveValue, receiveCompletion)
+        }
     }
 }
 
