@@ -204,28 +204,21 @@ enum HandWritten {
         return receivers.totals.withLock { $0.reduce(0, &+) }
     }
 
-    /// The floor for threads sending with `receive(on:)` (25): each thread makes one
-    /// `DispatchQueue.async` per value, then a barrier.
+    /// The floor for `receive(on:)`: one `DispatchQueue.async` per value, then a barrier; from the
+    /// calling thread or, with more than one producer, from `producers` threads at once (25).
     @inline(never)
-    static func asyncPerValue(_ values: Int, threads: Int, queue: DispatchQueue) -> Int {
+    static func asyncPerValue(_ values: Int, queue: DispatchQueue, producers: Int = 1) -> Int {
         final class Total: @unchecked Sendable {
             var sum = 0  // touched only on `queue`
         }
         let total = Total()
-        ScenariosSluice.onThreads(threads) { index in
-            for value in stride(from: index, to: values, by: threads) { queue.async { total.sum &+= value } }
+        if producers == 1 {
+            for i in 0..<values { queue.async { total.sum &+= i } }
+        } else {
+            ScenariosSluice.onThreads(producers) { index in
+                for value in stride(from: index, to: values, by: producers) { queue.async { total.sum &+= value } }
+            }
         }
-        return queue.sync { total.sum }
-    }
-
-    /// The floor for `receive(on:)`: one `DispatchQueue.async` per value, then a barrier.
-    @inline(never)
-    static func asyncPerValue(_ values: Int, queue: DispatchQueue) -> Int {
-        final class Total: @unchecked Sendable {
-            var sum = 0  // touched only on `queue`
-        }
-        let total = Total()
-        for i in 0..<values { queue.async { total.sum &+= i } }
         return queue.sync { total.sum }
     }
 }

@@ -286,7 +286,7 @@ let benchmarks: @Sendable () -> Void = {
     scenario(
         "25 receive(on: DispatchQueue) from 2 producer threads", units: sends, expected: contendedSum,
         [
-            "loop": { HandWritten.asyncPerValue(sends, threads: 2, queue: deliveryQueue) },
+            "loop": { HandWritten.asyncPerValue(sends, queue: deliveryQueue, producers: 2) },
             "Sluice": { ScenariosSluice.receiveOnQueue(sends, queue: deliveryQueue, producers: 2) },
             "SluiceReference": { ScenariosReference.receiveOnQueue(sends, queue: deliveryQueue, producers: 2) },
             "OpenCombine": { ScenariosOpenCombine.receiveOnQueue(sends, queue: deliveryQueue, producers: 2) },
