@@ -276,6 +276,41 @@ import Testing
         #expect(typed.record().events == [.subscription, .value(1), .finished])
     }
 
+    /// Combine's eager operators run their closure once per element when applied, before anything
+    /// subscribes, whether the elements are contiguous (an array, a slice) or not (a lazy sequence);
+    /// the results they hold are owned (freed with the publisher, each once).
+    @Test func eagerOperatorsRunWhenAppliedAndOwnTheirResults() {
+        final class Box {
+            let value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        weak var probe: Box?
+        var calls = 0
+        func check<Elements: Sequence<Int>>(_ elements: Elements) {
+            calls = 0
+            let boxes = elements.publisher.map { value -> Box in
+                calls += 1
+                return Box(value)
+            }
+            #expect(calls == 6)
+            let evens = boxes.filter { $0.value.isMultiple(of: 2) }
+            let odds = boxes.compactMap { $0.value.isMultiple(of: 2) ? nil : $0.value }
+            let replaced = boxes.map { $0.value.isMultiple(of: 3) ? nil : $0 }.replaceNil(with: Box(-1))
+            probe = evens.sequence.last
+            #expect(evens.sequence.map(\.value) == [0, 2, 4])
+            #expect(odds.sequence == [1, 3, 5])
+            #expect(replaced.sequence.map { $0?.value } == [-1, 1, 2, -1, 4, 5])
+            #expect(calls == 6)
+        }
+        let numbers = Array(0..<6)
+        check(numbers)
+        #expect(probe == nil)
+        check(numbers[...])
+        #expect(probe == nil)
+        check(numbers.lazy.filter { _ in true })
+        #expect(probe == nil)
+    }
+
     @Test func sequenceOperations() {
         let droppedFirst: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = [1, 2, 3].publisher.dropFirst()
         #expect(Array(droppedFirst.sequence) == [2, 3])
