@@ -18,8 +18,12 @@ import Synchronization
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @usableFromInline let lock = Lock()
+    /// The subscribers' conduits (each a `ConduitBase<Output, Failure>`). Held as `AnyObject` so
+    /// that the code that adds and removes them is specialised here once, whatever the subject's
+    /// types: over a generic element type, each `append` or `remove` outside the user's module
+    /// would look up the array's type metadata (hundreds of instructions per subscription).
     @exclusivity(unchecked)
-    @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
+    @usableFromInline var conduits: ContiguousArray<AnyObject> = []
     @exclusivity(unchecked)
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     @exclusivity(unchecked)
@@ -47,7 +51,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     /// `current`: a `CurrentValueSubject`'s initial value, which also makes the subject ask each
     /// upstream subscription for `.unlimited` as soon as it arrives (a `PassthroughSubject` asks once
     /// a subscriber has asked).
-    @usableFromInline
+    @inlinable
     init(name: String, current: Output?) {
         self.name = name
         self.current = current
@@ -109,10 +113,13 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     /// alive: a conduit is not retained again, which would be two more atomic operations per
     /// subscriber per send.
     @inlinable @inline(__always)
-    func offer(_ value: Output, version: UInt64, to receivers: ContiguousArray<ConduitBase<Output, Failure>>) {
-        receivers.withUnsafeBufferPointer { conduits in
-            for index in conduits.indices {
-                Unmanaged.passUnretained(conduits[index])._withUnsafeGuaranteedRef { $0.offerEntry($0, value, version) }
+    func offer(_ value: Output, version: UInt64, to receivers: ContiguousArray<AnyObject>) {
+        receivers.withUnsafeBufferPointer { entries in
+            // Read as what they are, unretained: an object reference has the layout of `Unmanaged`.
+            entries.withMemoryRebound(to: Unmanaged<ConduitBase<Output, Failure>>.self) { conduits in
+                for conduit in conduits {
+                    conduit._withUnsafeGuaranteedRef { $0.offerEntry($0, value, version) }
+                }
             }
         }
     }
@@ -148,7 +155,10 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         conduits = []
         upstreams = []
         lock.unlock()
-        for conduit in receivers { conduit.finishEntry(conduit, completion) }
+        for receiver in receivers {
+            let conduit = unsafeDowncast(receiver, to: ConduitBase<Output, Failure>.self)
+            conduit.finishEntry(conduit, completion)
+        }
     }
 
     @usableFromInline
@@ -185,7 +195,9 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
 
     @usableFromInline
     func remove(_ conduit: ConduitBase<Output, Failure>) {
-        lock.withLock { conduits.removeAll { $0 === conduit } }
+        lock.withLock {
+            if let index = conduits.firstIndex(where: { $0 === conduit }) { conduits.remove(at: index) }
+        }
     }
 }
 
