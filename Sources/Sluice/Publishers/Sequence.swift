@@ -67,11 +67,15 @@ extension _Runtime {
     /// A sequence whose iteration runs none of the user's code, so that when its iterator is asked for
     /// an element cannot be observed (see `Publishers.Sequence._forEach`).
     public protocol IteratesWithoutSideEffects {}
+
+    /// A sequence whose iteration runs none of the user's code and whose elements sit in one
+    /// buffer (`withContiguousStorageIfAvailable` always gives it): a cursor walks it by position.
+    public protocol StoresElementsContiguously: IteratesWithoutSideEffects {}
 }
 
-extension Array: _Runtime.IteratesWithoutSideEffects {}
-extension ContiguousArray: _Runtime.IteratesWithoutSideEffects {}
-extension ArraySlice: _Runtime.IteratesWithoutSideEffects {}
+extension Array: _Runtime.StoresElementsContiguously {}
+extension ContiguousArray: _Runtime.StoresElementsContiguously {}
+extension ArraySlice: _Runtime.StoresElementsContiguously {}
 extension Range: _Runtime.IteratesWithoutSideEffects where Bound: FixedWidthInteger {}
 extension ClosedRange: _Runtime.IteratesWithoutSideEffects where Bound: FixedWidthInteger {}
 
@@ -82,28 +86,50 @@ extension Swift.Sequence {
 
 extension _Runtime {
     /// Walks a sequence one element ahead, so that it knows it is exhausted right after the last one.
+    /// Elements stored contiguously (arrays) are walked by position instead: their end is known
+    /// without looking ahead, and the loop that drains the cursor keeps the position and the count
+    /// in registers, with no bounds check.
     @frozen
     public struct SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _Runtime.FusedCursor {
         @usableFromInline var iterator: Elements.Iterator
         @usableFromInline var upcoming: Elements.Element?
-        /// Kept only to describe the subscription, as Combine's does (by the sequence).
+        /// Walking by position: the next element's, and the number of elements.
+        @usableFromInline var position = 0
+        @usableFromInline let count: Int
+        /// Walked by position, and kept to describe the subscription, as Combine's does (by the
+        /// sequence).
         @usableFromInline let sequence: Elements
+
+        @inlinable @inline(__always)
+        static var walksByPosition: Bool { Elements.self is any _Runtime.StoresElementsContiguously.Type }
 
         @inlinable @inline(__always)
         init(_ sequence: Elements) {
             iterator = sequence.makeIterator()
-            upcoming = iterator.next()
+            if Self.walksByPosition {
+                upcoming = nil
+                count = sequence.withContiguousStorageIfAvailable { $0.count } ?? 0
+            } else {
+                upcoming = iterator.next()
+                count = 0
+            }
             self.sequence = sequence
         }
 
         @inlinable @inline(__always)
         public mutating func next() -> _Runtime.StageStep<Elements.Element, Failure> {
+            if Self.walksByPosition {
+                guard position != count else { return .finished }
+                let value = sequence.withContiguousStorageIfAvailable { [position] in $0[position] }
+                position &+= 1
+                return .value(value.unsafelyUnwrapped)
+            }
             guard let value = upcoming else { return .finished }
             upcoming = iterator.next()
             return .value(value)
         }
 
-        @inlinable public var isExhausted: Bool { upcoming == nil }
+        @inlinable public var isExhausted: Bool { Self.walksByPosition ? position == count : upcoming == nil }
 
         @inlinable public var _underestimatedCount: Int { sequence.underestimatedCount }
 

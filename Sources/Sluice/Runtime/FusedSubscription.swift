@@ -90,22 +90,28 @@ where Downstream.Input == Cursor.Output, Downstream.Failure == Cursor.Failure {
             var remaining = outstanding
             // Checked again after each step, so once per value in all.
             if isDone.load(ordering: .relaxed) { return release() }
-            while remaining != 0 {
-                switch cursor.next() {
-                case .value(let value):
-                    let more = downstream.with { $0.receive(value) }
-                    if remaining != DemandCounter.unlimited { remaining = more.adding(to: remaining - 1) }
-                case .skip:
-                    break
-                case .finished:
-                    return finish(.finished)
-                case .failure(let error):
-                    return finish(.failure(error))
-                }
-                // A cancel from inside the delivery stops the source before it looks at its end (a
-                // concatenation would start its suffix there).
-                if isDone.load(ordering: .relaxed) { return release() }
-                if cursor.isExhausted { return finish(cursor.exhaustedCompletion()) }
+            if remaining != 0 {
+                repeat {
+                    switch cursor.next() {
+                    case .value(let value):
+                        let more = downstream.with { $0.receive(value) }
+                        // One more for each value (`.max(1)`, the commonest demand-driven subscriber)
+                        // leaves the count as it was: with `receive` inlined, no arithmetic at all.
+                        if remaining != DemandCounter.unlimited, more != .max(1) {
+                            remaining = more.adding(to: remaining - 1)
+                        }
+                    case .skip:
+                        break
+                    case .finished:
+                        return finish(.finished)
+                    case .failure(let error):
+                        return finish(.failure(error))
+                    }
+                    // A cancel from inside the delivery stops the source before it looks at its end (a
+                    // concatenation would start its suffix there).
+                    if isDone.load(ordering: .relaxed) { return release() }
+                    if cursor.isExhausted { return finish(cursor.exhaustedCompletion()) }
+                } while remaining != 0
             }
             // Demand only grows under the owner's feet, so if some is left now, the word stays
             // ours; otherwise the cursor goes back first, and is taken again if demand came in.
