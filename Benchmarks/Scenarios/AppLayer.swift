@@ -22,11 +22,11 @@ final class Counter: ObservableObject {
 @inline(never)
 public func publishedSets(_ count: Int) -> Int {
     let model = Counter()
-    var sum = 0
-    let token = model.$value.sink { sum &+= $0 }
+    let total = Total()
+    let token = model.$value.sink { total.sum &+= $0 }
     for value in 0..<count { model.value = value }
     token.cancel()
-    return sum
+    return total.sum
 }
 
 // MARK: 15. for await over a publisher's values

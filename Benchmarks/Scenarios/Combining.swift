@@ -35,22 +35,22 @@ public func flatMapJust(_ input: [Int]) -> Int { flatMapJustSum(input.publisher)
 @inline(never)
 public func flatMapJustSubject(_ values: Int) -> Int {
     let subject = PassthroughSubject<Int, Never>()
-    var sum = 0
-    let token = subject.flatMap { Just($0 &* 3) }.sink { sum &+= $0 }
+    let total = Total()
+    let token = subject.flatMap { Just($0 &* 3) }.sink { total.sum &+= $0 }
     for value in 0..<values { subject.send(value) }
     token.cancel()
-    return sum
+    return total.sum
 }
 
 /// The same through `map { Just }.switchToLatest()`.
 @inline(never)
 public func switchToLatestJustSubject(_ values: Int) -> Int {
     let subject = PassthroughSubject<Int, Never>()
-    var sum = 0
-    let token = subject.map { Just($0) }.switchToLatest().sink { sum &+= $0 }
+    let total = Total()
+    let token = subject.map { Just($0) }.switchToLatest().sink { total.sum &+= $0 }
     for value in 0..<values { subject.send(value) }
     token.cancel()
-    return sum
+    return total.sum
 }
 
 // MARK: 9. merge of two synchronous sources
@@ -108,13 +108,13 @@ public func zipTwo(_ left: [Int], _ right: [Int]) -> Int {
 public func combineLatestAlternating(_ sends: Int) -> Int {
     let left = PassthroughSubject<Int, Never>()
     let right = PassthroughSubject<Int, Never>()
-    var sum = 0
-    let token = left.combineLatest(right).sink { sum &+= $0.0 &+ $0.1 }
+    let total = Total()
+    let token = left.combineLatest(right).sink { total.sum &+= $0.0 &+ $0.1 }
     for i in 0..<sends {
         if i & 1 == 0 { left.send(i) } else { right.send(i) }
     }
     token.cancel()
-    return sum
+    return total.sum
 }
 #endif
 

@@ -31,11 +31,6 @@ final class Shared<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// One sink's running total.
-final class Total {
-    var sum = 0
-}
-
 /// Runs `body` on `threads` new threads, released together, with each thread's index; returns once
 /// all have finished. Thread `index` sends the values `index`, `index + threads`, ... below `values`.
 /// (POSIX threads, not Foundation's `Thread`: Foundation's conformance records, linked into the

@@ -28,11 +28,6 @@ public final class ShareReplayFixture: SharedSubjectFixture {
 @inline(never)
 public func withLatestFromSum(_ input: [Int]) -> Int {
     let other = CurrentValueSubject<Int, Never>(1)
-    // A class, as in the other scenarios: a captured `var` would add a dynamic exclusivity check
-    // per value to what is measured.
-    final class Total {
-        var sum = 0
-    }
     let total = Total()
     let token = input.publisher.withLatestFrom(other) { $0 &+ $1 }.sink { total.sum &+= $0 }
     token.cancel()
@@ -48,9 +43,6 @@ public func asyncSequencePublisherSum(_ input: [Int]) -> Int {
     let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
     for value in input { continuation.yield(value) }
     continuation.finish()
-    final class Total: @unchecked Sendable {
-        var sum = 0
-    }
     let total = Total()
     let done = DispatchSemaphore(value: 0)
     let token = stream.publisher.sink(receiveCompletion: { _ in done.signal() }, receiveValue: { total.sum &+= $0 })
@@ -65,9 +57,6 @@ public func asyncSequencePublisherSum(_ input: [Int]) -> Int {
 public final class AmbFixture {
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
-    final class Total {
-        var sum = 0
-    }
     let total = Total()
     var token: AnyCancellable?
 
@@ -89,9 +78,6 @@ public final class AmbFixture {
 /// Sums every element of the four arrays, zipped four at a time by `Collection.zip()`.
 @inline(never)
 public func zipManySum(_ inputs: [[Int]]) -> Int {
-    final class Total {
-        var sum = 0
-    }
     let total = Total()
     let token = inputs.map(\.publisher).zip().sink { total.sum &+= $0.reduce(0, &+) }
     token.cancel()
@@ -101,9 +87,6 @@ public func zipManySum(_ inputs: [[Int]]) -> Int {
 /// Sums every element of the four arrays, merged by `Collection.merge()`.
 @inline(never)
 public func mergeManySum(_ inputs: [[Int]]) -> Int {
-    final class Total {
-        var sum = 0
-    }
     let total = Total()
     let token = inputs.map(\.publisher).merge().sink { total.sum &+= $0 }
     token.cancel()
@@ -114,9 +97,6 @@ public func mergeManySum(_ inputs: [[Int]]) -> Int {
 /// sums the first element of every array published.
 @inline(never)
 public func combineLatestManySends(_ sends: Int) -> Int {
-    final class Total {
-        var sum = 0
-    }
     let total = Total()
     let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
     let token = subjects.combineLatest().sink { total.sum &+= $0[0] }
