@@ -58,8 +58,22 @@ def compare(kind, unit, now, baseline, tolerance):
     return failures, notes
 
 
+def table(counts, scenarios_txt):
+    """The per-unit table: each scenario's instructions per unit, its loop's, and their ratio."""
+    lines = [
+        "| scenario | units | Sluice | loop | Sluice / loop |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    with open(scenarios_txt) as handle:
+        for row in handle:
+            name, units, title = row.rstrip("\n").split("\t")
+            sluice, loop = counts[name] / int(units), counts[name + "/loop"] / int(units)
+            lines.append(f"| {title} | {int(units):,} | {sluice:,.1f} | {loop:,.1f} | {sluice / loop:,.2f}× |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
-    mode, malloc_csv, instruction_txt, directory = sys.argv[1:5]
+    mode, malloc_csv, instruction_txt, directory, scenarios_txt, table_md = sys.argv[1:7]
     now = {"mallocs": mallocs(malloc_csv), "instructions": instructions(instruction_txt)}
     if not now["mallocs"] or not now["instructions"]:
         sys.exit("bench-check: no measurements found")
@@ -68,7 +82,13 @@ def main():
             with open(f"{directory}/{kind}.json", "w") as handle:
                 json.dump(counts, handle, indent=2, sort_keys=True)
                 handle.write("\n")
-        print(f"bench-check: baselines written to {directory}/mallocs.json and {directory}/instructions.json")
+        with open(table_md, "w") as handle:
+            handle.write(
+                "Instructions per unit (element, send, subscription or lifecycle), counted by callgrind in\n"
+                "the steady state (each run follows one uncounted run), for Sluice and for the same work as\n"
+                "a hand-written loop. Written by `scripts/bench-check --update`.\n\n" + table(now["instructions"], scenarios_txt))
+        print(f"bench-check: baselines written to {directory}/mallocs.json and {directory}/instructions.json;"
+              f" the table to {table_md}")
         return
     failures, notes = [], []
     for kind, unit, tolerance in (("mallocs", "mallocs/run", MALLOC_TOLERANCE),

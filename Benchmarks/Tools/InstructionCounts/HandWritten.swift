@@ -1,0 +1,1 @@
+../../SluiceBenchmarks/HandWritten.swift
