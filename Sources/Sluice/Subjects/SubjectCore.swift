@@ -18,12 +18,8 @@ import Synchronization
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @usableFromInline let lock = Lock()
-    /// The subscribers' conduits (each a `ConduitBase<Output, Failure>`). Held as `AnyObject` so
-    /// that the code that adds and removes them is specialised here once, whatever the subject's
-    /// types: over a generic element type, each `append` or `remove` outside the user's module
-    /// would look up the array's type metadata (hundreds of instructions per subscription).
     @exclusivity(unchecked)
-    @usableFromInline var conduits: ContiguousArray<AnyObject> = []
+    @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
     @exclusivity(unchecked)
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     @exclusivity(unchecked)
@@ -113,13 +109,10 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     /// alive: a conduit is not retained again, which would be two more atomic operations per
     /// subscriber per send.
     @inlinable @inline(__always)
-    func offer(_ value: Output, version: UInt64, to receivers: ContiguousArray<AnyObject>) {
-        receivers.withUnsafeBufferPointer { entries in
-            // Read as what they are, unretained: an object reference has the layout of `Unmanaged`.
-            entries.withMemoryRebound(to: Unmanaged<ConduitBase<Output, Failure>>.self) { conduits in
-                for conduit in conduits {
-                    conduit._withUnsafeGuaranteedRef { $0.offerEntry($0, value, version) }
-                }
+    func offer(_ value: Output, version: UInt64, to receivers: ContiguousArray<ConduitBase<Output, Failure>>) {
+        receivers.withUnsafeBufferPointer { conduits in
+            for index in conduits.indices {
+                Unmanaged.passUnretained(conduits[index])._withUnsafeGuaranteedRef { $0.offerEntry($0, value, version) }
             }
         }
     }
@@ -155,10 +148,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         conduits = []
         upstreams = []
         lock.unlock()
-        for receiver in receivers {
-            let conduit = unsafeDowncast(receiver, to: ConduitBase<Output, Failure>.self)
-            conduit.finishEntry(conduit, completion)
-        }
+        for conduit in receivers { conduit.finishEntry(conduit, completion) }
     }
 
     @usableFromInline
@@ -193,10 +183,18 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         for upstream in toAsk { upstream.request(.unlimited) }
     }
 
-    @usableFromInline
+    /// Leaves the conduits of a send in progress as they were: the list without `conduit` is a new
+    /// buffer, never the old one changed in place. (In place, Swift's copy-on-write would be as
+    /// correct, ordered by the buffer's reference count, which the thread sanitizer cannot see.)
+    @inlinable
     func remove(_ conduit: ConduitBase<Output, Failure>) {
         lock.withLock {
-            if let index = conduits.firstIndex(where: { $0 === conduit }) { conduits.remove(at: index) }
+            guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return }
+            var rest = ContiguousArray<ConduitBase<Output, Failure>>()
+            rest.reserveCapacity(conduits.count - 1)
+            rest += conduits[..<index]
+            rest += conduits[(index + 1)...]
+            conduits = rest
         }
     }
 }
@@ -239,12 +237,13 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     @usableFromInline var owedFloor: UInt64?
     /// Delivery specialised for the concrete subscriber: a vtable call would run the unspecialised
     /// override, so `Conduit.init` (inlined where the subscriber attaches) makes these closures.
-    /// `offerEntry` offers a sent value; `owedEntry` delivers the owed current value;
-    /// `releaseEntry` lets go of the subscriber (once, when `delivery` says so); `finishEntry`
-    /// delivers the completion; `downstreamEntry` shows the subscriber to reflection.
+    /// `offerEntry` offers a sent value; `owedEntry` delivers the owed current value; `cancelEntry`
+    /// cancels (specialised too: leaving the subject's list in unspecialised code looked up six
+    /// type metadata, hundreds of instructions each); `finishEntry` delivers the completion;
+    /// `downstreamEntry` shows the subscriber to reflection.
     @usableFromInline let offerEntry: (ConduitBase, Output, UInt64) -> Void
     @usableFromInline let owedEntry: (ConduitBase) -> Void
-    @usableFromInline let releaseEntry: (ConduitBase) -> Void
+    @usableFromInline let cancelEntry: (ConduitBase) -> Void
     @usableFromInline let finishEntry: (ConduitBase, Subscribers.Completion<Failure>) -> Void
     @usableFromInline let downstreamEntry: (ConduitBase) -> Any
 
@@ -253,7 +252,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
         core: SubjectCore<Output, Failure>,
         offerEntry: @escaping (ConduitBase, Output, UInt64) -> Void,
         owedEntry: @escaping (ConduitBase) -> Void,
-        releaseEntry: @escaping (ConduitBase) -> Void,
+        cancelEntry: @escaping (ConduitBase) -> Void,
         finishEntry: @escaping (ConduitBase, Subscribers.Completion<Failure>) -> Void,
         downstreamEntry: @escaping (ConduitBase) -> Any
     ) {
@@ -263,7 +262,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
         isCurrentValue = core.isCurrentValue
         self.offerEntry = offerEntry
         self.owedEntry = owedEntry
-        self.releaseEntry = releaseEntry
+        self.cancelEntry = cancelEntry
         self.finishEntry = finishEntry
         self.downstreamEntry = downstreamEntry
     }
@@ -292,11 +291,7 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     }
 
     @usableFromInline
-    func cancel() {
-        guard !isDone.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        core.remove(self)
-        if delivery.requestRelease() { releaseEntry(self) }
-    }
+    func cancel() { cancelEntry(self) }
 
     /// Under `delivery`: whether there is demand, folding in what was requested if none is left.
     /// (`final`, as `mayDeliver()`: a class method would be a vtable call per value.)
@@ -348,9 +343,18 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
                 unsafeDowncast(conduit, to: Conduit.self).offer(value, version: version)
             },
             owedEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).deliverOwed() },
-            releaseEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).release() },
+            cancelEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).cancelHere() },
             finishEntry: { conduit, completion in unsafeDowncast(conduit, to: Conduit.self).finish(completion) },
             downstreamEntry: { conduit in unsafeDowncast(conduit, to: Conduit.self).downstream.value as Any })
+    }
+
+    /// `cancel()`: ends the subscription, leaves the subject's list, and lets go of the subscriber
+    /// now if no delivery runs (otherwise the delivery does when it unlocks).
+    @inlinable
+    func cancelHere() {
+        guard !isDone.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        core.remove(self)
+        if delivery.requestRelease() { release() }
     }
 
     /// Lets go of the subscriber and the subject, once, when `delivery` says so.
