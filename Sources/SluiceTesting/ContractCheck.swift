@@ -98,9 +98,10 @@ public func checkContract<P: Publisher>(of makePublisher: () -> P) -> ContractRe
         let probe = ContractProbe<P.Output, P.Failure>(initial: script.initial, perValue: script.perValue)
         makePublisher().subscribe(probe)
         if script.then != .none { probe.request(script.then) }
-        for rule in [PublisherRule.subscriptionFirstAndOnce, .demandIsRespected, .oneCompletion, .nothingAfterCompletion] {
-            note(rule, probe.violation(of: rule), probe)
-        }
+        let rules: [PublisherRule] = [
+            .subscriptionFirstAndOnce, .demandIsRespected, .oneCompletion, .nothingAfterCompletion,
+        ]
+        for rule in rules { note(rule, probe.violation(of: rule), probe) }
     }
     // Cancel after the first value: nothing more, and the subscriber is let go of (the publisher
     // itself still alive).
@@ -118,7 +119,8 @@ public func checkContract<P: Publisher>(of makePublisher: () -> P) -> ContractRe
     }
     withExtendedLifetime(publisher) {
         if let cancelTrace, released != nil, broken[.cancelReleasesSubscriber] == nil {
-            broken[.cancelReleasesSubscriber] = ("the publisher still holds the subscriber after its cancel", cancelTrace)
+            let violation = "the publisher still holds the subscriber after its cancel"
+            broken[.cancelReleasesSubscriber] = (violation, cancelTrace)
         }
     }
     // `.max(1)` returned from each value, counting how deep `receive` calls nest.
@@ -219,7 +221,9 @@ final class ContractProbe<Input, Failure: Error>: Subscriber {
     func receive(completion: Subscribers.Completion<Failure>) {
         record(completion.isFinished ? "finished" : "failure")
         completions += 1
-        if subscriptions == 0, beforeSubscription == nil { beforeSubscription = "the completion came before the subscription" }
+        if subscriptions == 0, beforeSubscription == nil {
+            beforeSubscription = "the completion came before the subscription"
+        }
         if cancelled, afterCancel == nil { afterCancel = "the completion came after cancel() returned" }
     }
 
