@@ -2,12 +2,16 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 // The publisher contract, checked: scripted subscribers run against a factory of the publisher
-// under test, and each rule says whether it held, with the trace that broke it. Written once and
-// compiled against each implementation (see VirtualTime.swift).
-//
-// First step of issue 36: the rules a synchronous publisher can break. Still to come: operators
-// (an upstream test publisher and its demand ledger), cancels from other threads, the optional
-// rules, the equivalence check, the Swift Testing and XCTest helpers.
+// (or the operator) under test, from one thread and from several, and each rule says whether it
+// held, with the trace that broke it. Written once and compiled against each implementation (see
+// VirtualTime.swift).
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
 #if SLUICE_REFERENCE
 import SluiceReference
 #else
@@ -31,6 +35,16 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
     /// Demand asked for from inside `receive(_:)` does not deepen the stack without bound (Reactive
     /// Streams 3.3): values keep coming when each `receive` returns `.max(1)`.
     case synchronousDemandIsBounded
+    /// `request` and `cancel` may be called from several threads at once (Combine's `Subscription`
+    /// is thread-safe; Reactive Streams 2.7, 3.5): what comes is what was asked for, and nothing
+    /// comes once a cancel has returned. Checked when every other rule held.
+    case concurrentRequestAndCancel
+    /// An operator passes its subscriber's cancel on to its upstream subscription (Combine's
+    /// operators all do; Reactive Streams 3.5).
+    case cancelReachesUpstream
+    /// An operator asks upstream for no more than its subscriber asked of it (map, filter and the
+    /// operators documented as passing demand through). Checked when the operator declares it.
+    case upstreamDemandFollowsDownstream
 
     /// The rule in words, as a report prints it.
     public var description: String {
@@ -42,11 +56,14 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
         case .cancelStopsDelivery: "nothing after cancel"
         case .cancelReleasesSubscriber: "a cancel lets go of the subscriber"
         case .synchronousDemandIsBounded: "synchronous demand does not recurse without bound"
+        case .concurrentRequestAndCancel: "request and cancel are safe from several threads"
+        case .cancelReachesUpstream: "a cancel reaches upstream"
+        case .upstreamDemandFollowsDownstream: "upstream is asked for no more than downstream asked for"
         }
     }
 }
 
-/// What `checkContract(of:)` found: each rule, kept or broken, with the events that broke it.
+/// What `checkContract` found: each rule it checked, kept or broken, with the events that broke it.
 public struct ContractReport: CustomStringConvertible {
     /// One rule's outcome.
     public struct Finding: CustomStringConvertible {
@@ -54,204 +71,299 @@ public struct ContractReport: CustomStringConvertible {
         public let rule: PublisherRule
         /// Why the rule was broken (`nil`: it held).
         public let violation: String?
-        /// The events the scripted subscriber saw in the run that broke it, one per line.
+        /// The events of the run that broke it, one per line: what the scripted subscriber saw and
+        /// did, and (marked `upstream:`) what an operator's upstream was asked.
         public let trace: [String]
+        /// Why the rule was not checked (`nil`: it was).
+        public let skipped: String?
 
-        /// Whether the rule held.
+        /// Whether the rule held (or was not checked).
         public var held: Bool { violation == nil }
 
-        /// "kept" and the rule, or "BROKEN", the rule, why, and the trace.
+        /// "kept" and the rule, "skipped" and why, or "BROKEN", the rule, why, and the trace.
         public var description: String {
+            if let skipped { return "skipped \(rule): \(skipped)" }
             guard let violation else { return "kept   \(rule)" }
             return (["BROKEN \(rule): \(violation)"] + trace.map { "         \($0)" }).joined(separator: "\n")
         }
     }
 
-    /// Every rule's outcome, in `PublisherRule.allCases` order.
+    /// The outcome of each rule checked, in `PublisherRule.allCases` order.
     public let findings: [Finding]
 
     /// The rules that were broken.
     public var violations: [Finding] { findings.filter { !$0.held } }
 
-    /// The outcome for one rule.
-    public subscript(rule: PublisherRule) -> Finding { findings.first { $0.rule == rule }! }
+    /// The outcome for one rule (`nil`: the check does not apply it, as the rules on upstream to a
+    /// publisher that is not an operator).
+    public subscript(rule: PublisherRule) -> Finding? { findings.first { $0.rule == rule } }
 
     /// Every finding, one rule per line (a broken rule's trace below it).
     public var description: String { findings.map(\.description).joined(separator: "\n") }
 }
 
-/// Runs every rule of `PublisherRule` against publishers made by `makePublisher`, one fresh
-/// publisher per scripted subscriber, and reports each rule.
+/// What an operator asks of its upstream, as its documentation says.
+public enum UpstreamDemand: Sendable {
+    /// No more than its subscriber asked for: `map`, `filter`, `scan`, `compactMap`, ... (the rule
+    /// `upstreamDemandFollowsDownstream` is checked).
+    case withinDownstreamDemand
+    /// Whatever it needs: `collect`, `reduce`, `flatMap`, `buffer`, `dropFirst`, ... (not checked).
+    case unconstrained
+}
+
+/// Checks the publishers `makePublisher` makes (a fresh one per scripted subscriber) against
+/// every rule of the contract that applies to a publisher, and reports each rule.
 ///
 /// The publisher is expected to deliver synchronously (from `subscribe` and `request`), as
-/// sequences, `Just`, `Future`s already fulfilled and most operators over them do.
+/// sequences, `Just`, fulfilled `Future`s and operators over them do.
 public func checkContract<P: Publisher>(of makePublisher: () -> P) -> ContractReport {
-    var broken: [PublisherRule: (String, [String])] = [:]
-    func note(_ rule: PublisherRule, _ violation: String?, _ probe: ContractProbe<P.Output, P.Failure>) {
-        if let violation, broken[rule] == nil { broken[rule] = (violation, probe.trace) }
+    let rules = PublisherRule.allCases.filter {
+        ![.cancelReachesUpstream, .upstreamDemandFollowsDownstream].contains($0)
     }
-    // Demand scripts: none at first, one at a time, a burst, everything.
-    let scripts: [(initial: Subscribers.Demand, perValue: Subscribers.Demand, then: Subscribers.Demand)] = [
-        (.none, .none, .none), (.max(1), .max(1), .none), (.max(3), .none, .max(2)), (.unlimited, .none, .none),
-    ]
-    for script in scripts {
-        let probe = ContractProbe<P.Output, P.Failure>(initial: script.initial, perValue: script.perValue)
-        makePublisher().subscribe(probe)
-        if script.then != .none { probe.request(script.then) }
-        let rules: [PublisherRule] = [
-            .subscriptionFirstAndOnce, .demandIsRespected, .oneCompletion, .nothingAfterCompletion,
-        ]
-        for rule in rules { note(rule, probe.violation(of: rule), probe) }
+    return withoutActuallyEscaping(makePublisher) { makePublisher in
+        var check = ContractCheck(rules: rules) { _, _ in (makePublisher(), nil) }
+        return check.run()
     }
-    // Cancel after the first value: nothing more, and the subscriber is let go of (the publisher
-    // itself still alive).
-    let publisher = makePublisher()
-    weak var released: ContractProbe<P.Output, P.Failure>?
-    var cancelTrace: [String]?
-    do {
-        let probe = ContractProbe<P.Output, P.Failure>(initial: .max(1), perValue: .max(1), cancelAfter: 1)
-        released = probe
+}
+
+/// Checks an operator: `makeOperator` applies it to a `ContractUpstream` that plays `values`,
+/// then finishes, and the result is checked against every rule of the contract, the rules on what
+/// an operator sends upstream included.
+public func checkContract<Output, P: Publisher>(
+    ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
+    upstreamDemand: UpstreamDemand = .withinDownstreamDemand
+) -> ContractReport {
+    checkOperator(makeOperator, values: values, failure: nil, upstreamDemand: upstreamDemand)
+}
+
+/// Checks an operator over an upstream that plays `values`, then fails with `failure`.
+public func checkContract<Output, Failure: Error, P: Publisher>(
+    ofOperator makeOperator: (ContractUpstream<Output, Failure>) -> P, feeding values: [Output],
+    failingWith failure: Failure, upstreamDemand: UpstreamDemand = .withinDownstreamDemand
+) -> ContractReport {
+    checkOperator(makeOperator, values: values, failure: failure, upstreamDemand: upstreamDemand)
+}
+
+private func checkOperator<Output, Failure: Error, P: Publisher>(
+    _ makeOperator: (ContractUpstream<Output, Failure>) -> P, values: [Output], failure: Failure?,
+    upstreamDemand: UpstreamDemand
+) -> ContractReport {
+    let rules = PublisherRule.allCases.filter {
+        $0 != .upstreamDemandFollowsDownstream || upstreamDemand == .withinDownstreamDemand
+    }
+    return withoutActuallyEscaping(makeOperator) { makeOperator in
+        var check = ContractCheck(rules: rules) { trace, count in
+            let ledger = UpstreamLedger(trace: trace)
+            let played = count.map { count in (0..<count).map { values[$0 % values.count] } } ?? values
+            return (makeOperator(ContractUpstream(values: played, failure: failure, ledger: ledger)), ledger)
+        }
+        return check.run()
+    }
+}
+
+/// One check: the runs that judge each rule, and what they found.
+private struct ContractCheck<P: Publisher> {
+    typealias Probe = ContractProbe<P.Output, P.Failure>
+
+    /// A publisher under check subscribed by a probe, and its upstream's ledger if it is an operator.
+    struct Run {
+        let publisher: P
+        let probe: Probe
+        let ledger: UpstreamLedger?
+
+        /// Every rule the run broke so far, the probe's and the upstream's.
+        var broken: [PublisherRule: String] {
+            var broken = probe.broken.merging(ledger?.broken ?? [:]) { first, _ in first }
+            if probe.subscriptions == 0 { broken[.subscriptionFirstAndOnce] = "no subscription came" }
+            return broken
+        }
+    }
+
+    /// How many values the run on synchronous demand asks an operator's upstream to play.
+    static var longRun: Int { 10_000 }
+    /// How many threads ask at once, and how many times each.
+    static var threads: Int { 4 }
+    static var requestsPerThread: Int { 100 }
+
+    let rules: [PublisherRule]
+    /// A publisher under check, and its upstream's ledger; given a count, an operator's upstream
+    /// plays that many values (its values over and over).
+    let make: (ContractTrace, Int?) -> (P, UpstreamLedger?)
+    var findings: [PublisherRule: (why: String, trace: [String])] = [:]
+
+    init(rules: [PublisherRule], make: @escaping (ContractTrace, Int?) -> (P, UpstreamLedger?)) {
+        self.rules = rules
+        self.make = make
+    }
+
+    func start(_ steps: DemandSteps, count: Int? = nil) -> Run {
+        let trace = ContractTrace()
+        let (publisher, ledger) = make(trace, count)
+        let probe = Probe(steps, trace: trace)
+        if rules.contains(.upstreamDemandFollowsDownstream) {
+            ledger?.downstreamOutstanding = { [weak probe] in probe?.outstanding }
+        }
         publisher.subscribe(probe)
-        probe.request(.max(1))
-        note(.cancelStopsDelivery, probe.violation(of: .cancelStopsDelivery), probe)
-        probe.dropSubscription()
-        if probe.cancelled { cancelTrace = probe.trace }
+        return Run(publisher: publisher, probe: probe, ledger: ledger)
     }
-    withExtendedLifetime(publisher) {
-        if let cancelTrace, released != nil, broken[.cancelReleasesSubscriber] == nil {
-            let violation = "the publisher still holds the subscriber after its cancel"
-            broken[.cancelReleasesSubscriber] = (violation, cancelTrace)
+
+    mutating func note(_ rule: PublisherRule, _ why: String, _ run: Run) {
+        if rules.contains(rule), findings[rule] == nil { findings[rule] = (why, run.probe.trace.lines) }
+    }
+
+    mutating func note(_ run: Run, judging judged: [PublisherRule]) {
+        for (rule, why) in run.broken where judged.contains(rule) { note(rule, why, run) }
+    }
+
+    mutating func run() -> ContractReport {
+        // Demand scripts: none at first, one at a time, a burst then more, everything.
+        let scripts = [
+            DemandSteps(initial: .none), DemandSteps(initial: .max(1), perValue: .max(1)),
+            DemandSteps(initial: .max(3)), DemandSteps(initial: .unlimited),
+        ]
+        for steps in scripts {
+            let run = start(steps)
+            if steps.initial == .max(3) { run.probe.request(.max(2)) }
+            note(
+                run,
+                judging: [
+                    .subscriptionFirstAndOnce, .demandIsRespected, .oneCompletion, .nothingAfterCompletion,
+                    .upstreamDemandFollowsDownstream,
+                ])
+        }
+        // A cancel from inside the first value's receive, and one before anything was asked for.
+        for steps in [DemandSteps(initial: .max(1), perValue: .max(1), cancelAfter: 1), DemandSteps(initial: .none)] {
+            checkCancel(steps)
+        }
+        // `.max(1)` returned from each value, counting how deep `receive` calls nest.
+        note(
+            start(DemandSteps(initial: .max(1), perValue: .max(1)), count: Self.longRun),
+            judging: [.synchronousDemandIsBounded])
+        if findings.isEmpty { checkThreads() }
+        let skipped = findings.isEmpty ? nil : "checked only when every other rule holds"
+        return ContractReport(
+            findings: rules.map { rule in
+                ContractReport.Finding(
+                    rule: rule, violation: findings[rule]?.why, trace: findings[rule]?.trace ?? [],
+                    skipped: rule == .concurrentRequestAndCancel ? skipped : nil)
+            })
+    }
+
+    /// After a cancel nothing comes, the publisher lets go of the probe, and an operator cancels upstream.
+    mutating func checkCancel(_ steps: DemandSteps) {
+        var publisher: P?
+        weak var released: Probe?
+        var releaseTrace: [String]?
+        do {
+            let run = start(steps)
+            publisher = run.publisher
+            released = run.probe
+            if steps.cancelAfter == nil { run.probe.cancel() }
+            run.probe.request(.max(1))
+            note(run, judging: [.cancelStopsDelivery])
+            if run.probe.cancelled {
+                if let ledger = run.ledger, ledger.subscriptions > 0, !ledger.completed, ledger.cancels == 0,
+                    run.probe.completions == 0
+                {
+                    note(.cancelReachesUpstream, "the upstream subscription was not cancelled", run)
+                }
+                run.probe.dropSubscription()
+                releaseTrace = run.probe.trace.lines
+            }
+        }
+        withExtendedLifetime(publisher) {
+            if let releaseTrace, released != nil, rules.contains(.cancelReleasesSubscriber),
+                findings[.cancelReleasesSubscriber] == nil
+            {
+                findings[.cancelReleasesSubscriber] = (
+                    "the publisher still holds the subscriber after its cancel", releaseTrace
+                )
+            }
         }
     }
-    // `.max(1)` returned from each value, counting how deep `receive` calls nest.
-    do {
-        let probe = ContractProbe<P.Output, P.Failure>(initial: .max(1), perValue: .max(1))
-        makePublisher().subscribe(probe)
-        note(.synchronousDemandIsBounded, probe.violation(of: .synchronousDemandIsBounded), probe)
-    }
-    return ContractReport(
-        findings: PublisherRule.allCases.map { rule in
-            ContractReport.Finding(rule: rule, violation: broken[rule]?.0, trace: broken[rule]?.1 ?? [])
-        })
-}
 
-/// A scripted subscriber that writes down what it sees and what broke the contract.
-final class ContractProbe<Input, Failure: Error>: Subscriber {
-    /// How far the stack may grow from the first value's `receive(_:)` to a later one's before the
-    /// rule on synchronous demand is broken: a publisher that serves demand from inside the call
-    /// that asked for it grows it by a few frames per value.
-    static var stackGrowthLimit: UInt { 64 * 1024 }
-    /// How many events are kept in the trace.
-    static var traceLimit: Int { 24 }
-
-    private let initial: Subscribers.Demand
-    private let perValue: Subscribers.Demand
-    private let cancelAfter: Int?
-    private var subscription: (any Subscription)?
-    private(set) var trace: [String] = []
-    private var subscriptions = 0
-    private var outstanding = Subscribers.Demand.none
-    private var values = 0
-    private var completions = 0
-    private(set) var cancelled = false
-    /// The stack's position at the first value, and how far it grew below it since.
-    private var firstValueStack: UInt?
-    private var stackGrowth: UInt = 0
-    private var beforeSubscription: String?
-    private var beyondDemand: String?
-    private var afterCompletion: String?
-    private var afterCancel: String?
-
-    init(initial: Subscribers.Demand, perValue: Subscribers.Demand, cancelAfter: Int? = nil) {
-        self.initial = initial
-        self.perValue = perValue
-        self.cancelAfter = cancelAfter
-    }
-
-    private func record(_ event: String) {
-        if trace.count < Self.traceLimit { trace.append(event) }
-    }
-
-    func receive(subscription: any Subscription) {
-        record("subscription")
-        subscriptions += 1
-        guard subscriptions == 1 else { return }
-        self.subscription = subscription
-        if initial != .none { request(initial) }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        record("request(\(demand))")
-        outstanding += demand
-        subscription?.request(demand)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        record("value")
-        values += 1
-        var marker = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        if let firstValueStack {
-            if firstValueStack > here { stackGrowth = max(stackGrowth, firstValueStack - here) }
-        } else {
-            firstValueStack = here
+    /// Requests from several threads at once get what the same requests from one thread get; a
+    /// cancel racing them leaves nothing to come once every thread has returned.
+    mutating func checkThreads() {
+        let (threads, requests) = (Self.threads, Self.requestsPerThread)
+        let asked = threads * requests
+        let alone = start(DemandSteps(initial: .none))
+        for _ in 0..<asked { alone.probe.request(.max(1)) }
+        let expected = (values: alone.probe.values, completions: alone.probe.completions)
+        let run = start(DemandSteps(initial: .none))
+        onThreads(threads) { [probe = run.probe] _ in
+            for _ in 0..<requests { probe.request(.max(1)) }
         }
-        let terminated = completions > 0 || cancelled
-        if subscriptions == 0, beforeSubscription == nil { beforeSubscription = "a value came before the subscription" }
-        if completions > 0, afterCompletion == nil { afterCompletion = "a value came after the completion" }
-        if cancelled, afterCancel == nil { afterCancel = "a value came after cancel() returned" }
-        // A value after the end breaks the rule on the end, not the one on demand as well.
-        if outstanding == .none {
-            if beyondDemand == nil, !terminated { beyondDemand = "value \(values) came with no demand outstanding" }
-        } else {
-            outstanding -= 1
+        if let broken = run.broken.first {
+            note(
+                .concurrentRequestAndCancel,
+                "with requests from \(threads) threads, \(broken.key) was broken: \(broken.value)", run)
+        } else if (run.probe.values, run.probe.completions) != expected {
+            note(
+                .concurrentRequestAndCancel,
+                "\(threads) threads asked for \(asked) values in all and \(run.probe.values) came "
+                    + "(\(expected.values) from one thread), and \(run.probe.completions) completions "
+                    + "(\(expected.completions) from one thread)",
+                run)
         }
-        if let cancelAfter, values == cancelAfter, !cancelled {
-            cancelled = true
-            record("cancel()")
-            subscription?.cancel()
-            return .none
-        }
-        // Past the limit, it asks for nothing more, so that the recursion stops before the stack does.
-        guard stackGrowth <= Self.stackGrowthLimit else { return .none }
-        if perValue != .none { outstanding += perValue }
-        return perValue
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        record(completion.isFinished ? "finished" : "failure")
-        completions += 1
-        if subscriptions == 0, beforeSubscription == nil {
-            beforeSubscription = "the completion came before the subscription"
-        }
-        if cancelled, afterCancel == nil { afterCancel = "the completion came after cancel() returned" }
-    }
-
-    /// Lets go of the subscription, so that what still holds this probe is the publisher's.
-    func dropSubscription() { subscription = nil }
-
-    func violation(of rule: PublisherRule) -> String? {
-        switch rule {
-        case .subscriptionFirstAndOnce:
-            if let beforeSubscription { return beforeSubscription }
-            if subscriptions == 0 { return "no subscription came" }
-            return subscriptions > 1 ? "\(subscriptions) subscriptions came" : nil
-        case .demandIsRespected: return beyondDemand
-        case .oneCompletion: return completions > 1 ? "\(completions) completions came" : nil
-        case .nothingAfterCompletion: return afterCompletion
-        case .cancelStopsDelivery: return afterCancel
-        case .cancelReleasesSubscriber: return nil
-        case .synchronousDemandIsBounded:
-            return stackGrowth > Self.stackGrowthLimit
-                ? "the stack grew by more than \(Self.stackGrowthLimit / 1024) KiB over \(values) values: "
-                    + "the demand a value returned was served from inside the call that delivered it"
-                : nil
+        for _ in 0..<3 {
+            let run = start(DemandSteps(initial: .none))
+            onThreads(3) { [probe = run.probe] thread in
+                for _ in 0..<(thread == 0 ? requests / 2 : requests) { probe.request(.max(1)) }
+                if thread == 0 {
+                    probe.cancel()
+                    probe.cancel()
+                }
+            }
+            let before = (run.probe.values, run.probe.completions)
+            run.probe.request(.max(5))
+            if (run.probe.values, run.probe.completions) != before {
+                note(
+                    .concurrentRequestAndCancel,
+                    "a cancel raced requests from other threads, and after every thread had returned a request still got values",
+                    run)
+            }
         }
     }
 }
 
-extension Subscribers.Completion {
-    fileprivate var isFinished: Bool {
-        if case .finished = self { true } else { false }
+/// Runs `body` on `count` threads of their own that start it together, and waits for them all.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    #if canImport(Glibc)
+    final class Start: Sendable {
+        let waiting: Atomic<Int>
+        let body: @Sendable (Int) -> Void
+        init(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+            waiting = Atomic(count)
+            self.body = body
+        }
     }
+    final class Context: Sendable {
+        let start: Start
+        let index: Int
+        init(_ start: Start, _ index: Int) {
+            self.start = start
+            self.index = index
+        }
+    }
+    let start = Start(count, body)
+    let threads = (0..<count).map { index in
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(Context(start, index)).toOpaque()
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+                context.start.waiting.subtract(1, ordering: .acquiringAndReleasing)
+                while context.start.waiting.load(ordering: .acquiring) > 0 { sched_yield() }
+                context.start.body(context.index)
+                return nil
+            }, context)
+        precondition(created == 0, "SluiceTesting: pthread_create failed (\(created))")
+        return thread
+    }
+    for thread in threads { pthread_join(thread, nil) }
+    #else
+    DispatchQueue.concurrentPerform(iterations: count, execute: body)
+    #endif
 }

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
+// The contract check in a test: an issue (Swift Testing) or a failure (XCTest) per broken rule, at
+// the caller's line. Written once and compiled against each implementation (see VirtualTime.swift).
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+extension ContractReport {
+    /// Each broken rule as one message: the rule, why, and the trace that broke it.
+    public var violationMessages: [String] { violations.map(\.description) }
+}
+
+#if canImport(Testing)
+import Testing
+
+/// Checks the publishers `makePublisher` makes (see `checkContract(of:)`) and records a Swift
+/// Testing issue for each rule broken, at the caller's source location.
+@discardableResult
+public func expectContract<P: Publisher>(
+    of makePublisher: () -> P, sourceLocation: SourceLocation = #_sourceLocation
+) -> ContractReport {
+    record(checkContract(of: makePublisher), at: sourceLocation)
+}
+
+/// Checks an operator over an upstream that plays `values`, then finishes (see
+/// `checkContract(ofOperator:feeding:upstreamDemand:)`), and records an issue per rule broken.
+@discardableResult
+public func expectContract<Output, P: Publisher>(
+    ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
+    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, sourceLocation: SourceLocation = #_sourceLocation
+) -> ContractReport {
+    record(checkContract(ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand), at: sourceLocation)
+}
+
+/// Checks an operator over an upstream that plays `values`, then fails with `failure`, and records
+/// an issue per rule broken.
+@discardableResult
+public func expectContract<Output, Failure: Error, P: Publisher>(
+    ofOperator makeOperator: (ContractUpstream<Output, Failure>) -> P, feeding values: [Output],
+    failingWith failure: Failure, upstreamDemand: UpstreamDemand = .withinDownstreamDemand,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> ContractReport {
+    let report = checkContract(
+        ofOperator: makeOperator, feeding: values, failingWith: failure, upstreamDemand: upstreamDemand)
+    return record(report, at: sourceLocation)
+}
+
+private func record(_ report: ContractReport, at sourceLocation: SourceLocation) -> ContractReport {
+    for message in report.violationMessages {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+    return report
+}
+#endif
+
+#if canImport(XCTest)
+import XCTest
+
+/// Checks the publishers `makePublisher` makes (see `checkContract(of:)`) and fails the running
+/// XCTest once for each rule broken, at the caller's line.
+@discardableResult
+public func assertContract<P: Publisher>(
+    of makePublisher: () -> P, file: StaticString = #filePath, line: UInt = #line
+) -> ContractReport {
+    fail(checkContract(of: makePublisher), file: file, line: line)
+}
+
+/// Checks an operator over an upstream that plays `values`, then finishes, and fails the running
+/// XCTest once for each rule broken.
+@discardableResult
+public func assertContract<Output, P: Publisher>(
+    ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
+    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, file: StaticString = #filePath, line: UInt = #line
+) -> ContractReport {
+    fail(
+        checkContract(ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand), file: file,
+        line: line)
+}
+
+private func fail(_ report: ContractReport, file: StaticString, line: UInt) -> ContractReport {
+    for message in report.violationMessages { XCTFail(message, file: file, line: line) }
+    return report
+}
+#endif

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
+// The scripted subscriber of the contract check, and the trace it shares with the check's
+// upstream. Written once and compiled against each implementation (see VirtualTime.swift).
+import Synchronization
+
+#if SLUICE_REFERENCE
+import SluiceReference
+#else
+import Sluice
+#endif
+
+/// The events of one run of the check, downstream's and upstream's, in the order they happened.
+final class ContractTrace: Sendable {
+    /// How many events are kept.
+    static var limit: Int { 32 }
+
+    private let events = Mutex<[String]>([])
+
+    func record(_ event: String) {
+        events.withLock { events in
+            if events.count < Self.limit { events.append(event) }
+        }
+    }
+
+    var lines: [String] { events.withLock { $0 } }
+}
+
+/// A value that the check hands between threads under its own locks.
+struct Unchecked<Value>: @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// How a `ContractProbe` asks for values.
+struct DemandSteps {
+    /// Asked for when the subscription comes (`.none`: nothing).
+    var initial: Subscribers.Demand
+    /// Returned from each value.
+    var perValue: Subscribers.Demand = .none
+    /// The probe cancels from inside the receive of this value.
+    var cancelAfter: Int?
+}
+
+/// A scripted subscriber that writes down what it sees and which rule each event broke. Its state
+/// is under a lock, so that several threads may ask and cancel through it at once.
+final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    /// How far the stack may grow from the first value's `receive(_:)` to a later one's before the
+    /// rule on synchronous demand is broken: a publisher that serves demand from inside the call
+    /// that asked for it grows it by a few frames per value.
+    static var stackGrowthLimit: UInt { 64 * 1024 }
+
+    private struct State {
+        var subscription: Unchecked<any Subscription>?
+        var subscriptions = 0
+        var outstanding = Subscribers.Demand.none
+        var values = 0
+        var completions = 0
+        var cancelled = false
+        /// The stack's position at the first value, and how far it grew below it since.
+        var firstValueStack: UInt?
+        var stackGrowth: UInt = 0
+        /// The first reason each rule was broken.
+        var broken: [PublisherRule: String] = [:]
+
+        mutating func breaks(_ rule: PublisherRule, _ why: String) {
+            if broken[rule] == nil { broken[rule] = why }
+        }
+    }
+
+    private let steps: DemandSteps
+    let trace: ContractTrace
+    private let state = Mutex(State())
+
+    init(_ steps: DemandSteps, trace: ContractTrace) {
+        self.steps = steps
+        self.trace = trace
+    }
+
+    /// Subscriptions received so far.
+    var subscriptions: Int { state.withLock { $0.subscriptions } }
+    /// Values received so far.
+    var values: Int { state.withLock { $0.values } }
+    /// Completions received so far.
+    var completions: Int { state.withLock { $0.completions } }
+    /// Whether the probe has cancelled.
+    var cancelled: Bool { state.withLock { $0.cancelled } }
+    /// The demand asked for and not yet met.
+    var outstanding: Subscribers.Demand { state.withLock { $0.outstanding } }
+
+    /// The rules broken so far, each with its first reason; `synchronousDemandIsBounded` is judged
+    /// here, from how far the stack grew.
+    var broken: [PublisherRule: String] {
+        state.withLock { state in
+            var broken = state.broken
+            if state.stackGrowth > Self.stackGrowthLimit {
+                broken[.synchronousDemandIsBounded] =
+                    "the stack grew by more than \(Self.stackGrowthLimit / 1024) KiB over \(state.values) values: "
+                    + "the demand a value returned was served from inside the call that delivered it"
+            }
+            return broken
+        }
+    }
+
+    func receive(subscription: any Subscription) {
+        trace.record("subscription")
+        let subscription = Unchecked(subscription)
+        let first = state.withLock { state in
+            state.subscriptions += 1
+            guard state.subscriptions == 1 else {
+                state.breaks(.subscriptionFirstAndOnce, "\(state.subscriptions) subscriptions came")
+                return false
+            }
+            state.subscription = subscription
+            return true
+        }
+        if first, steps.initial != .none { request(steps.initial) }
+    }
+
+    /// Asks for more, as a subscriber's `request` would.
+    func request(_ demand: Subscribers.Demand) {
+        trace.record("request(\(demand))")
+        let subscription = state.withLock { state in
+            state.outstanding += demand
+            return state.subscription
+        }
+        subscription?.value.request(demand)
+    }
+
+    /// Cancels the subscription.
+    func cancel() {
+        trace.record("cancel")
+        let subscription = state.withLock { state in
+            state.cancelled = true
+            return state.subscription
+        }
+        subscription?.value.cancel()
+    }
+
+    /// Lets go of the subscription, so that what still holds this probe is the publisher's.
+    func dropSubscription() {
+        state.withLock { $0.subscription = nil }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        trace.record("value(\(input))")
+        var marker = 0
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, Unchecked<any Subscription>?) in
+            state.values += 1
+            if let first = state.firstValueStack {
+                if first > here { state.stackGrowth = max(state.stackGrowth, first - here) }
+            } else {
+                state.firstValueStack = here
+            }
+            if state.subscriptions == 0 {
+                state.breaks(.subscriptionFirstAndOnce, "a value came before the subscription")
+            }
+            if state.completions > 0 { state.breaks(.nothingAfterCompletion, "a value came after the completion") }
+            if state.cancelled { state.breaks(.cancelStopsDelivery, "a value came after cancel() returned") }
+            // A value after the end breaks the rule on the end, not the one on demand as well.
+            if state.outstanding == .none {
+                if state.completions == 0, !state.cancelled {
+                    state.breaks(.demandIsRespected, "value \(state.values) came with no demand outstanding")
+                }
+            } else {
+                state.outstanding -= 1
+            }
+            if let cancelAfter = steps.cancelAfter, state.values == cancelAfter, !state.cancelled {
+                state.cancelled = true
+                return (.none, state.subscription)
+            }
+            // Past the limit, it asks for nothing more, so that the recursion stops before the stack does.
+            guard state.stackGrowth <= Self.stackGrowthLimit else { return (.none, nil) }
+            state.outstanding += steps.perValue
+            return (steps.perValue, nil)
+        }
+        if let cancelling {
+            trace.record("cancel")
+            cancelling.value.cancel()
+        }
+        return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if case .failure(let error) = completion {
+            trace.record("failure(\(error))")
+        } else {
+            trace.record("finished")
+        }
+        state.withLock { state in
+            state.completions += 1
+            if state.subscriptions == 0 {
+                state.breaks(.subscriptionFirstAndOnce, "the completion came before the subscription")
+            }
+            if state.completions > 1 { state.breaks(.oneCompletion, "\(state.completions) completions came") }
+            if state.cancelled { state.breaks(.cancelStopsDelivery, "the completion came after cancel() returned") }
+        }
+    }
+}
