@@ -44,6 +44,8 @@ struct DemandSteps {
     var perValue: Subscribers.Demand = .none
     /// The probe cancels from inside the receive of this value.
     var cancelAfter: Int?
+    /// Whether the probe measures how far the stack grows from value to value (one thread only).
+    var measuresStack = false
 }
 
 /// A scripted subscriber that writes down what it sees and which rule each event broke. Its state
@@ -152,7 +154,8 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, Unchecked<any Subscription>?) in
             state.values += 1
-            if let first = state.firstValueStack {
+            if !steps.measuresStack {
+            } else if let first = state.firstValueStack {
                 if first > here { state.stackGrowth = max(state.stackGrowth, first - here) }
             } else {
                 state.firstValueStack = here

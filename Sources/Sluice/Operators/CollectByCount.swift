@@ -110,12 +110,9 @@ where Downstream.Input == [Element] {
         }
         let rest = buffer
         buffer = []
-        lifetime.call(self) {
-            guard lifetime.end() else { return }
-            // The last, shorter array: upstream sent these against demand for an array not yet full.
-            if case .finished = completion, !rest.isEmpty { _ = downstream.with { $0.receive(rest) } }
-            downstream.with { $0.receive(completion: completion) }
-        }
+        // The last, shorter array: upstream sent these against demand for an array not yet full.
+        let last: [Input]? = if case .finished = completion, !rest.isEmpty { rest } else { nil }
+        lifetime.call(self) { lifetime.deliverEnd(last, completion, to: &downstream) }
     }
 
     @inlinable

@@ -101,11 +101,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
         let ending = slot.finish(parking: replacement)
         guard ending.didFinish else { return }
         guard ending.deliversNow else { return }
-        lifetime.call(self) {
-            guard lifetime.end() else { return }
-            if let replacement { _ = downstream.with { $0.receive(replacement) } }
-            downstream.with { $0.receive(completion: completion) }
-        }
+        lifetime.call(self) { lifetime.deliverEnd(replacement, completion, to: &downstream) }
     }
 
     @inlinable
@@ -113,11 +109,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
         demand.assertNonZero(on: description)
         let (parked, live) = slot.request()
         if let parked {
-            lifetime.call(self) {
-                guard lifetime.end() else { return }
-                if let value = parked { _ = downstream.with { $0.receive(value) } }
-                downstream.with { $0.receive(completion: .finished) }
-            }
+            lifetime.call(self) { lifetime.deliverEnd(parked, .finished, to: &downstream) }
         }
         live?.request(demand)
     }

@@ -117,11 +117,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     /// Ends the stream downstream, with the replacement value first if `replacing`.
     @inlinable
     func finish(replacing: Bool) {
-        lifetime.call(self) {
-            guard lifetime.end() else { return }
-            if replacing { _ = downstream.with { $0.receive(output) } }
-            downstream.with { $0.receive(completion: .finished) }
-        }
+        lifetime.call(self) { lifetime.deliverEnd(replacing ? output : nil, .finished, to: &downstream) }
     }
 
     @inlinable

@@ -93,6 +93,8 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
     @usableFromInline static var settled: UInt8 { 2 }
     @usableFromInline static var handedOver: UInt8 { 4 }
     @usableFromInline static var done: UInt8 { 8 }
+    /// Downstream cancelled (perhaps from inside the value's `receive`: then no completion follows).
+    @usableFromInline static var cancelled: UInt8 { 16 }
 
     @usableFromInline let state = Atomic<UInt8>(0)
     /// Used and let go of by the one caller that sets `done` (the delivery, or the cancel): no
@@ -145,7 +147,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
 
     @inlinable
     func cancel() {
-        let before = state.bitwiseOr(Self.done, ordering: .acquiringAndReleasing).oldValue
+        let before = state.bitwiseOr(Self.done | Self.cancelled, ordering: .acquiringAndReleasing).oldValue
         guard before & Self.done == 0 else { return }
         let future = self.future
         self.future = nil
@@ -171,7 +173,9 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
             switch result {
             case .success(let value):
                 _ = downstream.with { $0.receive(value) }
-                downstream.with { $0.receive(completion: .finished) }
+                if state.load(ordering: .acquiring) & Self.cancelled == 0 {
+                    downstream.with { $0.receive(completion: .finished) }
+                }
             case .failure(let error):
                 downstream.with { $0.receive(completion: .failure(error)) }
             }

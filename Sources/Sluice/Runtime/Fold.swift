@@ -238,9 +238,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         guard ending.didFinish else { return }
         if cancellingUpstream { ending.upstream?.cancel() }
         guard ending.deliversNow else { return }
-        _ = lifetime.end()
-        if let value { _ = downstream.with { $0.receive(value) } }
-        downstream.with { $0.receive(completion: completion) }
+        lifetime.deliverEnd(value, completion, to: &downstream)
     }
 
     @inlinable
@@ -248,11 +246,7 @@ where Downstream.Input == Operator.Output, Downstream.Failure == Operator.Failur
         demand.assertNonZero(on: description)
         let parked = slot.request().waiting
         if let parked {
-            lifetime.call(self) {
-                guard lifetime.end() else { return }
-                if let value = parked { _ = downstream.with { $0.receive(value) } }
-                downstream.with { $0.receive(completion: .finished) }
-            }
+            lifetime.call(self) { lifetime.deliverEnd(parked, .finished, to: &downstream) }
         }
     }
 

@@ -159,4 +159,17 @@ struct Lifetime: ~Copyable {
 
     /// Whether the stream has ended.
     @inlinable var hasEnded: Bool { gate.hasEnded }
+
+    /// Inside a call, once nothing else can deliver: `value` (if any), then `completion`, which
+    /// ends the stream; unless a cancel, from inside the value's `receive` or another thread, ended
+    /// it first (nothing follows a cancel).
+    @inlinable
+    func deliverEnd<Downstream: Subscriber>(
+        _ value: Downstream.Input?, _ completion: Subscribers.Completion<Downstream.Failure>,
+        to downstream: inout Releasable<Downstream>
+    ) {
+        if let value { _ = downstream.with { $0.receive(value) } }
+        guard end() else { return }
+        downstream.with { $0.receive(completion: completion) }
+    }
 }

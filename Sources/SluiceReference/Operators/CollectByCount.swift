@@ -57,6 +57,8 @@ where Downstream.Input == [Input] {
 
     private let lock = Lock()
     private var state: State
+    /// Set by `cancel()`: the completion does not follow a last value that a cancel came after.
+    private var cancelled = false
     /// The elements of the array being filled: always fewer than `count` between calls.
     private var buffer: [Input] = []
     private let count: Int
@@ -143,8 +145,7 @@ where Downstream.Input == [Input] {
         case .finished:
             // A shorter, last array. Upstream can only have sent its elements against demand for
             // an array that is not full yet, so that demand covers it.
-            if !rest.isEmpty { _ = downstream.receive(rest) }
-            downstream.receive(completion: .finished)
+            downstream.receiveLast(rest.isEmpty ? nil : rest, then: .finished) { lock.withLock { cancelled } }
         case .failure:
             downstream.receive(completion: completion)
         }
@@ -166,6 +167,7 @@ where Downstream.Input == [Input] {
         // `previous` and `dropped` keep what the stream held until the lock is released.
         let previous = state
         let dropped = buffer
+        cancelled = true
         if case .awaitingSubscription = previous { state = .abandoned } else { state = .terminated }
         buffer = []
         lock.unlock()

@@ -70,6 +70,8 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
 
     private let lock = Lock()
     private var state: State
+    /// Set by `cancel()`: the completion does not follow a last value that a cancel came after.
+    private var cancelled = false
     private var receivedValue = false
     private var downstreamHasAsked = false
 
@@ -123,10 +125,8 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
         state = .terminated
         let replace = !receivedValue
         lock.unlock()
-        if case .finished = completion, replace {
-            _ = live.downstream.receive(live.output)
-        }
-        live.downstream.receive(completion: completion)
+        let replacing = if case .finished = completion { replace } else { false }
+        live.downstream.receiveLast(replacing ? live.output : nil, then: completion) { lock.withLock { cancelled } }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -140,8 +140,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
         case .awaitingDemand(let live):
             state = .terminated
             lock.unlock()
-            _ = live.downstream.receive(live.output)
-            live.downstream.receive(completion: .finished)
+            live.downstream.receiveLast(live.output, then: .finished) { lock.withLock { cancelled } }
         case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
         }
@@ -149,10 +148,11 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
 
     func cancel() {
         let previous = lock.withLock {
+            cancelled = true
             if case .awaitingSubscription = state {
-                exchange(&state, with: .abandoned)
+                return exchange(&state, with: .abandoned)
             } else {
-                exchange(&state, with: .terminated)
+                return exchange(&state, with: .terminated)
             }
         }
         if case .subscribed(_, let upstream) = previous {

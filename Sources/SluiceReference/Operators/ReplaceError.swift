@@ -66,6 +66,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     private let lock = Lock()
     private var state: State
+    /// Set by `cancel()`: the completion does not follow a last value that a cancel came after.
+    private var cancelled = false
     /// What downstream has asked for and not yet received.
     private var demand = Subscribers.Demand.none
 
@@ -123,10 +125,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         }
         state = .terminated
         lock.unlock()
-        if case .failure = completion {
-            _ = live.downstream.receive(live.output)
-        }
-        live.downstream.receive(completion: .finished)
+        let replacing = if case .failure = completion { true } else { false }
+        live.downstream.receiveLast(replacing ? live.output : nil, then: .finished) { lock.withLock { cancelled } }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -140,8 +140,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         case .awaitingDemand(let live):
             state = .terminated
             lock.unlock()
-            _ = live.downstream.receive(live.output)
-            live.downstream.receive(completion: .finished)
+            live.downstream.receiveLast(live.output, then: .finished) { lock.withLock { cancelled } }
         case .awaitingSubscription, .terminated, .abandoned:
             lock.unlock()
         }
@@ -149,10 +148,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     func cancel() {
         let previous = lock.withLock {
+            cancelled = true
             if case .awaitingSubscription = state {
-                exchange(&state, with: .abandoned)
+                return exchange(&state, with: .abandoned)
             } else {
-                exchange(&state, with: .terminated)
+                return exchange(&state, with: .terminated)
             }
         }
         if case .subscribed(_, let upstream) = previous {

@@ -84,6 +84,8 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
 
     private let lock = Lock()
     private var state: State
+    /// Set by `cancel()`: the completion does not follow a last value that a cancel came after.
+    private var cancelled = false
     /// Kept while waiting, as Combine does; dropped on termination.
     private var future: Future<Output, Failure>?
 
@@ -162,6 +164,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
 
     func cancel() {
         lock.lock()
+        cancelled = true
         guard !isTerminated else {
             lock.unlock()
             return
@@ -201,8 +204,7 @@ private final class FutureSubscription<Downstream: Subscriber>: Subscription, Fu
         case .success(let value)? where requested:
             state = .terminated
             lock.unlock()
-            _ = downstream.receive(value)
-            downstream.receive(completion: .finished)
+            downstream.receiveLast(value, then: .finished) { lock.withLock { cancelled } }
             releaseFuture()
         default:
             lock.unlock()

@@ -69,6 +69,8 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
     private let lock = Lock()
     private var state: State
     private var downstreamHasAsked = false
+    /// Set by `cancel()`: the completion does not follow a last value that a cancel came after.
+    private var cancelled = false
     let description: String
     /// Combine's mirror children for this operator, from the running result; `nil` for a reducer's.
     private let reflect: ((Downstream.Input?) -> [Mirror.Child])?
@@ -166,16 +168,16 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
         state = .terminated
         lock.unlock()
-        if let value { _ = downstream.receive(value) }
-        downstream.receive(completion: .finished)
+        downstream.receiveLast(value, then: .finished) { lock.withLock { cancelled } }
     }
 
     func cancel() {
         let previous = lock.withLock {
+            cancelled = true
             if case .awaitingSubscription = state {
-                exchange(&state, with: .abandoned)
+                return exchange(&state, with: .abandoned)
             } else {
-                exchange(&state, with: .terminated)
+                return exchange(&state, with: .terminated)
             }
         }
         if case .subscribed(_, let upstream) = previous {
@@ -223,8 +225,7 @@ final class FoldSubscription<Input, UpstreamFailure: Error, Downstream: Subscrib
         }
         state = .terminated
         lock.unlock()
-        if let value { _ = live.downstream.receive(value) }
-        live.downstream.receive(completion: .finished)
+        live.downstream.receiveLast(value, then: .finished) { lock.withLock { cancelled } }
     }
 }
 

@@ -22,3 +22,17 @@ func exchange<Value>(_ value: inout Value, with replacement: Value) -> Value {
     value = replacement
     return previous
 }
+
+extension Subscriber {
+    /// The stream's last value, if any, then `completion`, which does not follow a cancel made
+    /// meanwhile (from inside the value's `receive`, or on another thread): nothing follows a cancel.
+    func receiveLast(
+        _ value: Input?, then completion: Subscribers.Completion<Failure>, unlessCancelled cancelled: () -> Bool
+    ) {
+        if let value {
+            _ = receive(value)
+            if cancelled() { return }
+        }
+        receive(completion: completion)
+    }
+}
