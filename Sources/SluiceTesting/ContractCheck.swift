@@ -45,6 +45,18 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
     /// An operator asks upstream for no more than its subscriber asked of it (map, filter and the
     /// operators documented as passing demand through). Checked when the operator declares it.
     case upstreamDemandFollowsDownstream
+    /// With unlimited demand, the stream ends. A promise: checked when the publisher makes it.
+    case finishes
+    /// Each subscriber gets the whole stream: a second subscriber, after the first, sees the same
+    /// events. A promise: checked when the publisher makes it.
+    case isCold
+    /// A subscriber that comes after values were sent gets the latest of them first
+    /// (`CurrentValueSubject`, `share(replay: 1)`). A promise: checked when the publisher makes it.
+    case replaysLatest
+
+    /// The rules a publisher may promise beyond the contract; the others are checked always (the
+    /// ones on upstream for operators only).
+    public static var promises: [PublisherRule] { [.finishes, .isCold, .replaysLatest] }
 
     /// The rule in words, as a report prints it.
     public var description: String {
@@ -59,6 +71,9 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
         case .concurrentRequestAndCancel: "request and cancel are safe from several threads"
         case .cancelReachesUpstream: "a cancel reaches upstream"
         case .upstreamDemandFollowsDownstream: "upstream is asked for no more than downstream asked for"
+        case .finishes: "with unlimited demand, it finishes"
+        case .isCold: "every subscriber gets the whole stream"
+        case .replaysLatest: "a later subscriber gets the latest value first"
         }
     }
 }
@@ -112,14 +127,15 @@ public enum UpstreamDemand: Sendable {
 }
 
 /// Checks the publishers `makePublisher` makes (a fresh one per scripted subscriber) against
-/// every rule of the contract that applies to a publisher, and reports each rule.
+/// every rule of the contract that applies to a publisher, and the `promises` it makes (among
+/// `PublisherRule.promises`), and reports each rule.
 ///
 /// The publisher is expected to deliver synchronously (from `subscribe` and `request`), as
 /// sequences, `Just`, fulfilled `Future`s and operators over them do.
-public func checkContract<P: Publisher>(of makePublisher: () -> P) -> ContractReport {
-    let rules = PublisherRule.allCases.filter {
-        ![.cancelReachesUpstream, .upstreamDemandFollowsDownstream].contains($0)
-    }
+public func checkContract<P: Publisher>(of makePublisher: () -> P, promising promises: [PublisherRule] = [])
+    -> ContractReport
+{
+    let rules = applicableRules(operator: false, promises: promises)
     return withoutActuallyEscaping(makePublisher) { makePublisher in
         var check = ContractCheck(rules: rules) { _, _ in (makePublisher(), nil) }
         return check.run()
@@ -131,26 +147,45 @@ public func checkContract<P: Publisher>(of makePublisher: () -> P) -> ContractRe
 /// an operator sends upstream included.
 public func checkContract<Output, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
-    upstreamDemand: UpstreamDemand = .withinDownstreamDemand
+    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, promising promises: [PublisherRule] = []
 ) -> ContractReport {
-    checkOperator(makeOperator, values: values, failure: nil, upstreamDemand: upstreamDemand)
+    checkOperator(makeOperator, values: values, failure: nil, upstreamDemand: upstreamDemand, promises: promises)
 }
 
 /// Checks an operator over an upstream that plays `values`, then fails with `failure`.
 public func checkContract<Output, Failure: Error, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Failure>) -> P, feeding values: [Output],
-    failingWith failure: Failure, upstreamDemand: UpstreamDemand = .withinDownstreamDemand
+    failingWith failure: Failure, upstreamDemand: UpstreamDemand = .withinDownstreamDemand,
+    promising promises: [PublisherRule] = []
 ) -> ContractReport {
-    checkOperator(makeOperator, values: values, failure: failure, upstreamDemand: upstreamDemand)
+    checkOperator(makeOperator, values: values, failure: failure, upstreamDemand: upstreamDemand, promises: promises)
+}
+
+/// The rules a check applies: the contract's, the ones on upstream for an operator (upstream demand
+/// when it is declared), and the promises made.
+private func applicableRules(operator: Bool, upstreamDemand: UpstreamDemand? = nil, promises: [PublisherRule])
+    -> [PublisherRule]
+{
+    for promise in promises {
+        require(
+            PublisherRule.promises.contains(promise),
+            "checkContract: \(promise) is a rule of the contract, not a promise (see PublisherRule.promises)")
+    }
+    return PublisherRule.allCases.filter { rule in
+        switch rule {
+        case .cancelReachesUpstream: `operator`
+        case .upstreamDemandFollowsDownstream: upstreamDemand == .withinDownstreamDemand
+        case .finishes, .isCold, .replaysLatest: promises.contains(rule)
+        default: true
+        }
+    }
 }
 
 private func checkOperator<Output, Failure: Error, P: Publisher>(
     _ makeOperator: (ContractUpstream<Output, Failure>) -> P, values: [Output], failure: Failure?,
-    upstreamDemand: UpstreamDemand
+    upstreamDemand: UpstreamDemand, promises: [PublisherRule]
 ) -> ContractReport {
-    let rules = PublisherRule.allCases.filter {
-        $0 != .upstreamDemandFollowsDownstream || upstreamDemand == .withinDownstreamDemand
-    }
+    let rules = applicableRules(operator: true, upstreamDemand: upstreamDemand, promises: promises)
     return withoutActuallyEscaping(makeOperator) { makeOperator in
         var check = ContractCheck(rules: rules) { trace, count in
             let ledger = UpstreamLedger(trace: trace)
@@ -207,6 +242,13 @@ private struct ContractCheck<P: Publisher> {
         return Run(publisher: publisher, probe: probe, ledger: ledger)
     }
 
+    /// A second subscriber to the publisher of `run`, after the first, writing into the same trace.
+    func subscribeAgain(_ run: Run, _ steps: DemandSteps) -> Probe {
+        let probe = Probe(steps, trace: run.probe.trace, label: "second: ")
+        run.publisher.subscribe(probe)
+        return probe
+    }
+
     mutating func note(_ rule: PublisherRule, _ why: String, _ run: Run) {
         if rules.contains(rule), findings[rule] == nil { findings[rule] = (why, run.probe.trace.lines) }
     }
@@ -241,12 +283,30 @@ private struct ContractCheck<P: Publisher> {
             judging: [.synchronousDemandIsBounded])
         let skipped = findings.isEmpty ? nil : "checked only when every other rule holds"
         if findings.isEmpty { checkThreads() }
+        checkPromises()
         return ContractReport(
             findings: rules.map { rule in
                 ContractReport.Finding(
                     rule: rule, violation: findings[rule]?.why, trace: findings[rule]?.trace ?? [],
                     skipped: rule == .concurrentRequestAndCancel ? skipped : nil)
             })
+    }
+
+    /// The promises made: with unlimited demand it finishes; a second subscriber, after the first,
+    /// gets the same events (cold), or the latest value first (replays).
+    mutating func checkPromises() {
+        guard !PublisherRule.promises.allSatisfy({ !rules.contains($0) }) else { return }
+        let first = start(DemandSteps(initial: .unlimited))
+        if first.probe.completions == 0 { note(.finishes, "with unlimited demand, no completion came", first) }
+        let second = subscribeAgain(first, DemandSteps(initial: .unlimited))
+        let (seen, seenAgain) = (first.probe.received, second.received)
+        if seenAgain != seen {
+            note(.isCold, "the second subscriber got \(seenAgain), the first \(seen)", first)
+        }
+        if let latest = seen.last(where: { $0.hasPrefix("value(") }), seenAgain.first != latest {
+            let got = seenAgain.first ?? "nothing"
+            note(.replaysLatest, "the second subscriber got \(got) first, not the latest value, \(latest)", first)
+        }
     }
 
     /// After a cancel nothing comes, the publisher lets go of the probe, and an operator cancels upstream.

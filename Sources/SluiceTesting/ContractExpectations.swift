@@ -21,9 +21,10 @@ import Testing
 /// Testing issue for each rule broken, at the caller's source location.
 @discardableResult
 public func expectContract<P: Publisher>(
-    of makePublisher: () -> P, sourceLocation: SourceLocation = #_sourceLocation
+    of makePublisher: () -> P, promising promises: [PublisherRule] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
 ) -> ContractReport {
-    record(checkContract(of: makePublisher), at: sourceLocation)
+    record(checkContract(of: makePublisher, promising: promises), at: sourceLocation)
 }
 
 /// Checks an operator over an upstream that plays `values`, then finishes (see
@@ -31,9 +32,12 @@ public func expectContract<P: Publisher>(
 @discardableResult
 public func expectContract<Output, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
-    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, sourceLocation: SourceLocation = #_sourceLocation
+    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, promising promises: [PublisherRule] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
 ) -> ContractReport {
-    record(checkContract(ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand), at: sourceLocation)
+    let report = checkContract(
+        ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand, promising: promises)
+    return record(report, at: sourceLocation)
 }
 
 /// Checks an operator over an upstream that plays `values`, then fails with `failure`, and records
@@ -42,10 +46,11 @@ public func expectContract<Output, P: Publisher>(
 public func expectContract<Output, Failure: Error, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Failure>) -> P, feeding values: [Output],
     failingWith failure: Failure, upstreamDemand: UpstreamDemand = .withinDownstreamDemand,
-    sourceLocation: SourceLocation = #_sourceLocation
+    promising promises: [PublisherRule] = [], sourceLocation: SourceLocation = #_sourceLocation
 ) -> ContractReport {
     let report = checkContract(
-        ofOperator: makeOperator, feeding: values, failingWith: failure, upstreamDemand: upstreamDemand)
+        ofOperator: makeOperator, feeding: values, failingWith: failure, upstreamDemand: upstreamDemand,
+        promising: promises)
     return record(report, at: sourceLocation)
 }
 
@@ -64,9 +69,10 @@ import XCTest
 /// XCTest once for each rule broken, at the caller's line.
 @discardableResult
 public func assertContract<P: Publisher>(
-    of makePublisher: () -> P, file: StaticString = #filePath, line: UInt = #line
+    of makePublisher: () -> P, promising promises: [PublisherRule] = [], file: StaticString = #filePath,
+    line: UInt = #line
 ) -> ContractReport {
-    fail(checkContract(of: makePublisher), file: file, line: line)
+    fail(checkContract(of: makePublisher, promising: promises), file: file, line: line)
 }
 
 /// Checks an operator over an upstream that plays `values`, then finishes, and fails the running
@@ -74,11 +80,12 @@ public func assertContract<P: Publisher>(
 @discardableResult
 public func assertContract<Output, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
-    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, file: StaticString = #filePath, line: UInt = #line
+    upstreamDemand: UpstreamDemand = .withinDownstreamDemand, promising promises: [PublisherRule] = [],
+    file: StaticString = #filePath, line: UInt = #line
 ) -> ContractReport {
-    fail(
-        checkContract(ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand), file: file,
-        line: line)
+    let report = checkContract(
+        ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand, promising: promises)
+    return fail(report, file: file, line: line)
 }
 
 private func fail(_ report: ContractReport, file: StaticString, line: UInt) -> ContractReport {

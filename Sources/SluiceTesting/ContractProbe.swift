@@ -63,6 +63,8 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         var values = 0
         var completions = 0
         var cancelled = false
+        /// The values and the completions received, as the trace writes them (the first ones).
+        var received: [String] = []
         /// The stack's position at the first value, and how far it grew below it since.
         var firstValueStack: UInt?
         var stackGrowth: UInt = 0
@@ -76,11 +78,18 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
 
     private let steps: DemandSteps
     let trace: ContractTrace
+    /// Put before each of its events in the trace (a second subscriber's: "second: ").
+    private let label: String
     private let state = Mutex(State())
 
-    init(_ steps: DemandSteps, trace: ContractTrace) {
+    init(_ steps: DemandSteps, trace: ContractTrace, label: String = "") {
         self.steps = steps
         self.trace = trace
+        self.label = label
+    }
+
+    private func record(_ event: String) {
+        trace.record(label + event)
     }
 
     /// Subscriptions received so far.
@@ -91,6 +100,8 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     var completions: Int { state.withLock { $0.completions } }
     /// Whether the probe has cancelled.
     var cancelled: Bool { state.withLock { $0.cancelled } }
+    /// The values and completions received, as the trace writes them (the first ones).
+    var received: [String] { state.withLock { $0.received } }
     /// The demand asked for and not yet met.
     var outstanding: Subscribers.Demand { state.withLock { $0.outstanding } }
 
@@ -109,7 +120,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     }
 
     func receive(subscription: any Subscription) {
-        trace.record("subscription")
+        record("subscription")
         let subscription = Unchecked(subscription)
         let first = state.withLock { state in
             state.subscriptions += 1
@@ -125,7 +136,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
 
     /// Asks for more, as a subscriber's `request` would.
     func request(_ demand: Subscribers.Demand) {
-        trace.record("request(\(demand))")
+        record("request(\(demand))")
         let subscription = state.withLock { state in
             state.outstanding += demand
             return state.subscription
@@ -135,7 +146,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
 
     /// Cancels the subscription.
     func cancel() {
-        trace.record("cancel")
+        record("cancel")
         let subscription = state.withLock { state in
             state.cancelled = true
             return state.subscription
@@ -149,11 +160,13 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        trace.record("value(\(input))")
+        let event = "value(\(input))"
+        record(event)
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, Unchecked<any Subscription>?) in
             state.values += 1
+            if state.received.count < ContractTrace.limit { state.received.append(event) }
             if !steps.measuresStack {
             } else if let first = state.firstValueStack {
                 if first > here { state.stackGrowth = max(state.stackGrowth, first - here) }
@@ -183,20 +196,18 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
             return (steps.perValue, nil)
         }
         if let cancelling {
-            trace.record("cancel")
+            record("cancel")
             cancelling.value.cancel()
         }
         return demand
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        if case .failure(let error) = completion {
-            trace.record("failure(\(error))")
-        } else {
-            trace.record("finished")
-        }
+        let event = if case .failure(let error) = completion { "failure(\(error))" } else { "finished" }
+        record(event)
         state.withLock { state in
             state.completions += 1
+            if state.received.count < ContractTrace.limit { state.received.append(event) }
             if state.subscriptions == 0 {
                 state.breaks(.subscriptionFirstAndOnce, "the completion came before the subscription")
             }

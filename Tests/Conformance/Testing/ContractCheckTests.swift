@@ -27,6 +27,32 @@ import Testing
         #expect(report.violations.map(\.rule) == [.concurrentRequestAndCancel], "\(report)")
     }
 
+    @Test func aBrokenPromiseIsCaughtByItsRule() {
+        let unending = checkContract(of: { Empty<Int, Never>(completeImmediately: false) }, promising: [.finishes])
+        #expect(unending.violations.map(\.rule) == [.finishes], "\(unending)")
+        // share() over a sequence: the first subscriber takes it all; the second finds it finished.
+        let hot = checkContract(of: { (0..<3).publisher.share() }, promising: [.isCold])
+        #expect(hot.violations.map(\.rule) == [.isCold], "\(hot)")
+        #expect(
+            hot[.isCold]?.violation
+                == #"the second subscriber got ["finished"], the first ["value(0)", "value(1)", "value(2)", "finished"]"#
+        )
+        let forgetful = checkContract(of: { (0..<3).publisher.share() }, promising: [.replaysLatest])
+        #expect(forgetful.violations.map(\.rule) == [.replaysLatest], "\(forgetful)")
+        #expect(forgetful[.replaysLatest]?.trace.contains("second: finished") == true)
+    }
+
+    @Test func keptPromisesAreReportedKept() {
+        let report = checkContract(of: { Just(1) }, promising: PublisherRule.promises)
+        #expect(report.violations.isEmpty, "\(report)")
+        #expect(report.findings.count == PublisherRule.allCases.count - 2)
+        #expect(
+            checkContract(of: { CurrentValueSubject<Int, Never>(1) }, promising: [.replaysLatest]).violations.isEmpty)
+        #expect(
+            checkContract(ofOperator: { $0.map { $0 + 1 } }, feeding: [1, 2], promising: [.finishes]).violations.isEmpty
+        )
+    }
+
     @Test func aReportSaysWhichRuleBrokeAndShowsItsTrace() {
         let report = checkContract { BrokenPublisher(fault: .ignoresDemand) }
         let text = report.description

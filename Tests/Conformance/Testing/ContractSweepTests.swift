@@ -21,9 +21,14 @@ import Testing
     /// What an operator's upstream plays: duplicates for removeDuplicates, enough for prefix and output(in:).
     static let values = [1, 2, 2, 3, 5, 8, 8, 13]
 
-    static func publisher<P: Publisher>(_ name: String, _ make: @escaping () -> P) -> Case {
-        Case(name: name) { checkContract(of: make) }
+    static func publisher<P: Publisher>(
+        _ name: String, promising promises: [PublisherRule] = [], _ make: @escaping () -> P
+    ) -> Case {
+        Case(name: name) { checkContract(of: make, promising: promises) }
     }
+
+    /// What a cold publisher that ends promises.
+    static let coldAndFinite: [PublisherRule] = [.finishes, .isCold]
 
     static func passing<P: Publisher>(_ name: String, _ make: @escaping (Upstream) -> P) -> Case {
         Case(name: name) { checkContract(ofOperator: make, feeding: values) }
@@ -43,30 +48,40 @@ import Testing
     }
 
     static let publishers: [Case] = [
-        publisher("Just") { Just(1) },
-        publisher("Empty") { Empty<Int, Never>() },
+        publisher("Just", promising: coldAndFinite) { Just(1) },
+        publisher("Empty", promising: coldAndFinite) { Empty<Int, Never>() },
         publisher("Empty(completeImmediately: false)") { Empty<Int, Never>(completeImmediately: false) },
-        publisher("Fail") { Fail<Int, TestError>(error: .oops) },
-        publisher("Range.publisher") { (0..<1_000).publisher },
-        publisher("Array.publisher") { Array(0..<1_000).publisher },
-        publisher("Optional.Publisher") { Optional(1).publisher },
-        publisher("Result.Publisher") { Result<Int, TestError>.success(1).publisher },
-        publisher("Result.Publisher failure") { Result<Int, TestError>.failure(.oops).publisher },
-        publisher("Deferred") { Deferred { Just(1) } },
-        publisher("Future") { Future<Int, Never> { $0(.success(1)) } },
-        publisher("Record") { Record<Int, TestError>(output: [1, 2, 3], completion: .failure(.oops)) },
+        publisher("Fail", promising: coldAndFinite) { Fail<Int, TestError>(error: .oops) },
+        publisher("Range.publisher", promising: coldAndFinite) { (0..<1_000).publisher },
+        publisher("Array.publisher", promising: coldAndFinite) { Array(0..<1_000).publisher },
+        publisher("Optional.Publisher", promising: coldAndFinite) { Optional(1).publisher },
+        publisher("Result.Publisher", promising: coldAndFinite) { Result<Int, TestError>.success(1).publisher },
+        publisher("Result.Publisher failure", promising: coldAndFinite) {
+            Result<Int, TestError>.failure(.oops).publisher
+        },
+        publisher("Deferred", promising: coldAndFinite) { Deferred { Just(1) } },
+        publisher("Future", promising: [.finishes, .replaysLatest]) { Future<Int, Never> { $0(.success(1)) } },
+        publisher("Record", promising: coldAndFinite) {
+            Record<Int, TestError>(output: [1, 2, 3], completion: .failure(.oops))
+        },
         publisher("PassthroughSubject") { PassthroughSubject<Int, Never>() },
-        publisher("CurrentValueSubject") { CurrentValueSubject<Int, Never>(1) },
+        publisher("CurrentValueSubject", promising: [.replaysLatest]) { CurrentValueSubject<Int, Never>(1) },
         publisher("AnyPublisher") { (0..<100).publisher.eraseToAnyPublisher() },
-        publisher("sequence.map.filter") { (0..<1_000).publisher.map { $0 * 2 }.filter { $0 % 3 == 0 } },
-        publisher("sequence.flatMap") { (0..<100).publisher.flatMap { [$0, $0].publisher } },
-        publisher("sequence.merge") { (0..<100).publisher.merge(with: (0..<100).publisher) },
-        publisher("sequence.zip") { (0..<100).publisher.zip((0..<100).publisher) },
+        publisher("sequence.map.filter", promising: coldAndFinite) {
+            (0..<1_000).publisher.map { $0 * 2 }.filter { $0 % 3 == 0 }
+        },
+        publisher("sequence.flatMap", promising: coldAndFinite) { (0..<100).publisher.flatMap { [$0, $0].publisher } },
+        publisher("sequence.merge", promising: coldAndFinite) { (0..<100).publisher.merge(with: (0..<100).publisher) },
+        publisher("sequence.zip", promising: coldAndFinite) { (0..<100).publisher.zip((0..<100).publisher) },
         publisher("sequence.combineLatest") { (0..<100).publisher.combineLatest((0..<100).publisher) },
         publisher("sequence.switchToLatest") { (0..<100).publisher.map { [$0, $0].publisher }.switchToLatest() },
-        publisher("sequence.append") { (0..<100).publisher.append(100..<200) },
-        publisher("Publishers.Concatenate") { Publishers.Concatenate(prefix: Just(0), suffix: (1..<100).publisher) },
-        publisher("Publishers.MergeMany") { Publishers.MergeMany((0..<4).map { _ in (0..<25).publisher.map { $0 * 4 } }) },
+        publisher("sequence.append", promising: coldAndFinite) { (0..<100).publisher.append(100..<200) },
+        publisher("Publishers.Concatenate", promising: coldAndFinite) {
+            Publishers.Concatenate(prefix: Just(0), suffix: (1..<100).publisher)
+        },
+        publisher("Publishers.MergeMany", promising: coldAndFinite) {
+            Publishers.MergeMany((0..<4).map { _ in (0..<25).publisher.map { $0 * 4 } })
+        },
     ]
 
     static let operators: [Case] = [
@@ -102,7 +117,9 @@ import Testing
         passing("zip") { $0.zip((0..<100).publisher) },
         passing("combineLatest") { $0.combineLatest(Just(0)) },
         passing("assertNoFailure") { $0.setFailureType(to: TestError.self).assertNoFailure() },
-        passing("encode.decode") { $0.map { [$0] }.encode(encoder: JSONEncoder()).decode(type: [Int].self, decoder: JSONDecoder()) },
+        passing("encode.decode") {
+            $0.map { [$0] }.encode(encoder: JSONEncoder()).decode(type: [Int].self, decoder: JSONDecoder())
+        },
         free("flatMap") { $0.flatMap { Just($0) } },
         free("flatMap(maxPublishers: .max(1))") { $0.flatMap(maxPublishers: .max(1)) { [$0, $0].publisher } },
         free("switchToLatest") { $0.map { Just($0) }.switchToLatest() },
