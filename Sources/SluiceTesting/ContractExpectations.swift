@@ -17,7 +17,7 @@ extension ContractReport {
 #if canImport(Testing)
 import Testing
 
-/// Checks the publishers `makePublisher` makes (see `checkContract(of:)`) and records a Swift
+/// Checks the publishers `makePublisher` makes (see `checkContract(of:promising:)`) and records a Swift
 /// Testing issue for each rule broken, at the caller's source location.
 @discardableResult
 public func expectContract<P: Publisher>(
@@ -28,7 +28,7 @@ public func expectContract<P: Publisher>(
 }
 
 /// Checks an operator over an upstream that plays `values`, then finishes (see
-/// `checkContract(ofOperator:feeding:upstreamDemand:)`), and records an issue per rule broken.
+/// `checkContract(ofOperator:feeding:upstreamDemand:promising:)`), and records an issue per rule broken.
 @discardableResult
 public func expectContract<Output, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
@@ -65,7 +65,7 @@ private func record(_ report: ContractReport, at sourceLocation: SourceLocation)
 #if canImport(XCTest)
 import XCTest
 
-/// Checks the publishers `makePublisher` makes (see `checkContract(of:)`) and fails the running
+/// Checks the publishers `makePublisher` makes (see `checkContract(of:promising:)`) and fails the running
 /// XCTest once for each rule broken, at the caller's line.
 @discardableResult
 public func assertContract<P: Publisher>(
