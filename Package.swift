@@ -114,9 +114,10 @@ let package = Package(
                 .target(name: "SluiceFoundation", condition: .when(platforms: nonApple)),
             ]
         ),
-        // The test kit (virtual-time TestScheduler, ...), written once in Sources/SluiceTesting and
-        // compiled against each implementation (SluiceReferenceTesting links that folder, a symlink).
-        .target(name: "SluiceTesting", dependencies: ["Sluice"]),
+        // The test kit (virtual-time TestScheduler, the contract check, ...), written once in
+        // Sources/SluiceTesting and compiled against each implementation (SluiceReferenceTesting links
+        // that folder, a symlink); where Apple's Combine is, against Combine (scripts/combine-check).
+        .target(name: "SluiceTesting", dependencies: [.target(name: "Sluice", condition: .when(platforms: nonApple))]),
         // Beyond Combine: what Combine users reach for (ReplaySubject, share(replay:), ...), a separate
         // product so that `Sluice` stays exactly Combine. Each implementation has its own primitives
         // (Subjects/, ...); what is composed of Combine's own operators is written once, in

@@ -14,6 +14,8 @@ import Glibc
 
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif
@@ -166,10 +168,8 @@ public func checkContract<Output, Failure: Error, P: Publisher>(
 private func applicableRules(operator: Bool, upstreamDemand: UpstreamDemand? = nil, promises: [PublisherRule])
     -> [PublisherRule]
 {
-    for promise in promises {
-        require(
-            PublisherRule.promises.contains(promise),
-            "checkContract: \(promise) is a rule of the contract, not a promise (see PublisherRule.promises)")
+    for promise in promises where !PublisherRule.promises.contains(promise) {
+        fatalError("checkContract: \(promise) is a rule of the contract, not a promise (see PublisherRule.promises)")
     }
     return PublisherRule.allCases.filter { rule in
         switch rule {

@@ -7,6 +7,8 @@ import Synchronization
 
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif

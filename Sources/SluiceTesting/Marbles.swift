@@ -5,6 +5,8 @@
 // against each implementation (see VirtualTime.swift).
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif
@@ -72,11 +74,11 @@ public enum Marbles {
         for character in diagram where character != " " {
             switch character {
             case "(":
-                require(!inGroup, "Marbles: a group cannot open inside a group in \"\(diagram)\"")
+                guard !inGroup else { fatalError("Marbles: a group cannot open inside a group in \"\(diagram)\"") }
                 inGroup = true
                 continue
             case ")":
-                require(inGroup, "Marbles: ')' closes no group in \"\(diagram)\"")
+                guard inGroup else { fatalError("Marbles: ')' closes no group in \"\(diagram)\"") }
                 inGroup = false
             case "-":
                 break
@@ -84,18 +86,18 @@ public enum Marbles {
                 events.append((frame, .finished))
             case "#":
                 guard let failure else {
-                    trap("Marbles: \"\(diagram)\" fails (#), but no failure was given")
+                    fatalError("Marbles: \"\(diagram)\" fails (#), but no failure was given")
                 }
                 events.append((frame, .failure(failure)))
             default:
                 guard let value = values[character] else {
-                    trap("Marbles: no value for '\(character)' in \"\(diagram)\"")
+                    fatalError("Marbles: no value for '\(character)' in \"\(diagram)\"")
                 }
                 events.append((frame, .value(value)))
             }
             if !inGroup { frame += 1 }
         }
-        require(!inGroup, "Marbles: a group is not closed in \"\(diagram)\"")
+        guard !inGroup else { fatalError("Marbles: a group is not closed in \"\(diagram)\"") }
         return events
     }
 

@@ -7,6 +7,8 @@ import Synchronization
 // VirtualTime.swift).
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif
@@ -98,7 +100,9 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance _: SchedulerTimeType.Stride,
         options _: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        require(interval > .nanoseconds(0), "TestScheduler: a repeating action needs a positive interval")
+        guard interval > .nanoseconds(0) else {
+            fatalError("TestScheduler: a repeating action needs a positive interval")
+        }
         let id = state.withLock { state in state.enqueue(at: max(date, state.now), interval: interval, action) }
         return AnyCancellable { [weak self] in
             self?.state.withLock { state in state.queue.removeAll { $0.id == id } }

@@ -6,6 +6,8 @@
 // (see VirtualTime.swift).
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif

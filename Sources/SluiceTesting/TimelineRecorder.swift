@@ -5,6 +5,8 @@
 // each implementation (see VirtualTime.swift).
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif

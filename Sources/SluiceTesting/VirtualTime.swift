@@ -6,6 +6,8 @@
 // because `SchedulerTimeIntervalConvertible` is each implementation's own protocol.
 #if SLUICE_REFERENCE
 import SluiceReference
+#elseif canImport(Combine)
+import Combine
 #else
 import Sluice
 #endif
