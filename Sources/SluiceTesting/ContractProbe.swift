@@ -3,7 +3,7 @@
 
 // The scripted subscriber of the contract check, and the trace it shares with the check's
 // upstream. Written once and compiled against each implementation (see VirtualTime.swift).
-import Synchronization
+import Foundation
 
 #if SLUICE_REFERENCE
 import SluiceReference
@@ -18,7 +18,7 @@ final class ContractTrace: Sendable {
     /// How many events are kept.
     static var limit: Int { 32 }
 
-    private let events = Mutex<[String]>([])
+    private let events = Locked<[String]>([])
 
     func record(_ event: String) {
         events.withLock { events in
@@ -29,12 +29,21 @@ final class ContractTrace: Sendable {
     var lines: [String] { events.withLock { $0 } }
 }
 
-/// A value that the check hands between threads under its own locks.
-struct Unchecked<Value>: @unchecked Sendable {
-    var value: Value
+/// State that several threads share, under a lock the thread sanitizer sees (a pthread mutex:
+/// Synchronization's `Mutex` is invisible to it, and a user's check run under it would report the
+/// kit's own accesses as races).
+final class Locked<State>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: State
 
-    init(_ value: Value) {
-        self.value = value
+    init(_ state: State) {
+        self.state = state
+    }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
     }
 }
 
@@ -59,7 +68,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     static var stackGrowthLimit: UInt { 64 * 1024 }
 
     private struct State {
-        var subscription: Unchecked<any Subscription>?
+        var subscription: (any Subscription)?
         var subscriptions = 0
         var outstanding = Subscribers.Demand.none
         var values = 0
@@ -82,7 +91,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     let trace: ContractTrace
     /// Put before each of its events in the trace (a second subscriber's: "second: ").
     private let label: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(_ steps: DemandSteps, trace: ContractTrace, label: String = "") {
         self.steps = steps
@@ -123,7 +132,6 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
 
     func receive(subscription: any Subscription) {
         record("subscription")
-        let subscription = Unchecked(subscription)
         let first = state.withLock { state in
             state.subscriptions += 1
             guard state.subscriptions == 1 else {
@@ -143,7 +151,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
             state.outstanding += demand
             return state.subscription
         }
-        subscription?.value.request(demand)
+        subscription?.request(demand)
     }
 
     /// Cancels the subscription.
@@ -153,7 +161,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
             state.cancelled = true
             return state.subscription
         }
-        subscription?.value.cancel()
+        subscription?.cancel()
     }
 
     /// Lets go of the subscription, so that what still holds this probe is the publisher's.
@@ -166,7 +174,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         record(event)
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, Unchecked<any Subscription>?) in
+        let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, (any Subscription)?) in
             state.values += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
             if !steps.measuresStack {
@@ -199,7 +207,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         }
         if let cancelling {
             record("cancel")
-            cancelling.value.cancel()
+            cancelling.cancel()
         }
         return demand
     }

@@ -4,7 +4,6 @@
 // The upstream an operator under check is applied to: it plays its values within the demand it is
 // given and writes down the demand and cancel traffic the operator sends it. Written once and
 // compiled against each implementation (see VirtualTime.swift).
-import Synchronization
 
 #if SLUICE_REFERENCE
 import SluiceReference
@@ -40,7 +39,7 @@ public final class ContractUpstream<Output, Failure: Error>: Publisher {
     private final class Conduit<Downstream: Subscriber>: Subscription, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         private struct State {
-            var downstream: Unchecked<Downstream>?
+            var downstream: Downstream?
             var next = 0
             var demand = Subscribers.Demand.none
             var delivering = false
@@ -56,13 +55,13 @@ public final class ContractUpstream<Output, Failure: Error>: Publisher {
         private let values: [Output]
         private let failure: Failure?
         private let ledger: UpstreamLedger
-        private let state: Mutex<State>
+        private let state: Locked<State>
 
         init(_ downstream: Downstream, values: [Output], failure: Failure?, ledger: UpstreamLedger) {
             self.values = values
             self.failure = failure
             self.ledger = ledger
-            state = Mutex(State(downstream: Unchecked(downstream)))
+            state = Locked(State(downstream: downstream))
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -88,7 +87,7 @@ public final class ContractUpstream<Output, Failure: Error>: Publisher {
                     }
                     if state.next == values.count {
                         state.downstream = nil
-                        return .complete(downstream.value)
+                        return .complete(downstream)
                     }
                     guard state.demand > 0 else {
                         state.delivering = false
@@ -96,7 +95,7 @@ public final class ContractUpstream<Output, Failure: Error>: Publisher {
                     }
                     state.demand -= 1
                     state.next += 1
-                    return .send(values[state.next - 1], downstream.value)
+                    return .send(values[state.next - 1], downstream)
                 }
                 switch step {
                 case .send(let value, let downstream):
@@ -136,7 +135,7 @@ final class UpstreamLedger: @unchecked Sendable {
     /// What downstream has asked for and not received: the operator's demand upstream is held to
     /// it when the rule on upstream demand applies (`nil`: it does not).
     var downstreamOutstanding: (@Sendable () -> Subscribers.Demand?)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(trace: ContractTrace) {
         self.trace = trace
