@@ -55,7 +55,9 @@ struct DemandSteps {
     var perValue: Subscribers.Demand = .none
     /// The probe cancels from inside the receive of this value.
     var cancelAfter: Int?
-    /// Whether the probe measures how far the stack grows from value to value (one thread only).
+    /// Whether the probe reports how far the stack grew from value to value (it always measures it
+    /// on the first value's thread, and stops asking for more past the limit, so that a publisher
+    /// that recurses cannot overflow the stack).
     var measuresStack = false
 }
 
@@ -78,6 +80,8 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         var received: [String] = []
         /// The stack's position at the first value, and how far it grew below it since.
         var firstValueStack: UInt?
+        /// The thread the first value came on: the stack is measured on it alone.
+        var firstValueThread: ObjectIdentifier?
         var stackGrowth: UInt = 0
         /// The first reason each rule was broken.
         var broken: [PublisherRule: String] = [:]
@@ -121,7 +125,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     var broken: [PublisherRule: String] {
         state.withLock { state in
             var broken = state.broken
-            if state.stackGrowth > Self.stackGrowthLimit {
+            if steps.measuresStack, state.stackGrowth > Self.stackGrowthLimit {
                 broken[.synchronousDemandIsBounded] =
                     "the stack grew by more than \(Self.stackGrowthLimit / 1024) KiB over \(state.values) values: "
                     + "the demand a value returned was served from inside the call that delivered it"
@@ -174,14 +178,16 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         record(event)
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        let thread = ObjectIdentifier(Thread.current)
         let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, (any Subscription)?) in
             state.values += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
-            if !steps.measuresStack {
-            } else if let first = state.firstValueStack {
-                if first > here { state.stackGrowth = max(state.stackGrowth, first - here) }
+            if let first = state.firstValueStack {
+                if first > here, thread == state.firstValueThread {
+                    state.stackGrowth = max(state.stackGrowth, first - here)
+                }
             } else {
-                state.firstValueStack = here
+                (state.firstValueStack, state.firstValueThread) = (here, thread)
             }
             if state.subscriptions == 0 {
                 state.breaks(.subscriptionFirstAndOnce, "a value came before the subscription")
