@@ -5,12 +5,7 @@
 // (or the operator) under test, from one thread and from several, and each rule says whether it
 // held, with the trace that broke it. Written once and compiled against each implementation (see
 // VirtualTime.swift).
-import Dispatch
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 #if SLUICE_REFERENCE
 import SluiceReference
@@ -397,41 +392,16 @@ private struct ContractCheck<P: Publisher> {
 
 /// Runs `body` on `count` threads of their own that start it together, and waits for them all.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    #if canImport(Glibc)
-    final class Start: Sendable {
-        let waiting: Atomic<Int>
-        let body: @Sendable (Int) -> Void
-        init(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-            waiting = Atomic(count)
-            self.body = body
-        }
+    let arrived = Locked(0)
+    let finished = DispatchGroup()
+    for index in 0..<count {
+        finished.enter()
+        Thread {
+            arrived.withLock { $0 += 1 }
+            while arrived.withLock({ $0 }) < count { sched_yield() }
+            body(index)
+            finished.leave()
+        }.start()
     }
-    final class Context: Sendable {
-        let start: Start
-        let index: Int
-        init(_ start: Start, _ index: Int) {
-            self.start = start
-            self.index = index
-        }
-    }
-    let start = Start(count, body)
-    let threads = (0..<count).map { index in
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Context(start, index)).toOpaque()
-        let created = pthread_create(
-            &thread, nil,
-            { raw in
-                let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-                context.start.waiting.subtract(1, ordering: .acquiringAndReleasing)
-                while context.start.waiting.load(ordering: .acquiring) > 0 { sched_yield() }
-                context.start.body(context.index)
-                return nil
-            }, context)
-        precondition(created == 0, "SluiceTesting: pthread_create failed (\(created))")
-        return thread
-    }
-    for thread in threads { pthread_join(thread, nil) }
-    #else
-    DispatchQueue.concurrentPerform(iterations: count, execute: body)
-    #endif
+    finished.wait()
 }
