@@ -10,27 +10,27 @@ let nonApple: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
 /// The machinery that checks the two implementations against each other; none of it ships. Each
 /// family in Checks/ is written once and compiled against each implementation: its `Sluice` and
 /// `Reference` folders link the shared sources (a symlink) and the second defines SLUICE_REFERENCE.
-/// - Differential (scripts/fuzz, DifferentialTests): a program language independent of both
-///   implementations, its generator and shrinker, one interpreter, and a libFuzzer target.
+/// - Differential (scripts/fuzz, DifferentialTests): one interpreter of the program language
+///   (SluicePrograms, which ships: the test kit's equivalence check is built on it) and a
+///   libFuzzer target.
 /// - Stress (scripts/stress, StressTests): scenarios under real threads.
 /// - Misuse (scripts/misuse): API violations, each run in a child process of its own and checked
 ///   against the answer it owes.
 let checks: [Target] = [
-    .target(name: "DifferentialProgram", path: "Checks/Differential/Program"),
     .target(
         name: "DifferentialSluice",
-        dependencies: ["Sluice", "SluiceTesting", "SluiceExt", "DifferentialProgram"],
+        dependencies: ["Sluice", "SluiceTesting", "SluiceExt", "SluicePrograms"],
         path: "Checks/Differential/Sluice"
     ),
     .target(
         name: "DifferentialReference",
-        dependencies: ["SluiceReference", "SluiceReferenceTesting", "SluiceReferenceExt", "DifferentialProgram"],
+        dependencies: ["SluiceReference", "SluiceReferenceTesting", "SluiceReferenceExt", "SluicePrograms"],
         path: "Checks/Differential/Reference",
         swiftSettings: [.define("SLUICE_REFERENCE")]
     ),
     .executableTarget(
         name: "DifferentialFuzz",
-        dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"],
+        dependencies: ["SluicePrograms", "DifferentialSluice", "DifferentialReference"],
         path: "Checks/Differential/Fuzz"
     ),
     .target(name: "StressKit", path: "Checks/Stress/Kit"),
@@ -77,6 +77,7 @@ let package = Package(
         .library(name: "SluiceFoundation", targets: ["SluiceFoundation"]),
         .library(name: "SluiceReferenceFoundation", targets: ["SluiceReferenceFoundation"]),
         .library(name: "SluiceShim", targets: ["SluiceShim"]),
+        .library(name: "SluicePrograms", targets: ["SluicePrograms"]),
         .library(name: "SluiceTesting", targets: ["SluiceTesting"]),
         .library(name: "SluiceReferenceTesting", targets: ["SluiceReferenceTesting"]),
         .library(name: "SluiceExt", targets: ["SluiceExt"]),
@@ -114,10 +115,18 @@ let package = Package(
                 .target(name: "SluiceFoundation", condition: .when(platforms: nonApple)),
             ]
         ),
-        // The test kit (virtual-time TestScheduler, the contract check, ...), written once in
-        // Sources/SluiceTesting and compiled against each implementation (SluiceReferenceTesting links
-        // that folder, a symlink); where Apple's Combine is, against Combine (scripts/combine-check).
-        .target(name: "SluiceTesting", dependencies: [.target(name: "Sluice", condition: .when(platforms: nonApple))]),
+        // Programs (a source, operators, subscribers, steps), their generator, shrinker and printer;
+        // independent of every implementation. SluiceTesting's equivalence check and the
+        // differential suite (Checks/Differential) run them.
+        .target(name: "SluicePrograms"),
+        // The test kit (virtual-time TestScheduler, the contract and equivalence checks, ...),
+        // written once in Sources/SluiceTesting and compiled against each implementation
+        // (SluiceReferenceTesting links that folder, a symlink); where Apple's Combine is, against
+        // Combine (scripts/combine-check).
+        .target(
+            name: "SluiceTesting",
+            dependencies: ["SluicePrograms", .target(name: "Sluice", condition: .when(platforms: nonApple))]
+        ),
         // Beyond Combine: what Combine users reach for (ReplaySubject, share(replay:), ...), a separate
         // product so that `Sluice` stays exactly Combine. Each implementation has its own primitives
         // (Subjects/, ...); what is composed of Combine's own operators is written once, in
@@ -133,7 +142,7 @@ let package = Package(
         .target(name: "SluiceExamples", dependencies: ["Sluice", "SluiceFoundation"], path: "Examples"),
         .target(
             name: "SluiceReferenceTesting",
-            dependencies: ["SluiceReference"],
+            dependencies: ["SluiceReference", "SluicePrograms"],
             swiftSettings: [.define("SLUICE_REFERENCE")]
         ),
         // The conformance suite is written once (Tests/Conformance) and compiled against each
@@ -155,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DifferentialTests",
-            dependencies: ["DifferentialProgram", "DifferentialSluice", "DifferentialReference"]
+            dependencies: ["SluicePrograms", "DifferentialSluice", "DifferentialReference"]
         ),
         .testTarget(
             name: "StressTests",

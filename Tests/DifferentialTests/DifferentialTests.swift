@@ -7,10 +7,10 @@
 //   DIFF_ECHO=1        print each program before running it (to find one that traps)
 //   DIFF_COLLECT=1     do not stop at the first divergence: report every distinct shrunk one
 
-import DifferentialProgram
 import DifferentialReference
 import DifferentialSluice
 import Foundation
+import SluicePrograms
 import Testing
 
 @Suite("Differential: Sluice vs SluiceReference")

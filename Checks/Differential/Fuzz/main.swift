@@ -6,9 +6,9 @@
 // Built by scripts/fuzz with -sanitize=fuzzer and -DFUZZING; a plain build replays files given as
 // arguments (and with --print shows the program each decodes to).
 
-import DifferentialProgram
 import DifferentialReference
 import DifferentialSluice
+import SluicePrograms
 
 #if canImport(Glibc)
 import Glibc

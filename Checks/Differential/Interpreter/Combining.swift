@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-import DifferentialProgram
+import SluicePrograms
 
 // merge, zip and combineLatest in the interpreter: their second publisher (`Side`), typed when it
 // is a `Just` or a sequence, as the printed program has it.
@@ -17,7 +17,7 @@ import SluiceExt
 
 /// The second publisher of merge/zip/combineLatest with the stage's failure type (erased: it is
 /// the other upstream, not the chain under test).
-func side<F: Error>(_ s: Side, _ context: Context, failing: F.Type) -> AnyPublisher<Int, F> {
+func side<F: Error>(_ s: Side, _ run: ProgramRun, failing: F.Type) -> AnyPublisher<Int, F> {
     let never: AnyPublisher<Int, Never>
     let failing: AnyPublisher<Int, any Error>
     switch s {
@@ -28,8 +28,8 @@ func side<F: Error>(_ s: Side, _ context: Context, failing: F.Type) -> AnyPublis
         never = vs.publisher.eraseToAnyPublisher()
         failing = Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher()
     case .other:
-        never = context.other.replaceError(with: -1).eraseToAnyPublisher()
-        failing = context.other.eraseToAnyPublisher()
+        never = run.other.replaceError(with: -1).eraseToAnyPublisher()
+        failing = run.other.eraseToAnyPublisher()
     }
     if let typed = never as? AnyPublisher<Int, F> { return typed }
     guard let typed = failing as? AnyPublisher<Int, F> else { fatalError("no side for failure \(F.self)") }

@@ -3,9 +3,9 @@
 
 // The overloads Swift would pick statically (`Just.map`, `Publishers.Sequence.filter`,
 // `Publishers.Map.map`, ...), reproduced for the interpreter (Interpreter.swift) by dispatching on
-// the dynamic type, following the table in DifferentialProgram/StaticTypes.swift.
+// the dynamic type, following the table in SluicePrograms/StaticTypes.swift.
 
-import DifferentialProgram
+import SluicePrograms
 
 #if SLUICE_REFERENCE
 import SluiceReference

@@ -78,24 +78,40 @@ public enum ProgramGenerator {
         var ops: [Op] = []
         let count = r.int(0...maxOps)
         for _ in 0..<count { ops.append(makeOp(&r)) }
-        let subscriber = makeSubscriber(&r)
-        var steps: [Step] = []
-        let stepCount = r.int(0...7)
-        let usesOther = ops.contains { $0.usesOther }
-        let usesScheduler = ops.contains { $0.usesScheduler }
+        let program = Program(source: source, ops: ops, subscriber: makeSubscriber(&r), steps: [])
+        return withSteps(program, maxSteps: 7, &r)
+    }
+
+    /// A random program that applies `operatorUnderTest` to a source the test kit builds (any but
+    /// SluiceExt's subjects and relays), with no operator of the language before it, already
+    /// normalized. Its steps drive the second subject and the clock only when the operator uses them.
+    public static func generate<R: ProgramRandom>(
+        using r: inout R, applying operatorUnderTest: OperatorUnderTest, maxSteps: Int = 10
+    ) -> Program {
+        var source = makeSource(&r)
+        if source.isExtension { source = .passthrough }
+        let program = Program(
+            source: source, ops: [], operatorUnderTest: operatorUnderTest, subscriber: makeSubscriber(&r), steps: [])
+        return withSteps(program, maxSteps: maxSteps, &r)
+    }
+
+    /// The program with random steps and, sometimes, a second subscriber.
+    static func withSteps<R: ProgramRandom>(_ program: Program, maxSteps: Int, _ r: inout R) -> Program {
+        var program = program
+        let stepCount = r.int(0...maxSteps)
         for _ in 0..<stepCount {
-            if usesOther && r.chance(30) {
-                steps.append(makeOtherStep(&r))
-            } else if usesScheduler && r.chance(35) {
-                steps.append(.advance(r.pick([0, 1, 5, 10, 20, 50])))
+            if program.usesOther && r.chance(30) {
+                program.steps.append(makeOtherStep(&r))
+            } else if program.usesScheduler && r.chance(35) {
+                program.steps.append(.advance(r.pick([0, 1, 5, 10, 20, 50])))
             } else {
-                steps.append(makeStep(&r, driven: source.isDriven))
+                program.steps.append(makeStep(&r, driven: program.source.isDriven))
             }
         }
         // A second subscriber, mostly where the two share a subject (or `share`'s).
-        let second = r.chance(source.isDriven && source != .upstream ? 40 : 10) ? makeSubscriber(&r) : nil
-        return Program(source: source, ops: ops, subscriber: subscriber, secondSubscriber: second, steps: steps)
-            .normalized()
+        let driven = program.source.isDriven && program.source != .upstream
+        program.secondSubscriber = r.chance(driven ? 40 : 10) ? makeSubscriber(&r) : nil
+        return program.normalized()
     }
 
     static func makeSubscriber<R: ProgramRandom>(_ r: inout R) -> SubscriberScript {

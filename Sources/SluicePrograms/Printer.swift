@@ -190,8 +190,9 @@ extension Program {
         let (setup, head) = source.swiftSetup
         lines += setup
         let failure = failures.last ?? .never
-        lines += subscriber.swiftRecorder("recorder", failure: failure)
-        if let second = secondSubscriber { lines += second.swiftRecorder("recorder2", failure: failure) }
+        let end = operatorUnderTest.map { ($0.output, $0.failure) } ?? ("Int", failure.swift)
+        lines += subscriber.swiftRecorder("recorder", output: end.0, failure: end.1)
+        if let second = secondSubscriber { lines += second.swiftRecorder("recorder2", output: end.0, failure: end.1) }
         if usesScheduler { lines.append("let scheduler = VirtualTimeScheduler()") }
         if usesOther { lines.append("let other = PassthroughSubject<Int, any Error>()") }
         var expression = [head]
@@ -204,6 +205,13 @@ extension Program {
             } else {
                 expression.append("    " + text)
             }
+        }
+        if let underTest = operatorUnderTest {
+            // The chain so far is its input; the operator is written as a call.
+            if failure == .never { expression.append("    .setFailureType(to: (any Error).self)") }
+            lines.append("let input = " + expression[0])
+            lines += expression.dropFirst() + ["    .eraseToAnyPublisher()"]
+            expression = ["\(underTest.name)(input)"]
         }
         lines.append((secondSubscriber == nil ? "" : "let pipeline = ") + expression[0])
         lines += expression.dropFirst()
@@ -256,11 +264,11 @@ extension Program {
 
 extension SubscriberScript {
     /// The statements that make a `RecordingSubscriber` named `name` that follows this script.
-    func swiftRecorder(_ name: String, failure: FailureKind) -> [String] {
+    func swiftRecorder(_ name: String, output: String, failure: String) -> [String] {
         let initialDemand = initial == .none ? "nil" : initial.description
         var args = "initialDemand: \(initialDemand), demandPerValue: { _ in \(perValue) }"
         if let n = cancelAfterValues { args += ", cancelAfterValues: \(n)" }
-        var lines = ["let \(name) = RecordingSubscriber<Int, \(failure.swift)>(\(args))"]
+        var lines = ["let \(name) = RecordingSubscriber<\(output), \(failure)>(\(args))"]
         if let r = reentrantRequest {
             lines.append(
                 "\(name).onValue = { _ in if \(name).values.count == \(r.afterValues) { \(name).request(\(r.demand)) } }"

@@ -1,34 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-// Comparing two interpreters, shrinking a disagreement, and showing it. Shared by the seeded test
-// suite and the fuzzer; the interpreters themselves are passed in, so this module imports neither
-// implementation.
+// Comparing two interpreters of a program, shrinking a disagreement, and showing it: Sluice
+// against SluiceReference in the project's differential suite and fuzzer, a user's operator
+// against its specification in SluiceTesting's `checkEquivalence`. The interpreters are passed in,
+// so this module imports no implementation.
 
 /// An interpreter: a program in, its trace out.
 public typealias Interpreter = (Program) -> [String]
 
-/// A program on which the two implementations disagree, shrunk.
+/// A program on which two interpreters disagree, shrunk.
 public struct Divergence: Sendable {
     public var original: Program
     public var shrunk: Program
-    public var fastTrace: [String]
-    public var referenceTrace: [String]
+    /// What the two interpreters are called, left first.
+    public var titles: (left: String, right: String)
+    /// Their traces of the shrunk program.
+    public var leftTrace: [String]
+    public var rightTrace: [String]
     /// The allow-list entry it matches, if it is a known divergence.
     public var known: KnownDivergence?
 
     /// The shrunk program as Swift and both traces side by side, first differing line marked.
     public var report: String {
-        var out = "Program (shrunk from \(original.ops.count) operators / \(original.steps.count) steps):\n"
+        let operators = original.ops.isEmpty ? "" : "\(original.ops.count) operators / "
+        var out = "Program (shrunk from \(operators)\(original.steps.count) steps):\n"
         out += shrunk.swift.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
-        out += "\n\nTraces (Sluice | SluiceReference):\n"
-        let width = max(30, (fastTrace.map(\.count).max() ?? 0) + 2)
+        out += "\n\nTraces (\(titles.left) | \(titles.right)):\n"
+        let width = max(30, (leftTrace.map(\.count).max() ?? 0) + 2)
         let firstDiff =
-            fastTrace.indices.first { $0 < referenceTrace.count && fastTrace[$0] != referenceTrace[$0] }
-            ?? min(fastTrace.count, referenceTrace.count)
-        for i in 0..<max(fastTrace.count, referenceTrace.count) {
-            let a = i < fastTrace.count ? fastTrace[i] : ""
-            let b = i < referenceTrace.count ? referenceTrace[i] : ""
+            leftTrace.indices.first { $0 < rightTrace.count && leftTrace[$0] != rightTrace[$0] }
+            ?? min(leftTrace.count, rightTrace.count)
+        for i in 0..<max(leftTrace.count, rightTrace.count) {
+            let a = i < leftTrace.count ? leftTrace[i] : ""
+            let b = i < rightTrace.count ? rightTrace[i] : ""
             let mark = i == firstDiff ? ">>" : (a == b ? "  " : "!=")
             out += "\(mark) " + a + String(repeating: " ", count: max(0, width - a.count)) + "| " + b + "\n"
         }
@@ -38,19 +43,33 @@ public struct Divergence: Sendable {
 }
 
 public enum Differential {
-    /// Runs both; nil when the traces are equal, else the shrunk divergence.
+    /// Runs both interpreters; nil when their traces are equal, else the divergence shrunk to the
+    /// smallest program on which they still differ. Programs `skip` holds for are not run, and the
+    /// shrinker does not step onto them.
+    public static func compare(
+        _ program: Program, _ left: Interpreter, _ right: Interpreter, titles: (left: String, right: String),
+        skipping skip: (Program) -> Bool = { _ in false }, known: [KnownDivergence] = [], shrinkBudget: Int = 2_000
+    ) -> Divergence? {
+        if skip(program) { return nil }
+        guard left(program) != right(program) else { return nil }
+        let shrunk = program.shrunk(budget: shrinkBudget) { candidate in
+            !skip(candidate) && left(candidate) != right(candidate)
+        }
+        return Divergence(
+            original: program, shrunk: shrunk, titles: titles, leftTrace: left(shrunk), rightTrace: right(shrunk),
+            known: known.first { $0.program == shrunk || $0.matches(shrunk) }
+        )
+    }
+
+    /// Sluice (`fast`) against SluiceReference, skipping the programs known to trap and naming the
+    /// known divergences.
     public static func check(
         _ program: Program, fast: Interpreter, reference: Interpreter, shrinkBudget: Int = 2_000
     ) -> Divergence? {
-        if KnownDivergence.trapping.contains(where: { $0.matches(program) }) { return nil }
-        guard fast(program) != reference(program) else { return nil }
-        let shrunk = program.shrunk(budget: shrinkBudget) { candidate in
-            !KnownDivergence.trapping.contains { $0.matches(candidate) } && fast(candidate) != reference(candidate)
-        }
-        return Divergence(
-            original: program, shrunk: shrunk, fastTrace: fast(shrunk), referenceTrace: reference(shrunk),
-            known: KnownDivergence.all.first { $0.program == shrunk || $0.matches(shrunk) }
-        )
+        compare(
+            program, fast, reference, titles: ("Sluice", "SluiceReference"),
+            skipping: { p in KnownDivergence.trapping.contains { $0.matches(p) } }, known: KnownDivergence.all,
+            shrinkBudget: shrinkBudget)
     }
 }
 

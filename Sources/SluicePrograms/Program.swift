@@ -65,6 +65,15 @@ public indirect enum Source: Hashable, Sendable {
         }
     }
 
+    /// True for SluiceExt's subjects and relays, which only the project's own interpreter builds.
+    public var isExtension: Bool {
+        switch self {
+        case .replay, .relay, .currentValueRelay: true
+        case .deferred(let inner): inner.isExtension
+        default: false
+        }
+    }
+
     /// True when the steps can feed it.
     public var isDriven: Bool {
         switch self {
@@ -294,10 +303,37 @@ public enum Step: Hashable, Sendable {
     case advance(Int)
 }
 
-/// A whole differential program.
+/// An operator the language does not know, applied after `ops`: the candidate of an equivalence
+/// check (SluiceTesting's `checkEquivalence`) and its specification, written by the user.
+public struct OperatorUnderTest: Hashable, Sendable {
+    /// What the printed program calls it.
+    public var name: String
+    /// True when it subscribes to the program's second subject, which the `*Other` steps drive.
+    public var usesOther: Bool
+    /// True when it runs on the program's virtual-time scheduler, which the `advance` steps move.
+    public var usesScheduler: Bool
+    /// Its output and failure types as the printed program writes them.
+    public var output: String
+    public var failure: String
+
+    public init(
+        name: String, usesOther: Bool = false, usesScheduler: Bool = false, output: String = "Int",
+        failure: String = "any Error"
+    ) {
+        self.name = name
+        self.usesOther = usesOther
+        self.usesScheduler = usesScheduler
+        self.output = output
+        self.failure = failure
+    }
+}
+
+/// A whole program: a source, a chain of operators, one or two subscribers and the steps.
 public struct Program: Hashable, Sendable {
     public var source: Source
     public var ops: [Op]
+    /// Applied after `ops`, to the chain erased to `AnyPublisher<Int, any Error>`.
+    public var operatorUnderTest: OperatorUnderTest?
     public var subscriber: SubscriberScript
     /// A second subscriber to the same chain, subscribed right after the first; the steps'
     /// `request` and `cancel` are the first one's. Its events enter the one trace, so the order
@@ -306,21 +342,22 @@ public struct Program: Hashable, Sendable {
     public var steps: [Step]
 
     public init(
-        source: Source, ops: [Op], subscriber: SubscriberScript, secondSubscriber: SubscriberScript? = nil,
-        steps: [Step]
+        source: Source, ops: [Op], operatorUnderTest: OperatorUnderTest? = nil, subscriber: SubscriberScript,
+        secondSubscriber: SubscriberScript? = nil, steps: [Step]
     ) {
         self.source = source
         self.ops = ops
+        self.operatorUnderTest = operatorUnderTest
         self.subscriber = subscriber
         self.secondSubscriber = secondSubscriber
         self.steps = steps
     }
 
     /// True when an operator runs on the virtual-time scheduler: the trace then carries instants.
-    public var usesScheduler: Bool { ops.contains { $0.usesScheduler } }
+    public var usesScheduler: Bool { ops.contains { $0.usesScheduler } || operatorUnderTest?.usesScheduler == true }
 
     /// True when an operator subscribes to the second subject.
-    public var usesOther: Bool { ops.contains { $0.usesOther } }
+    public var usesOther: Bool { ops.contains { $0.usesOther } || operatorUnderTest?.usesOther == true }
 
     /// The failure type before each operator and at the end.
     public var failures: [FailureKind] {
