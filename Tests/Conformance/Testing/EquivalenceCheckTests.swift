@@ -70,6 +70,16 @@ import Testing
         #expect(same.isEquivalent, "\(same)")
     }
 
+    @Test func expectEquivalenceRecordsTheProgramThatTellsThemApart() {
+        expectEquivalence(of: { RunningTotal(upstream: $0.upstream) }, to: { $0.upstream.scan(0, &+) }, programs: 100)
+        withKnownIssue {
+            expectEquivalence(
+                of: { BrokenOperator(upstream: $0.upstream, fault: .forgetsCancel) }, to: { $0.upstream.map { $0 } })
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("NOT equivalent: program ") }
+        }
+    }
+
     @Test func theSameSeedRunsTheSamePrograms() {
         let check = {
             checkEquivalence(

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
-// The contract check in a test: an issue (Swift Testing) or a failure (XCTest) per broken rule, at
-// the caller's line. Written once and compiled against each implementation (see VirtualTime.swift).
+// The contract and equivalence checks in a test: an issue (Swift Testing) or a failure (XCTest)
+// per broken rule, or for the program that tells two operators apart, at the caller's line.
+// Written once and compiled against each implementation (see VirtualTime.swift).
 #if SLUICE_REFERENCE
 import SluiceReference
 #elseif canImport(Combine)
@@ -14,6 +15,11 @@ import Sluice
 extension ContractReport {
     /// Each broken rule as one message: the rule, why, and the trace that broke it.
     public var violationMessages: [String] { violations.map(\.description) }
+}
+
+extension EquivalenceReport {
+    /// The program that told the two operators apart, as one message (none when they agreed).
+    fileprivate var messages: [String] { isEquivalent ? [] : [description] }
 }
 
 #if canImport(Testing)
@@ -56,11 +62,27 @@ public func expectContract<Output, Failure: Error, P: Publisher>(
     return record(report, at: sourceLocation)
 }
 
-private func record(_ report: ContractReport, at sourceLocation: SourceLocation) -> ContractReport {
-    for message in report.violationMessages {
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-    }
+/// Checks `candidate` against `specification` on generated programs (see
+/// `checkEquivalence(of:to:programs:seed:)`) and records a Swift Testing issue, at the caller's
+/// source location, with the shrunk program that tells them apart.
+@discardableResult
+public func expectEquivalence<Candidate: Publisher, Specification: Publisher>(
+    of candidate: @escaping (EquivalenceInput) -> Candidate,
+    to specification: @escaping (EquivalenceInput) -> Specification, programs: Int = 500, seed: UInt64 = 1,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> EquivalenceReport where Candidate.Output == Specification.Output {
+    let report = checkEquivalence(of: candidate, to: specification, programs: programs, seed: seed)
+    record(report.messages, at: sourceLocation)
     return report
+}
+
+private func record(_ report: ContractReport, at sourceLocation: SourceLocation) -> ContractReport {
+    record(report.violationMessages, at: sourceLocation)
+    return report
+}
+
+private func record(_ messages: [String], at sourceLocation: SourceLocation) {
+    for message in messages { Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation) }
 }
 #endif
 
@@ -88,6 +110,20 @@ public func assertContract<Output, P: Publisher>(
     let report = checkContract(
         ofOperator: makeOperator, feeding: values, upstreamDemand: upstreamDemand, promising: promises)
     return fail(report, file: file, line: line)
+}
+
+/// Checks `candidate` against `specification` on generated programs (see
+/// `checkEquivalence(of:to:programs:seed:)`) and fails the running XCTest, at the caller's line,
+/// with the shrunk program that tells them apart.
+@discardableResult
+public func assertEquivalence<Candidate: Publisher, Specification: Publisher>(
+    of candidate: @escaping (EquivalenceInput) -> Candidate,
+    to specification: @escaping (EquivalenceInput) -> Specification, programs: Int = 500, seed: UInt64 = 1,
+    file: StaticString = #filePath, line: UInt = #line
+) -> EquivalenceReport where Candidate.Output == Specification.Output {
+    let report = checkEquivalence(of: candidate, to: specification, programs: programs, seed: seed)
+    for message in report.messages { XCTFail(message, file: file, line: line) }
+    return report
 }
 
 private func fail(_ report: ContractReport, file: StaticString, line: UInt) -> ContractReport {
