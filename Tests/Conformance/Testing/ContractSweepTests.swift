@@ -152,6 +152,68 @@ import Testing
         failing("failing collect", .unconstrained) { $0.collect() },
     ]
 
+    /// SluiceExt's publishers (CombineExt's API).
+    static let extensionPublishers: [Case] = [
+        publisher("ReplaySubject", promising: [.replaysLatest]) {
+            let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+            subject.send(1)
+            return subject
+        },
+        publisher("PassthroughRelay") { PassthroughRelay<Int>() },
+        publisher("CurrentValueRelay", promising: [.replaysLatest]) { CurrentValueRelay(1) },
+        publisher("AnyPublisher.create", promising: coldAndFinite) {
+            AnyPublisher<Int, Never>.create { subscriber in
+                for value in 0..<100 { subscriber.send(value) }
+                subscriber.send(completion: .finished)
+                return AnyCancellable {}
+            }
+        },
+        publisher("Collection.merge", promising: coldAndFinite) { [Just(1), Just(2), Just(3)].merge() },
+        publisher("Collection.zip", promising: coldAndFinite) { [(0..<9).publisher, (0..<9).publisher].zip() },
+        publisher("Collection.combineLatest", promising: coldAndFinite) { [Just(1), Just(2)].combineLatest() },
+        publisher("Collection.amb", promising: coldAndFinite) { [(0..<9).publisher, (0..<9).publisher].amb() },
+        publisher("Collection.flatMapBatches", promising: coldAndFinite) {
+            [Just(1), Just(2), Just(3)].flatMapBatches(of: 2)
+        },
+        publisher("sequence.flatMapLatest", promising: coldAndFinite) {
+            (0..<100).publisher.flatMapLatest { [$0, $0].publisher }
+        },
+        publisher("sequence.flatMapFirst", promising: coldAndFinite) {
+            (0..<100).publisher.flatMapFirst { [$0, $0].publisher }
+        },
+    ]
+
+    /// SluiceExt's operators (CombineExt's API), upstream demand as each is documented.
+    static let extensionOperators: [Case] = [
+        passing("mapToValue") { $0.mapToValue(0) },
+        passing("mapToVoid") { $0.mapToVoid() },
+        passing("enumerated") { $0.enumerated() },
+        passing("toggle") { $0.map { $0 > 2 }.toggle() },
+        passing("mapMany") { $0.map { [$0, $0] }.mapMany { $0 * 2 } },
+        passing("filterMany") { $0.map { [$0, $0 + 1] }.filterMany { $0 % 2 == 0 } },
+        passing("removeAllDuplicates") { $0.removeAllDuplicates() },
+        passing("prefix(while:behavior:)") { $0.prefix(while: { $0 < 5 }, behavior: .inclusive) },
+
+        passing("withLatestFrom") { $0.withLatestFrom(Just(0)) { $0 + $1 } },
+        passing("amb") { $0.amb(Empty<Int, Never>(completeImmediately: false)) },
+        passing("materialize") { $0.materialize() },
+        passing("materialize.dematerialize") { $0.materialize().dematerialize() },
+        passing("materialize.values") { $0.materialize().values() },
+        passing("nwise") { $0.nwise(2) },
+        passing("pairwise") { $0.pairwise() },
+        // Built on ignoreOutput, which asks upstream for everything.
+        free("ignoreOutput(setOutputType:)") { $0.ignoreOutput(setOutputType: String.self) },
+        free("zip(with:)") { $0.zip(with: (0..<100).publisher) },
+        free("combineLatest(with:)") { $0.combineLatest(with: Just(0)) },
+        free("share(replay:)") { $0.share(replay: 1) },
+        free("partition") { $0.partition { $0 % 2 == 0 }.matches },
+        free("flatMapLatest") { $0.flatMapLatest { Just($0) } },
+        free("flatMapFirst") { $0.flatMapFirst { Just($0) } },
+        failing("ignoreFailure") { $0.ignoreFailure() },
+        failing("mapToResult") { $0.mapToResult() },
+        failing("materialize.failures") { $0.materialize().failures() },
+    ]
+
     /// Combine's `replaceEmpty` asks upstream for `.unlimited` and passes each value on whatever
     /// downstream asked for (the differential suite's `replaceEmptyOverrunsADemandCounterInBoth`):
     /// the checker says so, and nothing else.
@@ -169,6 +231,18 @@ import Testing
 
     @Test(arguments: operators)
     func everyOperatorKeepsEveryRule(_ subject: Case) {
+        let report = subject.check()
+        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
+    }
+
+    @Test(arguments: extensionPublishers)
+    func everyExtensionPublisherKeepsEveryRule(_ subject: Case) {
+        let report = subject.check()
+        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
+    }
+
+    @Test(arguments: extensionOperators)
+    func everyExtensionOperatorKeepsEveryRule(_ subject: Case) {
         let report = subject.check()
         #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
     }

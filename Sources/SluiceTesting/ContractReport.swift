@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
+
+// The contract check's words: the rules (each citing where it comes from), the report, and what an
+// operator declares it asks of its upstream. Written once and compiled against each implementation
+// (see VirtualTime.swift).
+
+/// A rule of the contract between a publisher and its subscriber.
+public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The subscription comes first, and once (Combine's `Subscriber`; Reactive Streams 1.9, 2.5).
+    case subscriptionFirstAndOnce
+    /// Never more values than demanded (Combine's `Subscribers.Demand`; Reactive Streams 1.1).
+    case demandIsRespected
+    /// At most one completion (Reactive Streams 1.7).
+    case oneCompletion
+    /// Nothing after the completion (Reactive Streams 1.7, 2.4).
+    case nothingAfterCompletion
+    /// After `cancel()` returns, nothing more is delivered (Reactive Streams 1.8, 3.6).
+    case cancelStopsDelivery
+    /// After `cancel()`, the publisher lets go of the subscriber (Reactive Streams 3.13).
+    case cancelReleasesSubscriber
+    /// Demand asked for from inside `receive(_:)` does not deepen the stack without bound (Reactive
+    /// Streams 3.3): values keep coming when each `receive` returns `.max(1)`.
+    case synchronousDemandIsBounded
+    /// `request` and `cancel` may be called from several threads at once (Combine's `Subscription`
+    /// is thread-safe; Reactive Streams 2.7, 3.5): what comes is what was asked for, and nothing
+    /// comes once a cancel has returned. Checked when every other rule held.
+    case concurrentRequestAndCancel
+    /// An operator passes its subscriber's cancel on to its upstream subscription (Combine's
+    /// operators all do; Reactive Streams 3.5).
+    case cancelReachesUpstream
+    /// An operator asks upstream for no more than its subscriber asked of it (map, filter and the
+    /// operators documented as passing demand through). Checked when the operator declares it.
+    case upstreamDemandFollowsDownstream
+    /// With unlimited demand, the stream ends. A promise: checked when the publisher makes it.
+    case finishes
+    /// Each subscriber gets the whole stream: a second subscriber, after the first, sees the same
+    /// events. A promise: checked when the publisher makes it.
+    case isCold
+    /// A subscriber that comes after values were sent gets the latest of them first
+    /// (`CurrentValueSubject`, `share(replay: 1)`). A promise: checked when the publisher makes it.
+    case replaysLatest
+
+    /// The rules a publisher may promise beyond the contract; the others are checked always (the
+    /// ones on upstream for operators only).
+    public static var promises: [PublisherRule] { [.finishes, .isCold, .replaysLatest] }
+
+    /// The rule in words, as a report prints it.
+    public var description: String {
+        switch self {
+        case .subscriptionFirstAndOnce: "the subscription comes first, and once"
+        case .demandIsRespected: "never more values than demanded"
+        case .oneCompletion: "at most one completion"
+        case .nothingAfterCompletion: "nothing after the completion"
+        case .cancelStopsDelivery: "nothing after cancel"
+        case .cancelReleasesSubscriber: "a cancel lets go of the subscriber"
+        case .synchronousDemandIsBounded: "synchronous demand does not recurse without bound"
+        case .concurrentRequestAndCancel: "request and cancel are safe from several threads"
+        case .cancelReachesUpstream: "a cancel reaches upstream"
+        case .upstreamDemandFollowsDownstream: "upstream is asked for no more than downstream asked for"
+        case .finishes: "with unlimited demand, it finishes"
+        case .isCold: "every subscriber gets the whole stream"
+        case .replaysLatest: "a later subscriber gets the latest value first"
+        }
+    }
+}
+
+/// What `checkContract` found: each rule it checked, kept or broken, with the events that broke it.
+public struct ContractReport: CustomStringConvertible {
+    /// One rule's outcome.
+    public struct Finding: CustomStringConvertible {
+        /// The rule.
+        public let rule: PublisherRule
+        /// Why the rule was broken (`nil`: it held).
+        public let violation: String?
+        /// The events of the run that broke it, one per line: what the scripted subscriber saw and
+        /// did, and (marked `upstream:`) what an operator's upstream was asked.
+        public let trace: [String]
+        /// Why the rule was not checked (`nil`: it was).
+        public let skipped: String?
+
+        /// Whether the rule held (or was not checked).
+        public var held: Bool { violation == nil }
+
+        /// "kept" and the rule, "skipped" and why, or "BROKEN", the rule, why, and the trace.
+        public var description: String {
+            if let skipped { return "skipped \(rule): \(skipped)" }
+            guard let violation else { return "kept   \(rule)" }
+            return (["BROKEN \(rule): \(violation)"] + trace.map { "         \($0)" }).joined(separator: "\n")
+        }
+    }
+
+    /// The outcome of each rule checked, in `PublisherRule.allCases` order.
+    public let findings: [Finding]
+
+    /// The rules that were broken.
+    public var violations: [Finding] { findings.filter { !$0.held } }
+
+    /// The outcome for one rule (`nil`: the check does not apply it, as the rules on upstream to a
+    /// publisher that is not an operator).
+    public subscript(rule: PublisherRule) -> Finding? { findings.first { $0.rule == rule } }
+
+    /// Every finding, one rule per line (a broken rule's trace below it).
+    public var description: String { findings.map(\.description).joined(separator: "\n") }
+}
+
+/// What an operator asks of its upstream, as its documentation says.
+public enum UpstreamDemand: Sendable {
+    /// No more than its subscriber asked for: `map`, `filter`, `scan`, `compactMap`, ... (the rule
+    /// `upstreamDemandFollowsDownstream` is checked).
+    case withinDownstreamDemand
+    /// Whatever it needs: `collect`, `reduce`, `flatMap`, `buffer`, `dropFirst`, ... (not checked).
+    case unconstrained
+}
