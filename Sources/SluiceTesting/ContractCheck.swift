@@ -20,13 +20,23 @@ import Sluice
 /// `PublisherRule.promises`), and reports each rule.
 ///
 /// The publisher is expected to deliver synchronously (from `subscribe` and `request`), as
-/// sequences, `Just`, fulfilled `Future`s and operators over them do.
+/// sequences, `Just`, fulfilled `Future`s and operators over them do; for one that delivers later,
+/// see `checkContract(of:delivering:promising:)`.
 public func checkContract<P: Publisher>(of makePublisher: () -> P, promising promises: [PublisherRule] = [])
     -> ContractReport
 {
+    checkContract(of: makePublisher, delivering: .synchronous, promising: promises)
+}
+
+/// Checks the publishers `makePublisher` makes, which deliver as `delivery` says: for a publisher
+/// that delivers later (on a scheduler or another thread), the check waits for each stream to end
+/// or fall quiet, and a cancel must stop delivery within the time `delivery` allows.
+public func checkContract<P: Publisher>(
+    of makePublisher: () -> P, delivering delivery: Delivery, promising promises: [PublisherRule] = []
+) -> ContractReport {
     let rules = applicableRules(operator: false, promises: promises)
     return withoutActuallyEscaping(makePublisher) { makePublisher in
-        var check = ContractCheck(rules: rules) { _, _ in (makePublisher(), nil) }
+        var check = ContractCheck(rules: rules, delivery: delivery) { _, _ in (makePublisher(), nil) }
         return check.run()
     }
 }
@@ -38,7 +48,21 @@ public func checkContract<Output, P: Publisher>(
     ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
     upstreamDemand: UpstreamDemand = .withinDownstreamDemand, promising promises: [PublisherRule] = []
 ) -> ContractReport {
-    checkOperator(makeOperator, values: values, failure: nil, upstreamDemand: upstreamDemand, promises: promises)
+    checkOperator(
+        makeOperator, values: values, failure: nil, delivery: .synchronous, upstreamDemand: upstreamDemand,
+        promises: promises)
+}
+
+/// Checks an operator that delivers as `delivery` says (later, on a scheduler or another thread,
+/// as `receive(on:)` does), over an upstream that plays `values`, then finishes.
+public func checkContract<Output, P: Publisher>(
+    ofOperator makeOperator: (ContractUpstream<Output, Never>) -> P, feeding values: [Output],
+    delivering delivery: Delivery, upstreamDemand: UpstreamDemand = .withinDownstreamDemand,
+    promising promises: [PublisherRule] = []
+) -> ContractReport {
+    checkOperator(
+        makeOperator, values: values, failure: nil, delivery: delivery, upstreamDemand: upstreamDemand,
+        promises: promises)
 }
 
 /// Checks an operator over an upstream that plays `values`, then fails with `failure`.
@@ -47,7 +71,9 @@ public func checkContract<Output, Failure: Error, P: Publisher>(
     failingWith failure: Failure, upstreamDemand: UpstreamDemand = .withinDownstreamDemand,
     promising promises: [PublisherRule] = []
 ) -> ContractReport {
-    checkOperator(makeOperator, values: values, failure: failure, upstreamDemand: upstreamDemand, promises: promises)
+    checkOperator(
+        makeOperator, values: values, failure: failure, delivery: .synchronous, upstreamDemand: upstreamDemand,
+        promises: promises)
 }
 
 /// The rules a check applies: the contract's, the ones on upstream for an operator (upstream demand
@@ -70,11 +96,11 @@ private func applicableRules(operator: Bool, upstreamDemand: UpstreamDemand? = n
 
 private func checkOperator<Output, Failure: Error, P: Publisher>(
     _ makeOperator: (ContractUpstream<Output, Failure>) -> P, values: [Output], failure: Failure?,
-    upstreamDemand: UpstreamDemand, promises: [PublisherRule]
+    delivery: Delivery, upstreamDemand: UpstreamDemand, promises: [PublisherRule]
 ) -> ContractReport {
     let rules = applicableRules(operator: true, upstreamDemand: upstreamDemand, promises: promises)
     return withoutActuallyEscaping(makeOperator) { makeOperator in
-        var check = ContractCheck(rules: rules) { trace, count in
+        var check = ContractCheck(rules: rules, delivery: delivery) { trace, count in
             let ledger = UpstreamLedger(trace: trace)
             let played = count.map { count in (0..<count).map { values[$0 % values.count] } } ?? values
             return (makeOperator(ContractUpstream(values: played, failure: failure, ledger: ledger)), ledger)
@@ -108,32 +134,71 @@ private struct ContractCheck<P: Publisher> {
     static var requestsPerThread: Int { 100 }
 
     let rules: [PublisherRule]
+    let delivery: Delivery
     /// A publisher under check, and its upstream's ledger; given a count, an operator's upstream
     /// plays that many values (its values over and over).
     let make: (ContractTrace, Int?) -> (P, UpstreamLedger?)
     var findings: [PublisherRule: (why: String, trace: [String])] = [:]
 
-    init(rules: [PublisherRule], make: @escaping (ContractTrace, Int?) -> (P, UpstreamLedger?)) {
+    init(
+        rules: [PublisherRule], delivery: Delivery, make: @escaping (ContractTrace, Int?) -> (P, UpstreamLedger?)
+    ) {
         self.rules = rules
+        self.delivery = delivery
         self.make = make
+    }
+
+    /// A probe following `steps`, allowed what is on its way after a cancel as `delivery` says.
+    func probe(_ steps: DemandSteps, trace: ContractTrace, label: String = "") -> Probe {
+        var steps = steps
+        if case .asynchronous(let within) = delivery { steps.cancelGrace = UInt64(within * 1e9) }
+        return Probe(steps, trace: trace, label: label)
     }
 
     func start(_ steps: DemandSteps, count: Int? = nil) -> Run {
         let trace = ContractTrace()
         let (publisher, ledger) = make(trace, count)
-        let probe = Probe(steps, trace: trace)
+        let probe = probe(steps, trace: trace)
         if rules.contains(.upstreamDemandFollowsDownstream) {
             ledger?.downstreamOutstanding = { [weak probe] in probe?.outstanding }
         }
         publisher.subscribe(probe)
+        settle(probe)
         return Run(publisher: publisher, probe: probe, ledger: ledger)
     }
 
     /// A second subscriber to the publisher of `run`, after the first, writing into the same trace.
     func subscribeAgain(_ run: Run, _ steps: DemandSteps) -> Probe {
-        let probe = Probe(steps, trace: run.probe.trace, label: "second: ")
+        let probe = probe(steps, trace: run.probe.trace, label: "second: ")
         run.publisher.subscribe(probe)
+        settle(probe)
         return probe
+    }
+
+    /// When the publisher delivers later, waits until nothing reaches `probe` for the time
+    /// `delivery` gives (or 20 times that has passed, for a publisher that never falls quiet).
+    func settle(_ probe: Probe) {
+        guard case .asynchronous(let within) = delivery else { return }
+        var seen = probe.events
+        for _ in 0..<20 {
+            Thread.sleep(forTimeInterval: within)
+            let now = probe.events
+            if now == seen { return }
+            seen = now
+        }
+    }
+
+    /// Whether `released` becomes true: at once when the publisher delivers synchronously, within a
+    /// second more than `delivery` gives when it delivers later (work it scheduled may hold the
+    /// subscriber until it runs).
+    func eventually(_ released: () -> Bool) -> Bool {
+        guard case .asynchronous(let within) = delivery else { return released() }
+        let deadline = Date(timeIntervalSinceNow: within + 1)
+        while !released() {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return true
     }
 
     mutating func note(_ rule: PublisherRule, _ why: String, _ run: Run) {
@@ -152,7 +217,10 @@ private struct ContractCheck<P: Publisher> {
         ]
         for steps in scripts {
             let run = start(steps)
-            if steps.initial == .max(3) { run.probe.request(.max(2)) }
+            if steps.initial == .max(3) {
+                run.probe.request(.max(2))
+                settle(run.probe)
+            }
             note(
                 run,
                 judging: [
@@ -207,6 +275,7 @@ private struct ContractCheck<P: Publisher> {
             released = run.probe
             if steps.cancelAfter == nil { run.probe.cancel() }
             run.probe.request(.max(1))
+            settle(run.probe)
             note(run, judging: [.cancelStopsDelivery])
             if run.probe.cancelled {
                 if let ledger = run.ledger, ledger.subscriptions > 0, !ledger.completed, ledger.cancels == 0,
@@ -219,7 +288,7 @@ private struct ContractCheck<P: Publisher> {
             }
         }
         withExtendedLifetime(publisher) {
-            if let releaseTrace, released != nil, rules.contains(.cancelReleasesSubscriber),
+            if let releaseTrace, !eventually({ released == nil }), rules.contains(.cancelReleasesSubscriber),
                 findings[.cancelReleasesSubscriber] == nil
             {
                 findings[.cancelReleasesSubscriber] = (
@@ -238,11 +307,13 @@ private struct ContractCheck<P: Publisher> {
         let asked = threads * requests
         let alone = start(DemandSteps(initial: .none))
         for _ in 0..<asked { alone.probe.request(.max(1)) }
+        settle(alone.probe)
         let expected = (values: alone.probe.values, completions: alone.probe.completions)
         let run = start(DemandSteps(initial: .none))
         onThreads(threads) { [probe = run.probe] _ in
             for _ in 0..<requests { probe.request(.max(1)) }
         }
+        settle(run.probe)
         if let broken = run.broken.first {
             note(
                 .concurrentRequestAndCancel,
@@ -270,8 +341,10 @@ private struct ContractCheck<P: Publisher> {
                     probe.cancel()
                 }
             }
+            settle(run.probe)
             let before = (run.probe.values, run.probe.completions)
             run.probe.request(.max(5))
+            settle(run.probe)
             if (run.probe.values, run.probe.completions) != before {
                 note(
                     .concurrentRequestAndCancel,

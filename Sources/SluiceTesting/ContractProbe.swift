@@ -59,6 +59,9 @@ struct DemandSteps {
     /// on the first value's thread, and stops asking for more past the limit, so that a publisher
     /// that recurses cannot overflow the stack).
     var measuresStack = false
+    /// How long after a cancel what was on its way may still come, in nanoseconds (`nil`: nothing
+    /// may; see `Delivery`).
+    var cancelGrace: UInt64?
 }
 
 /// A scripted subscriber that writes down what it sees and which rule each event broke. Its state
@@ -76,6 +79,9 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         var values = 0
         var completions = 0
         var cancelled = false
+        var cancelledAt: UInt64 = 0
+        /// How many events came (subscription, values, completions): the check waits on it.
+        var events = 0
         /// The values and the completions received, as the trace writes them (the first ones).
         var received: [String] = []
         /// The stack's position at the first value, and how far it grew below it since.
@@ -88,6 +94,21 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
 
         mutating func breaks(_ rule: PublisherRule, _ why: String) {
             if broken[rule] == nil { broken[rule] = why }
+        }
+
+        mutating func cancel() {
+            cancelled = true
+            cancelledAt = DispatchTime.now().uptimeNanoseconds
+        }
+
+        /// `event` came: after a cancel, later than `grace` allows, it breaks the rule.
+        mutating func checkAfterCancel(_ event: String, grace: UInt64?) {
+            guard cancelled else { return }
+            guard let grace else { return breaks(.cancelStopsDelivery, "\(event) came after cancel() returned") }
+            let late = DispatchTime.now().uptimeNanoseconds - cancelledAt
+            if late > grace {
+                breaks(.cancelStopsDelivery, "\(event) came \(late / 1_000_000) ms after cancel() returned")
+            }
         }
     }
 
@@ -117,6 +138,8 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     var cancelled: Bool { state.withLock { $0.cancelled } }
     /// The values and completions received, as the trace writes them (the first ones).
     var received: [String] { state.withLock { $0.received } }
+    /// Events (subscriptions, values, completions) received so far.
+    var events: Int { state.withLock { $0.events } }
     /// The demand asked for and not yet met.
     var outstanding: Subscribers.Demand { state.withLock { $0.outstanding } }
 
@@ -137,6 +160,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     func receive(subscription: any Subscription) {
         record("subscription")
         let first = state.withLock { state in
+            state.events += 1
             state.subscriptions += 1
             guard state.subscriptions == 1 else {
                 state.breaks(.subscriptionFirstAndOnce, "\(state.subscriptions) subscriptions came")
@@ -162,7 +186,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     func cancel() {
         record("cancel")
         let subscription = state.withLock { state in
-            state.cancelled = true
+            state.cancel()
             return state.subscription
         }
         subscription?.cancel()
@@ -181,6 +205,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         let thread = ObjectIdentifier(Thread.current)
         let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, (any Subscription)?) in
             state.values += 1
+            state.events += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
             if let first = state.firstValueStack {
                 if first > here, thread == state.firstValueThread {
@@ -193,7 +218,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
                 state.breaks(.subscriptionFirstAndOnce, "a value came before the subscription")
             }
             if state.completions > 0 { state.breaks(.nothingAfterCompletion, "a value came after the completion") }
-            if state.cancelled { state.breaks(.cancelStopsDelivery, "a value came after cancel() returned") }
+            state.checkAfterCancel("a value", grace: steps.cancelGrace)
             // A value after the end breaks the rule on the end, not the one on demand as well.
             if state.outstanding == .none {
                 if state.completions == 0, !state.cancelled {
@@ -203,7 +228,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
                 state.outstanding -= 1
             }
             if let cancelAfter = steps.cancelAfter, state.values == cancelAfter, !state.cancelled {
-                state.cancelled = true
+                state.cancel()
                 return (.none, state.subscription)
             }
             // Past the limit, it asks for nothing more, so that the recursion stops before the stack does.
@@ -223,12 +248,13 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         record(event)
         state.withLock { state in
             state.completions += 1
+            state.events += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
             if state.subscriptions == 0 {
                 state.breaks(.subscriptionFirstAndOnce, "the completion came before the subscription")
             }
             if state.completions > 1 { state.breaks(.oneCompletion, "\(state.completions) completions came") }
-            if state.cancelled { state.breaks(.cancelStopsDelivery, "the completion came after cancel() returned") }
+            state.checkAfterCancel("the completion", grace: steps.cancelGrace)
         }
     }
 }

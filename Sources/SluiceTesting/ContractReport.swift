@@ -15,7 +15,9 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
     case oneCompletion
     /// Nothing after the completion (Reactive Streams 1.7, 2.4).
     case nothingAfterCompletion
-    /// After `cancel()` returns, nothing more is delivered (Reactive Streams 1.8, 3.6).
+    /// After `cancel()` returns, nothing more is delivered (Reactive Streams 1.8, 3.6): at once when
+    /// the publisher delivers synchronously, within the time its `Delivery` allows when it
+    /// delivers later.
     case cancelStopsDelivery
     /// After `cancel()`, the publisher lets go of the subscriber (Reactive Streams 3.13).
     case cancelReleasesSubscriber
@@ -111,4 +113,16 @@ public enum UpstreamDemand: Sendable {
     case withinDownstreamDemand
     /// Whatever it needs: `collect`, `reduce`, `flatMap`, `buffer`, `dropFirst`, ... (not checked).
     case unconstrained
+}
+
+/// When the publisher under check delivers.
+public enum Delivery: Sendable {
+    /// From `subscribe` and `request`, before they return, as sequences, `Just`, a fulfilled
+    /// `Future` and operators over them do.
+    case synchronous
+    /// Later, on a scheduler or another thread, as `receive(on:)`, `subscribe(on:)`, `delay` and
+    /// timers do: after each step the check waits until the stream ends or sends nothing for
+    /// `within` seconds. A cancel must stop delivery within that time (what was on its way may
+    /// still come), and the subscriber must be let go within a second more.
+    case asynchronous(within: Double)
 }

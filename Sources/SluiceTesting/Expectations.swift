@@ -35,6 +35,17 @@ public func expectContract<P: Publisher>(
     record(checkContract(of: makePublisher, promising: promises), at: sourceLocation)
 }
 
+/// Checks the publishers `makePublisher` makes, which deliver as `delivery` says (see
+/// `checkContract(of:delivering:promising:)`), and records a Swift Testing issue for each rule
+/// broken, at the caller's source location.
+@discardableResult
+public func expectContract<P: Publisher>(
+    of makePublisher: () -> P, delivering delivery: Delivery, promising promises: [PublisherRule] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> ContractReport {
+    record(checkContract(of: makePublisher, delivering: delivery, promising: promises), at: sourceLocation)
+}
+
 /// Checks an operator over an upstream that plays `values`, then finishes (see
 /// `checkContract(ofOperator:feeding:upstreamDemand:promising:)`), and records an issue per rule broken.
 @discardableResult

@@ -22,6 +22,15 @@ import Testing
         #expect(report[fault.rule]?.trace.contains { $0.hasPrefix("upstream: ") } == true)
     }
 
+    @Test func aPublisherThatDeliversLaterIsCheckedInTime() {
+        let right = checkContract(of: { LatePublisher(cancelTakes: 0) }, delivering: .asynchronous(within: 0.05))
+        #expect(right.violations.isEmpty, "\(right)")
+        // Its values keep coming for 300 ms after a cancel: more than the 50 ms allowed.
+        let report = checkContract(of: { LatePublisher(cancelTakes: 0.3) }, delivering: .asynchronous(within: 0.05))
+        #expect(report.violations.map(\.rule) == [.cancelStopsDelivery], "\(report)")
+        #expect(report[.cancelStopsDelivery]?.violation?.contains("ms after cancel() returned") == true, "\(report)")
+    }
+
     @Test func aRacyCancelIsCaughtUnderThreads() {
         let report = checkContract { RacyPublisher() }
         #expect(report.violations.map(\.rule) == [.concurrentRequestAndCancel], "\(report)")
@@ -341,5 +350,64 @@ where Downstream.Input == Int, Downstream.Failure == Never {
 
     func cancel() {
         state.withLock { $0.downstream = nil }
+    }
+}
+
+/// A publisher of 1...200 that delivers later, one value per millisecond on a queue of its own,
+/// within demand; its cancel takes effect after `cancelTakes` seconds (right: at once).
+struct LatePublisher: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let cancelTakes: Double
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        let subscription = LateSubscription(AnySubscriber(subscriber), cancelTakes: cancelTakes)
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+/// `LatePublisher`'s subscription: its state belongs to its queue.
+final class LateSubscription: Subscription, @unchecked Sendable {
+    typealias Downstream = AnySubscriber<Int, Never>
+    private let queue = DispatchQueue(label: "LatePublisher")
+    private let cancelTakes: Double
+    private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
+    private var sent = 0
+    private var pumping = false
+
+    init(_ downstream: Downstream, cancelTakes: Double) {
+        self.downstream = downstream
+        self.cancelTakes = cancelTakes
+    }
+
+    func request(_ more: Subscribers.Demand) {
+        queue.async {
+            self.demand += more
+            self.pump()
+        }
+    }
+
+    /// Sends one value and comes back a millisecond later while there is demand; finishes after 200.
+    private func pump() {
+        guard !pumping, let downstream else { return }
+        if sent == 200 {
+            self.downstream = nil
+            return downstream.receive(completion: .finished)
+        }
+        guard demand > 0 else { return }
+        demand -= 1
+        sent += 1
+        demand += downstream.receive(sent)
+        pumping = true
+        queue.asyncAfter(deadline: .now() + .milliseconds(1)) {
+            self.pumping = false
+            self.pump()
+        }
+    }
+
+    func cancel() {
+        queue.asyncAfter(deadline: .now() + cancelTakes) { self.downstream = nil }
     }
 }

@@ -152,6 +152,32 @@ import Testing
         failing("failing collect", .unconstrained) { $0.collect() },
     ]
 
+    /// Publishers and operators that deliver later, on a dispatch queue.
+    static let laterPublishers: [Case] = [
+        Case(name: "sequence.receive(on: DispatchQueue)") {
+            let queue = DispatchQueue(label: "ContractSweepTests")
+            return checkContract(
+                of: { (0..<100).publisher.receive(on: queue) }, delivering: .asynchronous(within: 0.02),
+                promising: coldAndFinite)
+        },
+        Case(name: "receive(on: DispatchQueue)") {
+            let queue = DispatchQueue(label: "ContractSweepTests")
+            return checkContract(
+                ofOperator: { $0.receive(on: queue) }, feeding: values, delivering: .asynchronous(within: 0.02))
+        },
+        Case(name: "subscribe(on: DispatchQueue)") {
+            let queue = DispatchQueue(label: "ContractSweepTests")
+            return checkContract(
+                ofOperator: { $0.subscribe(on: queue) }, feeding: values, delivering: .asynchronous(within: 0.02))
+        },
+        Case(name: "delay(DispatchQueue)") {
+            let queue = DispatchQueue(label: "ContractSweepTests")
+            return checkContract(
+                ofOperator: { $0.delay(for: .milliseconds(1), scheduler: queue) }, feeding: values,
+                delivering: .asynchronous(within: 0.02), upstreamDemand: .unconstrained)
+        },
+    ]
+
     /// SluiceExt's publishers (CombineExt's API).
     static let extensionPublishers: [Case] = [
         publisher("ReplaySubject", promising: [.replaysLatest]) {
@@ -243,6 +269,12 @@ import Testing
 
     @Test(arguments: extensionOperators)
     func everyExtensionOperatorKeepsEveryRule(_ subject: Case) {
+        let report = subject.check()
+        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
+    }
+
+    @Test(arguments: laterPublishers)
+    func everyPublisherThatDeliversLaterKeepsEveryRule(_ subject: Case) {
         let report = subject.check()
         #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
     }

@@ -30,7 +30,8 @@ import Testing
             on: divergence.shrunk.shrinkCandidates)
         #expect(simpler.isEquivalent, "\(simpler)")
         #expect(simpler.programs == divergence.shrunk.shrinkCandidates.count)
-        #expect(checkEquivalence(of: { $0.upstream }, to: { $0.upstream.map { $0 } }, on: [divergence.shrunk]).isEquivalent)
+        #expect(
+            checkEquivalence(of: { $0.upstream }, to: { $0.upstream.map { $0 } }, on: [divergence.shrunk]).isEquivalent)
         #expect(report.description.contains("let upstream = TestPublisher<Int, any Error>()"), "\(report)")
         #expect(report.description.contains("operatorUnderTest(input)"), "\(report)")
         #expect(report.description.contains(">> "), "\(report)")
