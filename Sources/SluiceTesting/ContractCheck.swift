@@ -41,6 +41,24 @@ public func checkContract<P: Publisher>(
     }
 }
 
+/// Checks the subjects `makeSubject` makes: after each scripted subscriber subscribes (and asks
+/// for what it asks for), the check sends `values` into the subject, then `.finished`. For the
+/// promises, the values go to subscribers that are all there; ``PublisherRule/finishes`` and
+/// ``PublisherRule/replaysLatest`` are judged before the completion is sent.
+public func checkContract<S: Subject>(
+    ofSubject makeSubject: () -> S, sending values: [S.Output], promising promises: [PublisherRule] = []
+) -> ContractReport {
+    let rules = applicableRules(operator: false, promises: promises)
+    return withoutActuallyEscaping(makeSubject) { makeSubject in
+        var check = ContractCheck(rules: rules, delivery: .synchronous) { _, _ in (makeSubject(), nil) }
+        check.drive = { subject, finishing in
+            for value in values { subject.send(value) }
+            if finishing { subject.send(completion: .finished) }
+        }
+        return check.run()
+    }
+}
+
 /// Checks an operator: `makeOperator` applies it to a `ContractUpstream` that plays `values`,
 /// then finishes, and the result is checked against every rule of the contract, the rules on what
 /// an operator sends upstream included.
@@ -88,8 +106,7 @@ private func applicableRules(operator: Bool, upstreamDemand: UpstreamDemand? = n
         switch rule {
         case .cancelReachesUpstream: `operator`
         case .upstreamDemandFollowsDownstream: upstreamDemand == .withinDownstreamDemand
-        case .finishes, .isCold, .replaysLatest: promises.contains(rule)
-        default: true
+        default: !PublisherRule.promises.contains(rule) || promises.contains(rule)
         }
     }
 }
@@ -135,6 +152,8 @@ private struct ContractCheck<P: Publisher> {
 
     let rules: [PublisherRule]
     let delivery: Delivery
+    /// For a subject: sends the values into it, and the completion if asked to.
+    var drive: ((P, _ finishing: Bool) -> Void)?
     /// A publisher under check, and its upstream's ledger; given a count, an operator's upstream
     /// plays that many values (its values over and over).
     let make: (ContractTrace, Int?) -> (P, UpstreamLedger?)
@@ -155,7 +174,9 @@ private struct ContractCheck<P: Publisher> {
         return Probe(steps, trace: trace, label: label)
     }
 
-    func start(_ steps: DemandSteps, count: Int? = nil) -> Run {
+    /// A run of a fresh publisher; a subject is sent its values once the probe subscribed, and the
+    /// completion if `finishing`.
+    func start(_ steps: DemandSteps, count: Int? = nil, finishing: Bool = true) -> Run {
         let trace = ContractTrace()
         let (publisher, ledger) = make(trace, count)
         let probe = probe(steps, trace: trace)
@@ -163,6 +184,7 @@ private struct ContractCheck<P: Publisher> {
             ledger?.downstreamOutstanding = { [weak probe] in probe?.outstanding }
         }
         publisher.subscribe(probe)
+        drive?(publisher, finishing)
         settle(probe)
         return Run(publisher: publisher, probe: probe, ledger: ledger)
     }
@@ -251,8 +273,10 @@ private struct ContractCheck<P: Publisher> {
     /// gets the same events (cold), or the latest value first (replays).
     mutating func checkPromises() {
         guard !PublisherRule.promises.allSatisfy({ !rules.contains($0) }) else { return }
-        let first = start(DemandSteps(initial: .unlimited))
-        if first.probe.completions == 0 { note(.finishes, "with unlimited demand, no completion came", first) }
+        let first = start(DemandSteps(initial: .unlimited), finishing: false)
+        if first.probe.completions == 0, drive == nil {
+            note(.finishes, "with unlimited demand, no completion came", first)
+        }
         let second = subscribeAgain(first, DemandSteps(initial: .unlimited))
         let (seen, seenAgain) = (first.probe.received, second.received)
         if seenAgain != seen {
@@ -261,6 +285,35 @@ private struct ContractCheck<P: Publisher> {
         if let latest = seen.last(where: { $0.hasPrefix("value(") }), seenAgain.first != latest {
             let got = seenAgain.first ?? "nothing"
             note(.replaysLatest, "the second subscriber got \(got) first, not the latest value, \(latest)", first)
+        }
+        if let drive {
+            // A subject ends when it is sent its completion.
+            drive(first.publisher, true)
+            if first.probe.completions == 0 { note(.finishes, "sent its completion, no completion came", first) }
+        }
+        if rules.contains(.servesSubscribersInOrder) { checkOrder() }
+    }
+
+    /// Three subscribers, then the values (a subject's): each event reaches all three, in the
+    /// order they subscribed, before the next event reaches any.
+    mutating func checkOrder() {
+        let trace = ContractTrace(keeping: .max)
+        let (publisher, _) = make(trace, nil)
+        let labels = ["", "second: ", "third: "]
+        let probes = labels.map { probe(DemandSteps(initial: .unlimited), trace: trace, label: $0) }
+        for probe in probes { publisher.subscribe(probe) }
+        drive?(publisher, true)
+        settle(probes[0])
+        let events = trace.lines.filter { line in
+            ["value(", "finished", "failure("].contains { line.hasPrefix($0) || line.contains(": " + $0) }
+        }
+        let inOrder = probes[0].received.flatMap { event in labels.map { $0 + event } }
+        if events != inOrder {
+            let shown = events.prefix(ContractTrace.limit)
+            let why = "the events reached three subscribers as \(Array(shown)), not each in the order they subscribed"
+            if findings[.servesSubscribersInOrder] == nil {
+                findings[.servesSubscribersInOrder] = (why, Array(trace.lines.prefix(ContractTrace.limit)))
+            }
         }
     }
 

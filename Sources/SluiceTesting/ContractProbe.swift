@@ -15,14 +15,18 @@ import Sluice
 
 /// The events of one run of the check, downstream's and upstream's, in the order they happened.
 final class ContractTrace: Sendable {
-    /// How many events are kept.
+    /// How many events a report shows.
     static var limit: Int { 32 }
 
     private let events = Locked<[String]>([])
+    /// How many events are kept.
+    private let kept: Int
+
+    init(keeping kept: Int = ContractTrace.limit) { self.kept = kept }
 
     func record(_ event: String) {
         events.withLock { events in
-            if events.count < Self.limit { events.append(event) }
+            if events.count < kept { events.append(event) }
         }
     }
 

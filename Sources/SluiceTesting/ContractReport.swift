@@ -42,10 +42,14 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
     /// A subscriber that comes after values were sent gets the latest of them first
     /// (`CurrentValueSubject`, `share(replay: 1)`). A promise: checked when the publisher makes it.
     case replaysLatest
+    /// Each value reaches every subscriber before the next value reaches any, in the order they
+    /// subscribed, and so does the completion (subjects, `share()`, `multicast`). A promise: checked
+    /// when the publisher makes it, with three subscribers.
+    case servesSubscribersInOrder
 
     /// The rules a publisher may promise beyond the contract; the others are checked always (the
     /// ones on upstream for operators only).
-    public static var promises: [PublisherRule] { [.finishes, .isCold, .replaysLatest] }
+    public static var promises: [PublisherRule] { [.finishes, .isCold, .replaysLatest, .servesSubscribersInOrder] }
 
     /// The rule in words, as a report prints it.
     public var description: String {
@@ -63,6 +67,7 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
         case .finishes: "with unlimited demand, it finishes"
         case .isCold: "every subscriber gets the whole stream"
         case .replaysLatest: "a later subscriber gets the latest value first"
+        case .servesSubscribersInOrder: "each event reaches the subscribers in the order they subscribed"
         }
     }
 }

@@ -31,6 +31,22 @@ import Testing
         #expect(report[.cancelStopsDelivery]?.violation?.contains("ms after cancel() returned") == true, "\(report)")
     }
 
+    @Test func subjectsAreSentValuesAndHeldToTheirOrder() {
+        let subject = checkContract(
+            ofSubject: { PassthroughSubject<Int, Never>() }, sending: [1, 2, 3],
+            promising: [.finishes, .servesSubscribersInOrder])
+        #expect(subject.violations.isEmpty, "\(subject)")
+        let reversed = checkContract(
+            ofSubject: { ReversedSubject() }, sending: [1, 2, 3], promising: [.finishes, .servesSubscribersInOrder])
+        #expect(reversed.violations.map(\.rule) == [.servesSubscribersInOrder], "\(reversed)")
+        #expect(
+            reversed[.servesSubscribersInOrder]?.violation?.contains(#"["third: value(1)", "second: value(1)""#) == true
+        )
+        // A subject holds nothing for a subscriber that comes later.
+        let hot = checkContract(ofSubject: { PassthroughSubject<Int, Never>() }, sending: [1], promising: [.isCold])
+        #expect(hot.violations.map(\.rule) == [.isCold], "\(hot)")
+    }
+
     @Test func aRacyCancelIsCaughtUnderThreads() {
         let report = checkContract { RacyPublisher() }
         #expect(report.violations.map(\.rule) == [.concurrentRequestAndCancel], "\(report)")
@@ -52,9 +68,11 @@ import Testing
     }
 
     @Test func keptPromisesAreReportedKept() {
-        let report = checkContract(of: { Just(1) }, promising: PublisherRule.promises)
+        // A cold publisher makes every promise but the one on subscribers served together.
+        let cold = PublisherRule.promises.filter { $0 != .servesSubscribersInOrder }
+        let report = checkContract(of: { Just(1) }, promising: cold)
         #expect(report.violations.isEmpty, "\(report)")
-        #expect(report.findings.count == PublisherRule.allCases.count - 2)
+        #expect(report.findings.count == PublisherRule.allCases.count - 3)
         #expect(
             checkContract(of: { CurrentValueSubject<Int, Never>(1) }, promising: [.replaysLatest]).violations.isEmpty)
         #expect(
@@ -409,5 +427,33 @@ final class LateSubscription: Subscription, @unchecked Sendable {
 
     func cancel() {
         queue.asyncAfter(deadline: .now() + cancelTakes) { self.downstream = nil }
+    }
+}
+
+/// A subject that sends each event to its subscribers latest first: one `PassthroughSubject` per
+/// subscriber, sent to in reverse order. Right in every other way.
+final class ReversedSubject: Subject, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private let lock = NSLock()
+    private var subjects: [PassthroughSubject<Int, Never>] = []
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        let subject = PassthroughSubject<Int, Never>()
+        lock.withLock { subjects.append(subject) }
+        subject.subscribe(subscriber)
+    }
+
+    func send(_ value: Int) {
+        for subject in lock.withLock({ subjects }).reversed() { subject.send(value) }
+    }
+
+    func send(completion: Subscribers.Completion<Never>) {
+        for subject in lock.withLock({ subjects }).reversed() { subject.send(completion: completion) }
+    }
+
+    func send(subscription: any Subscription) {
+        subscription.request(.unlimited)
     }
 }

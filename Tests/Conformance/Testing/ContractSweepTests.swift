@@ -27,6 +27,12 @@ import Testing
         Case(name: name) { checkContract(of: make, promising: promises) }
     }
 
+    static func subject<S: Subject>(
+        _ name: String, promising promises: [PublisherRule] = [], _ make: @escaping () -> S
+    ) -> Case where S.Output == Int {
+        Case(name: name) { checkContract(ofSubject: make, sending: values, promising: promises) }
+    }
+
     /// What a cold publisher that ends promises.
     static let coldAndFinite: [PublisherRule] = [.finishes, .isCold]
 
@@ -66,6 +72,12 @@ import Testing
         },
         publisher("PassthroughSubject") { PassthroughSubject<Int, Never>() },
         publisher("CurrentValueSubject", promising: [.replaysLatest]) { CurrentValueSubject<Int, Never>(1) },
+        subject("PassthroughSubject sent values", promising: [.finishes, .servesSubscribersInOrder]) {
+            PassthroughSubject<Int, Never>()
+        },
+        subject("CurrentValueSubject sent values", promising: [.finishes, .replaysLatest, .servesSubscribersInOrder]) {
+            CurrentValueSubject<Int, Never>(0)
+        },
         publisher("AnyPublisher") { (0..<100).publisher.eraseToAnyPublisher() },
         publisher("sequence.map.filter", promising: coldAndFinite) {
             (0..<1_000).publisher.map { $0 * 2 }.filter { $0 % 3 == 0 }
@@ -184,6 +196,9 @@ import Testing
             let subject = ReplaySubject<Int, Never>(bufferSize: 1)
             subject.send(1)
             return subject
+        },
+        subject("ReplaySubject sent values", promising: [.finishes, .replaysLatest, .servesSubscribersInOrder]) {
+            ReplaySubject<Int, Never>(bufferSize: 1)
         },
         publisher("PassthroughRelay") { PassthroughRelay<Int>() },
         publisher("CurrentValueRelay", promising: [.replaysLatest]) { CurrentValueRelay(1) },
