@@ -24,6 +24,15 @@ import Testing
                 == "skipped request and cancel are safe from several threads: checked only when every other rule holds")
     }
 
+    @Test func theArticlesSubjectAndLaterPublisherKeepEveryRule() {
+        let report = checkContract(
+            ofSubject: { PassthroughSubject<Int, Never>() }, sending: [1, 2, 3],
+            promising: [.finishes, .servesSubscribersInOrder])
+        #expect(report.violations.isEmpty, "\(report)")
+        let queue = DispatchQueue(label: "work")
+        expectContract(of: { (0..<100).publisher.receive(on: queue) }, delivering: .asynchronous(within: 0.02))
+    }
+
     @Test func theFixedCountdownKeepsEveryRule() {
         #expect(checkContract { Countdown(from: 3) }.violations.isEmpty)
         expectContract { Countdown(from: 0) }
