@@ -264,32 +264,11 @@ import Testing
         #expect(report.violations.map(\.rule) == [.demandIsRespected], "\(report)")
     }
 
-    @Test(arguments: publishers)
-    func everyPublisherKeepsEveryRule(_ subject: Case) {
-        let report = subject.check()
-        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
-    }
+    /// Everything the sweep checks.
+    static let everything = publishers + operators + laterPublishers + extensionPublishers + extensionOperators
 
-    @Test(arguments: operators)
-    func everyOperatorKeepsEveryRule(_ subject: Case) {
-        let report = subject.check()
-        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
-    }
-
-    @Test(arguments: extensionPublishers)
-    func everyExtensionPublisherKeepsEveryRule(_ subject: Case) {
-        let report = subject.check()
-        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
-    }
-
-    @Test(arguments: extensionOperators)
-    func everyExtensionOperatorKeepsEveryRule(_ subject: Case) {
-        let report = subject.check()
-        #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
-    }
-
-    @Test(arguments: laterPublishers)
-    func everyPublisherThatDeliversLaterKeepsEveryRule(_ subject: Case) {
+    @Test(arguments: everything)
+    func everyPublisherAndOperatorKeepsEveryRule(_ subject: Case) {
         let report = subject.check()
         #expect(report.violations.isEmpty, "\(subject.name):\n\(report)")
     }
