@@ -11,12 +11,15 @@ public typealias Interpreter = (Program) -> [String]
 
 /// A program on which two interpreters disagree, shrunk.
 public struct Divergence: Sendable {
+    /// The program as first found diverging.
     public var original: Program
+    /// The smallest program found on which the traces still differ.
     public var shrunk: Program
     /// What the two interpreters are called, left first.
     public var titles: (left: String, right: String)
-    /// Their traces of the shrunk program.
+    /// The left interpreter's trace of the shrunk program.
     public var leftTrace: [String]
+    /// The right interpreter's trace of the shrunk program.
     public var rightTrace: [String]
     /// The allow-list entry it matches, if it is a known divergence.
     public var known: KnownDivergence?
@@ -42,6 +45,7 @@ public struct Divergence: Sendable {
     }
 }
 
+/// Runs a program through two interpreters and, when their traces differ, shrinks it.
 public enum Differential {
     /// Runs both interpreters; nil when their traces are equal, else the divergence shrunk to the
     /// smallest program on which they still differ. Programs `skip` holds for are not run, and the
@@ -78,9 +82,11 @@ public enum Differential {
 /// program is one of these: `program` exactly, or one `matches` recognises as the same defect
 /// (random programs shrink to several equivalent minimal forms of one defect).
 public struct KnownDivergence: Sendable {
+    /// What the defect is called in reports.
     public var name: String
     /// The shrunk program as first found; the suite checks that it still diverges.
     public var program: Program
+    /// Whether a shrunk program is another form of the same defect.
     public var matches: @Sendable (Program) -> Bool
 
     /// Programs that trap (an API violation one implementation or both catch), so the process
@@ -109,5 +115,6 @@ public struct KnownDivergence: Sendable {
         )
     ]
 
+    /// The known divergences between Sluice and SluiceReference, which `check` names.
     public static let all: [KnownDivergence] = []
 }

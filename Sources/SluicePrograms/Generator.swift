@@ -6,6 +6,7 @@
 
 /// A source of choices.
 public protocol ProgramRandom {
+    /// The next choice: any 64-bit number.
     mutating func next() -> UInt64
 }
 
@@ -48,7 +49,9 @@ struct Choice<R: ProgramRandom, T> {
 /// SplitMix64: small, fast, and good enough to drive a generator.
 public struct SeededRandom: ProgramRandom {
     private var state: UInt64
+    /// The generator whose sequence `seed` determines.
     public init(seed: UInt64) { state = seed }
+    /// The next number of the SplitMix64 sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -63,7 +66,9 @@ public struct SeededRandom: ProgramRandom {
 public struct ByteRandom: ProgramRandom {
     private let bytes: [UInt8]
     private var index = 0
+    /// Reads choices from `bytes`, in order.
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// The next byte, or 0 once the bytes have run out.
     public mutating func next() -> UInt64 {
         guard index < bytes.count else { return 0 }
         defer { index += 1 }
@@ -71,6 +76,7 @@ public struct ByteRandom: ProgramRandom {
     }
 }
 
+/// Draws random, normalized programs from a `ProgramRandom`.
 public enum ProgramGenerator {
     /// A random program, already normalized.
     public static func generate<R: ProgramRandom>(using r: inout R, maxOps: Int = 6) -> Program {

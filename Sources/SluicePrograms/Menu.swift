@@ -8,7 +8,10 @@
 /// The errors programs fail with. The conformance suite has a `TestError` with the same cases, so a
 /// printed program pastes into a conformance test unchanged.
 public enum TestError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The error a `try` operator throws when its predicate holds.
     case oops
+    /// The other error, which the menu's fixed failures use (`Inner.fail`, `Recovery.fail`, and the
+    /// custom errors of `buffer` and `timeout`).
     case other
 
     public var description: String {
@@ -21,8 +24,20 @@ public enum TestError: Error, Equatable, Hashable, Sendable, CustomStringConvert
 
 /// A pure function from Int to Int. Arithmetic wraps, so no entry can trap.
 public enum IntFunction: Int, CaseIterable, Hashable, Sendable {
-    case increment, double, minusThree, negate, modFour, half
+    /// Adds 1 (`x &+ 1`).
+    case increment
+    /// Doubles (`x &* 2`).
+    case double
+    /// Subtracts 3 (`x &- 3`).
+    case minusThree
+    /// Negates (`0 &- x`).
+    case negate
+    /// The remainder of division by 4 (`x % 4`, negative when `x` is).
+    case modFour
+    /// Halves, rounding toward zero (`x / 2`).
+    case half
 
+    /// The function's value at `x`.
     public func apply(_ x: Int) -> Int {
         switch self {
         case .increment: x &+ 1
@@ -49,8 +64,22 @@ public enum IntFunction: Int, CaseIterable, Hashable, Sendable {
 
 /// A pure predicate over Int.
 public enum Predicate: Int, CaseIterable, Hashable, Sendable {
-    case isEven, greaterThanThree, lessThanTwo, isNonZero, always, never, modThreeIsOne
+    /// `x % 2 == 0`
+    case isEven
+    /// `x > 3`
+    case greaterThanThree
+    /// `x < 2`
+    case lessThanTwo
+    /// `x != 0`
+    case isNonZero
+    /// Always true.
+    case always
+    /// Always false.
+    case never
+    /// `x % 3 == 1` (false for every negative `x`).
+    case modThreeIsOne
 
+    /// Whether the predicate holds for `x`.
     public func test(_ x: Int) -> Bool {
         switch self {
         case .isEven: x % 2 == 0
@@ -63,6 +92,7 @@ public enum Predicate: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The predicate as a Swift expression over the variable `v`.
     public func swift(_ v: String) -> String {
         switch self {
         case .isEven: "\(v) % 2 == 0"
@@ -78,8 +108,16 @@ public enum Predicate: Int, CaseIterable, Hashable, Sendable {
 
 /// A pure accumulator `(partial, element) -> partial`, for scan and reduce.
 public enum Accumulator: Int, CaseIterable, Hashable, Sendable {
-    case sum, shiftAdd, maximum, last
+    /// The running sum (`acc &+ x`).
+    case sum
+    /// An order-sensitive fold (`acc &* 2 &+ x`).
+    case shiftAdd
+    /// The largest so far (`max(acc, x)`).
+    case maximum
+    /// The latest element (`x`).
+    case last
 
+    /// The next partial result from `acc` and the element `x`.
     public func apply(_ acc: Int, _ x: Int) -> Int {
         switch self {
         case .sum: acc &+ x
@@ -89,6 +127,7 @@ public enum Accumulator: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The body as a Swift expression over the variables `acc` and `x`.
     public func swift(_ acc: String, _ x: String) -> String {
         switch self {
         case .sum: "\(acc) &+ \(x)"
@@ -105,16 +144,22 @@ public func encodeCollected(_ xs: [Int]) -> Int {
     xs.reduce(xs.count) { $0 &* 31 &+ $1 }
 }
 
+/// `encodeCollected(_:)` as the body of a Swift closure over `$0`, for the printer.
 public let encodeCollectedSwift = "$0.reduce($0.count) { $0 &* 31 &+ $1 }"
 
 /// The publisher a `catch` switches to. Each case is a fixed, literal Swift expression of type
 /// `AnyPublisher<Int, any Error>`, the same in the printer and the interpreter.
 public enum Recovery: Hashable, Sendable {
+    /// `Just(value)`: the value, then finished.
     case just(Int)
+    /// These values, then finished.
     case sequence([Int])
+    /// `Fail` with `TestError.other`.
     case fail
+    /// `Empty`: finishes at once.
     case empty
 
+    /// The publisher as a Swift expression of type `AnyPublisher<Int, any Error>`.
     public var swift: String {
         switch self {
         case .just(let v): "Just(\(v)).setFailureType(to: (any Error).self).eraseToAnyPublisher()"

@@ -232,9 +232,11 @@ private struct ContractCheck<P: Publisher> {
     }
 
     mutating func run() -> ContractReport {
-        // Demand scripts: none at first, one at a time, a burst then more, everything.
+        // Demand scripts: none at first, one at a time (returned from `receive`, then asked for with
+        // `request` from inside it), a burst then more, everything.
         let scripts = [
             DemandSteps(initial: .none), DemandSteps(initial: .max(1), perValue: .max(1)),
+            DemandSteps(initial: .max(1), perValue: .max(1), asksFromReceive: true),
             DemandSteps(initial: .max(3)), DemandSteps(initial: .unlimited),
         ]
         for steps in scripts {
@@ -254,10 +256,13 @@ private struct ContractCheck<P: Publisher> {
         for steps in [DemandSteps(initial: .max(1), perValue: .max(1), cancelAfter: 1), DemandSteps(initial: .none)] {
             checkCancel(steps)
         }
-        // `.max(1)` returned from each value, counting how deep `receive` calls nest.
-        note(
-            start(DemandSteps(initial: .max(1), perValue: .max(1), measuresStack: true), count: Self.longRun),
-            judging: [.synchronousDemandIsBounded])
+        // `.max(1)` returned from each value, then asked for with `request` from inside each
+        // `receive`, counting how deep `receive` calls nest.
+        for asksFromReceive in [false, true] {
+            let steps = DemandSteps(
+                initial: .max(1), perValue: .max(1), asksFromReceive: asksFromReceive, measuresStack: true)
+            note(start(steps, count: Self.longRun), judging: [.synchronousDemandIsBounded])
+        }
         let skipped = findings.isEmpty ? nil : "checked only when every other rule holds"
         if findings.isEmpty { checkThreads() }
         checkPromises()

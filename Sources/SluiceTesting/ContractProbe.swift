@@ -57,6 +57,8 @@ struct DemandSteps {
     var initial: Subscribers.Demand
     /// Returned from each value.
     var perValue: Subscribers.Demand = .none
+    /// Whether `perValue` is asked for with `request` from inside `receive` rather than returned.
+    var asksFromReceive = false
     /// The probe cancels from inside the receive of this value.
     var cancelAfter: Int?
     /// Whether the probe reports how far the stack grew from value to value (it always measures it
@@ -201,13 +203,20 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         state.withLock { $0.subscription = nil }
     }
 
+    /// What `receive(_:)` does once the lock is let go: cancel, or ask with `request` (from inside
+    /// the receive).
+    private enum Then {
+        case cancel(any Subscription)
+        case ask(any Subscription)
+    }
+
     func receive(_ input: Input) -> Subscribers.Demand {
         let event = "value(\(input))"
         record(event)
         var marker = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         let thread = ObjectIdentifier(Thread.current)
-        let (demand, cancelling) = state.withLock { state -> (Subscribers.Demand, (any Subscription)?) in
+        let (demand, then) = state.withLock { state -> (Subscribers.Demand, Then?) in
             state.values += 1
             state.events += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
@@ -233,16 +242,21 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
             }
             if let cancelAfter = steps.cancelAfter, state.values == cancelAfter, !state.cancelled {
                 state.cancel()
-                return (.none, state.subscription)
+                return (.none, state.subscription.map(Then.cancel))
             }
             // Past the limit, it asks for nothing more, so that the recursion stops before the stack does.
-            guard state.stackGrowth <= Self.stackGrowthLimit else { return (.none, nil) }
+            guard state.stackGrowth <= Self.stackGrowthLimit, steps.perValue != .none else { return (.none, nil) }
+            if steps.asksFromReceive { return (.none, state.subscription.map(Then.ask)) }
             state.outstanding += steps.perValue
             return (steps.perValue, nil)
         }
-        if let cancelling {
+        switch then {
+        case .cancel(let subscription):
             record("cancel")
-            cancelling.cancel()
+            subscription.cancel()
+        case .ask:
+            request(steps.perValue)
+        case nil: break
         }
         return demand
     }

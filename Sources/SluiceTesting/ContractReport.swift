@@ -22,7 +22,8 @@ public enum PublisherRule: String, CaseIterable, Sendable, CustomStringConvertib
     /// After `cancel()`, the publisher lets go of the subscriber (Reactive Streams 3.13).
     case cancelReleasesSubscriber
     /// Demand asked for from inside `receive(_:)` does not deepen the stack without bound (Reactive
-    /// Streams 3.3): values keep coming when each `receive` returns `.max(1)`.
+    /// Streams 3.3): values keep coming when each `receive` returns `.max(1)`, and when it calls
+    /// `request(.max(1))`.
     case synchronousDemandIsBounded
     /// `request` and `cancel` may be called from several threads at once (Combine's `Subscription`
     /// is thread-safe; Reactive Streams 2.7, 3.5): what comes is what was asked for, and nothing

@@ -339,12 +339,26 @@ where Downstream.Input == Int, Downstream.Failure == Never {
     }
 
     let state: Mutex<State>
+    /// Demand asked for from inside `receive`, by the thread delivering: it joins that thread's
+    /// loop, so that from one thread the subscription is right.
+    let asked = Mutex<[ObjectIdentifier: Subscribers.Demand]>([:])
 
     init(_ downstream: Downstream) {
         state = Mutex(State(downstream: downstream))
     }
 
     func request(_ more: Subscribers.Demand) {
+        let thread = ObjectIdentifier(Thread.current)
+        let reentrant = asked.withLock { asked in
+            guard asked[thread] != nil else {
+                asked[thread] = Subscribers.Demand.none
+                return false
+            }
+            asked[thread]! += more
+            return true
+        }
+        guard !reentrant else { return }
+        defer { asked.withLock { _ = $0.removeValue(forKey: thread) } }
         var local = state.withLock { state in
             state.demand += more
             return state
@@ -353,6 +367,10 @@ where Downstream.Input == Int, Downstream.Failure == Never {
             local.demand -= 1
             local.next += 1
             local.demand += downstream.receive(local.next - 1)
+            local.demand += asked.withLock { asked in
+                defer { asked[thread] = Subscribers.Demand.none }
+                return asked[thread] ?? .none
+            }
             // A cancel from inside `receive` is seen here; one from another thread after this point
             // is overwritten when the copy is written back (the pause leaves it time to land).
             if state.withLock({ $0.downstream == nil }) { local.downstream = nil }
