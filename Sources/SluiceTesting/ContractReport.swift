@@ -94,7 +94,71 @@ public struct ContractReport: CustomStringConvertible {
         public var description: String {
             if let skipped { return "skipped \(rule): \(skipped)" }
             guard let violation else { return "kept   \(rule)" }
-            return (["BROKEN \(rule): \(violation)"] + trace.map { "         \($0)" }).joined(separator: "\n")
+            let lines = ["BROKEN \(rule): \(violation)"] + diagram.map { "  " + $0 } + trace.map { "         \($0)" }
+            return lines.joined(separator: "\n")
+        }
+
+        /// The trace as a marble diagram, one lane per party in the order each first appears
+        /// (`subscriber`, `second` and `third` for later subscribers, `upstream` for an operator's):
+        /// `^` the subscription, a value as itself, `|` the finish, `#` a failure, `?n` a request
+        /// for n values (`?∞` unlimited), `+n` demand returned from a receive, `!` a cancel. Events keep their column, so that what
+        /// happened in which order reads down and across:
+        ///
+        ///     subscriber: ^ ?1 0 1 2
+        public var diagram: [String] {
+            var lanes: [(name: String, marks: [String])] = []
+            for (column, line) in trace.enumerated() {
+                let (name, event) = Self.party(of: line)
+                if !lanes.contains(where: { $0.name == name }) {
+                    lanes.append((name, Array(repeating: "", count: column)))
+                }
+                for index in lanes.indices {
+                    lanes[index].marks.append(lanes[index].name == name ? Self.mark(event) : "")
+                }
+            }
+            // Each column as wide as its widest mark, so that the lanes line up.
+            let widths = trace.indices.map { column in lanes.map { $0.marks[column].count }.max() ?? 0 }
+            let nameWidth = lanes.map(\.name.count).max() ?? 0
+            return lanes.map { lane in
+                let marks = zip(lane.marks, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
+                let padding = String(repeating: " ", count: nameWidth - lane.name.count)
+                let row = lane.name + ":" + padding + " " + marks.joined(separator: " ")
+                return String(row.reversed().drop { $0 == " " }.reversed())
+            }
+        }
+
+        /// Who a trace line is about, and the event without its label.
+        private static func party(of line: String) -> (String, Substring) {
+            for label in ["upstream", "second", "third"] where line.hasPrefix(label + ": ") {
+                return (label, line.dropFirst(label.count + 2))
+            }
+            return ("subscriber", line[...])
+        }
+
+        /// One event's mark.
+        private static func mark(_ event: Substring) -> String {
+            func inside(_ prefix: String) -> Substring? {
+                guard event.hasPrefix(prefix + "("), event.hasSuffix(")") else { return nil }
+                return event.dropFirst(prefix.count + 1).dropLast()
+            }
+            switch event {
+            case "subscription", "subscribed": return "^"
+            case "finished": return "|"
+            case "cancel": return "!"
+            default: break
+            }
+            if let value = inside("value") { return String(value) }
+            if event.hasSuffix(" returned") {
+                let demand = event.dropLast(" returned".count)
+                if demand == "unlimited" { return "+∞" }
+                return "+" + (demand.hasPrefix("max(") ? String(demand.dropFirst(4).dropLast()) : String(demand))
+            }
+            if inside("failure") != nil { return "#" }
+            if let demand = inside("request") {
+                if demand == "unlimited" { return "?∞" }
+                return "?" + (demand.hasPrefix("max(") ? String(demand.dropFirst(4).dropLast()) : String(demand))
+            }
+            return "[\(event)]"
         }
     }
 

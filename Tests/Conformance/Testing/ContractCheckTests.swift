@@ -87,12 +87,28 @@ import Testing
         #expect(text.contains("kept   at most one completion"))
         #expect(text.contains("skipped request and cancel are safe from several threads"))
         #expect(report[.demandIsRespected]?.trace.prefix(2) == ["subscription", "value(0)"])
+        #expect(report[.demandIsRespected]?.diagram.first?.hasPrefix("subscriber: ^ 0 1") == true, "\(report)")
+        #expect(text.contains("  subscriber: ^ 0 1"))
         #expect(report[.cancelReachesUpstream] == nil)
     }
 
     @Test func anOperatorsTraceShowsItsUpstreamTraffic() {
         let report = checkContract(
             ofOperator: { BrokenOperator(upstream: $0, fault: .requestsUnlimited) }, feeding: [7])
+        // Two lanes, events in their columns: upstream subscribed, then the subscriber, ...
+        let lanes = report[.upstreamDemandFollowsDownstream]?.diagram ?? []
+        #expect(lanes.count == 2, "\(report)")
+        let (upstream, subscriber) = (lanes.first ?? "", lanes.last ?? "")
+        #expect(upstream.hasPrefix("upstream:   ^ "), "\(lanes)")
+        #expect(subscriber.hasPrefix("subscriber:   ^ ?1 "), "\(lanes)")
+        // The subscriber asked for one; then upstream was asked for everything.
+        let asked = subscriber.firstRange(of: "?1").map {
+            subscriber.distance(from: subscriber.startIndex, to: $0.lowerBound)
+        }
+        let passed = upstream.firstRange(of: "?∞").map {
+            upstream.distance(from: upstream.startIndex, to: $0.lowerBound)
+        }
+        #expect(asked != nil && passed != nil && asked! < passed!, "\(lanes)")
         #expect(
             report[.upstreamDemandFollowsDownstream]?.trace.prefix(4) == [
                 "upstream: subscribed", "subscription", "request(max(1))", "upstream: request(unlimited)",
@@ -390,7 +406,8 @@ where Downstream.Input == Int, Downstream.Failure == Never {
 }
 
 /// A publisher of 1...200 that delivers later, one value per millisecond on a queue of its own,
-/// within demand; its cancel takes effect after `cancelTakes` seconds (right: at once).
+/// within demand; its cancel takes effect after `cancelTakes` seconds (right: at once, through a
+/// flag the queue reads before each value).
 struct LatePublisher: Publisher {
     typealias Output = Int
     typealias Failure = Never
@@ -412,6 +429,8 @@ final class LateSubscription: Subscription, @unchecked Sendable {
     private var demand = Subscribers.Demand.none
     private var sent = 0
     private var pumping = false
+    private let lock = NSLock()
+    private var cancelled = false
 
     init(_ downstream: Downstream, cancelTakes: Double) {
         self.downstream = downstream
@@ -427,7 +446,7 @@ final class LateSubscription: Subscription, @unchecked Sendable {
 
     /// Sends one value and comes back a millisecond later while there is demand; finishes after 200.
     private func pump() {
-        guard !pumping, let downstream else { return }
+        guard !pumping, let downstream, !lock.withLock({ cancelled }) else { return }
         if sent == 200 {
             self.downstream = nil
             return downstream.receive(completion: .finished)
@@ -444,6 +463,10 @@ final class LateSubscription: Subscription, @unchecked Sendable {
     }
 
     func cancel() {
+        guard cancelTakes > 0 else {
+            lock.withLock { cancelled = true }
+            return queue.async { self.downstream = nil }
+        }
         queue.asyncAfter(deadline: .now() + cancelTakes) { self.downstream = nil }
     }
 }
