@@ -67,9 +67,13 @@ public final class ContractUpstream<Output, Failure: Error>: Publisher {
         func request(_ demand: Subscribers.Demand) {
             ledger.requested(demand)
             let deliver = state.withLock { state in
+                // A request that reaches a subscription that has ended (from a thread that read the
+                // operator's state before the end) asks for nothing: the values downstream got since
+                // came from elsewhere (what follows an `append`, a `retry`'s next subscription).
+                guard state.downstream != nil else { return false }
                 state.demand += demand
                 ledger.asked(state.demand)
-                guard !state.delivering, state.downstream != nil else { return false }
+                guard !state.delivering else { return false }
                 state.delivering = true
                 return true
             }
