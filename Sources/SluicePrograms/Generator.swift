@@ -26,7 +26,7 @@ extension ProgramRandom {
             if draw < choice.weight { return choice.make(&self) }
             draw -= choice.weight
         }
-        preconditionFailure("a draw below the weights' sum picks a choice")
+        fatalError("a draw below the weights' sum picks a choice")
     }
 }
 

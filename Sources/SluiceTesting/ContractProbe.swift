@@ -86,8 +86,6 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         var completions = 0
         var cancelled = false
         var cancelledAt: UInt64 = 0
-        /// How many events came (subscription, values, completions): the check waits on it.
-        var events = 0
         /// The values and the completions received, as the trace writes them (the first ones).
         var received: [String] = []
         /// The stack's position at the first value, and how far it grew below it since.
@@ -145,7 +143,7 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     /// The values and completions received, as the trace writes them (the first ones).
     var received: [String] { state.withLock { $0.received } }
     /// Events (subscriptions, values, completions) received so far.
-    var events: Int { state.withLock { $0.events } }
+    var events: Int { state.withLock { $0.subscriptions + $0.values + $0.completions } }
     /// The demand asked for and not yet met.
     var outstanding: Subscribers.Demand { state.withLock { $0.outstanding } }
 
@@ -166,7 +164,6 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
     func receive(subscription: any Subscription) {
         record("subscription")
         let first = state.withLock { state in
-            state.events += 1
             state.subscriptions += 1
             guard state.subscriptions == 1 else {
                 state.breaks(.subscriptionFirstAndOnce, "\(state.subscriptions) subscriptions came")
@@ -218,7 +215,6 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         let thread = ObjectIdentifier(Thread.current)
         let (demand, then) = state.withLock { state -> (Subscribers.Demand, Then?) in
             state.values += 1
-            state.events += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
             if let first = state.firstValueStack {
                 if first > here, thread == state.firstValueThread {
@@ -266,7 +262,6 @@ final class ContractProbe<Input, Failure: Error>: Subscriber, @unchecked Sendabl
         record(event)
         state.withLock { state in
             state.completions += 1
-            state.events += 1
             if state.received.count < ContractTrace.limit { state.received.append(event) }
             if state.subscriptions == 0 {
                 state.breaks(.subscriptionFirstAndOnce, "the completion came before the subscription")

@@ -214,7 +214,7 @@ private func buildSource<Chain: ProgramChain>(_ source: Source, _ run: ProgramRu
 }
 
 /// The subject, with the run's steps driving it.
-private func driven<S: Subject>(_ subject: S, _ run: ProgramRun) -> S where S.Output == Int, S.Failure == any Error {
+package func driven<S: Subject>(_ subject: S, _ run: ProgramRun) -> S where S.Output == Int, S.Failure == any Error {
     run.sendValue = { subject.send($0) }
     run.finish = { subject.send(completion: .finished) }
     run.fail = { subject.send(completion: .failure($0)) }

@@ -45,11 +45,7 @@ struct OperatorChain: ProgramChain {
     func buildExtensionSource(_ source: Source, in run: ProgramRun) {
         switch source {
         case .replay(let n):
-            let subject = ReplaySubject<Int, any Error>(bufferSize: n)
-            run.sendValue = { subject.send($0) }
-            run.finish = { subject.send(completion: .finished) }
-            run.fail = { subject.send(completion: .failure($0)) }
-            build(on: subject, in: run)
+            build(on: driven(ReplaySubject<Int, any Error>(bufferSize: n), run), in: run)
         case .relay:
             let relay = PassthroughRelay<Int>()
             run.sendValue = { relay.accept($0) }
