@@ -43,8 +43,8 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
-            .allSatisfy(predicate)
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.allSatisfy(predicate)
         }
     }
 
@@ -69,8 +69,8 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
-            .allSatisfy(predicate)
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.allSatisfy(predicate)
         }
     }
 }

@@ -42,7 +42,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.AssertNoFailureStage<Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.AssertNoFailureStage(prefix: prefix, file: file, line: line)
         }
     }
@@ -51,11 +51,11 @@ extension Publishers {
 extension _Runtime {
     /// The stage of `assertNoFailure`: the identity on values; an upstream failure traps.
     @frozen
-    public struct AssertNoFailureStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct AssertNoFailureStage<Value, UpstreamFailure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("AssertNoFailure", passesSubscriptionThrough: true)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("file", file), ("line", line), ("prefix", prefix)]
         }
         @usableFromInline let prefix: String
@@ -70,11 +70,11 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Never> { .value(input) }
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Never> { .value(input) }
 
         /// Never returns: the failure is the programmer error this operator exists to catch.
         @inlinable
-        public func mapFailure(_ error: UpstreamFailure) -> Never {
+        func mapFailure(_ error: UpstreamFailure) -> Never {
             fatalError(prefix.isEmpty ? "\(error)" : "\(prefix) \(error)", file: file, line: line)
         }
     }

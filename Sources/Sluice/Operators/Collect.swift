@@ -30,13 +30,11 @@ extension Publishers {
         }
 
         /// Combine's shows only how many values it holds.
-        public static func _children(fold: _Runtime.CollectFold<Upstream.Output>?, downstream: Any, status: String)
-            -> [Mirror.Child]
-        {
-            [("count", fold?.elements.count ?? 0)]
+        public static func _children(fold: Fold?, downstream: Any, status: String) -> [Mirror.Child] {
+            [("count", (fold as? _Runtime.CollectFold<Upstream.Output>)?.elements.count ?? 0)]
         }
 
-        @inlinable public func _makeFold() -> _Runtime.CollectFold<Upstream.Output> { _Runtime.CollectFold() }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> { _Runtime.CollectFold() }
     }
 }
 
@@ -45,20 +43,20 @@ extension Publishers.Collect: Equatable where Upstream: Equatable {}
 extension _Runtime {
     /// `collect()`: appends every value; the array is the result, empty or not.
     @frozen
-    public struct CollectFold<Element>: _Runtime.Fold {
+    @usableFromInline struct CollectFold<Element>: _Runtime.Fold {
         @usableFromInline var elements: [Element] = []
 
         @inlinable init() {}
 
         @inlinable @inline(__always)
-        public mutating func fold(_ input: Element) -> Bool {
+        mutating func fold(_ input: Element) -> Bool {
             elements.append(input)
             return true
         }
 
         /// Hands the array over rather than copying it: the fold is finished with it.
         @inlinable
-        public mutating func result() -> [Element]? {
+        mutating func result() -> [Element]? {
             defer { elements = [] }
             return elements
         }

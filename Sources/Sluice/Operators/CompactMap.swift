@@ -42,7 +42,7 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.CompactMapStage<Upstream.Output, Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.CompactMapStage(transform: transform)
         }
     }
@@ -69,7 +69,7 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryCompactMapStage<Upstream.Output, Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryCompactMapStage(transform: transform)
         }
     }
@@ -112,8 +112,8 @@ extension _Runtime.StageStep {
 extension _Runtime {
     /// `compactMap`'s stage.
     @frozen
-    public struct CompactMapStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct CompactMapStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("CompactMap", passesSubscriptionThrough: true)
         }
         @usableFromInline let transform: (Input) -> Output?
@@ -121,7 +121,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output?) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             _Runtime.StageStep(valueOrSkip: transform(input))
         }
     }
@@ -130,11 +130,11 @@ extension _Runtime {
 extension _Runtime {
     /// `tryCompactMap`'s stage: as `compactMap`'s, and a throw fails the chain.
     @frozen
-    public struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct TryCompactMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("TryCompactMap", edges: .filtering)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
         @usableFromInline let transform: (Input) throws -> Output?
@@ -142,7 +142,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output?) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { try _Runtime.StageStep(valueOrSkip: transform(input)) }
         }
     }

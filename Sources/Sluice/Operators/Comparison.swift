@@ -75,7 +75,7 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ComparisonFold<Output> {
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
             _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder)
         }
     }
@@ -104,7 +104,7 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ComparisonFold<Output> {
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
             _Runtime.ComparisonFold(areInIncreasingOrder: areInIncreasingOrder)
         }
     }
@@ -115,7 +115,7 @@ extension _Runtime {
     /// `areInIncreasingOrder(current, new)` holds, so the first of equal values stays, and a single
     /// value needs no comparison.
     @frozen
-    public struct ComparisonFold<Value>: _Runtime.Fold {
+    @usableFromInline struct ComparisonFold<Value>: _Runtime.Fold {
         @usableFromInline var greatest: Value?
         @usableFromInline let areInIncreasingOrder: (Value, Value) throws -> Bool
 
@@ -125,12 +125,12 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func fold(_ input: Value) throws -> Bool {
+        mutating func fold(_ input: Value) throws -> Bool {
             if let current = greatest, try !areInIncreasingOrder(current, input) { return true }
             greatest = input
             return true
         }
 
-        @inlinable public mutating func result() -> Value? { greatest }
+        @inlinable mutating func result() -> Value? { greatest }
     }
 }

@@ -50,9 +50,9 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> {
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
             let output = output
-            return .contains { $0 == output }
+            return _Runtime.SearchFold.contains { $0 == output }
         }
     }
 
@@ -76,7 +76,9 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> { .contains(where: predicate) }
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.contains(where: predicate)
+        }
     }
 
     /// A publisher that emits a Boolean value upon receiving an element that satisfies the throwing
@@ -101,7 +103,9 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.SearchFold<Upstream.Output, Bool> { .contains(where: predicate) }
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.contains(where: predicate)
+        }
     }
 }
 

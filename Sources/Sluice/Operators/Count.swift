@@ -25,7 +25,7 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public func _makeFold() -> _Runtime.CountFold<Upstream.Output> { _Runtime.CountFold() }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> { _Runtime.CountFold() }
     }
 }
 
@@ -34,17 +34,17 @@ extension Publishers.Count: Equatable where Upstream: Equatable {}
 extension _Runtime {
     /// `count()`: one more per value; zero for an empty upstream.
     @frozen
-    public struct CountFold<Input>: _Runtime.Fold {
+    @usableFromInline struct CountFold<Input>: _Runtime.Fold {
         @usableFromInline var count = 0
 
         @inlinable init() {}
 
         @inlinable @inline(__always)
-        public mutating func fold(_ input: Input) -> Bool {
+        mutating func fold(_ input: Input) -> Bool {
             count += 1
             return true
         }
 
-        @inlinable public mutating func result() -> Int? { count }
+        @inlinable mutating func result() -> Int? { count }
     }
 }

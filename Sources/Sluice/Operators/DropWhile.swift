@@ -42,7 +42,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.DropWhileStage<Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.DropWhileStage(predicate: predicate)
         }
     }
@@ -71,7 +71,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryDropWhileStage<Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryDropWhileStage(predicate: predicate)
         }
     }
@@ -96,15 +96,15 @@ struct DropSwitch {
 extension _Runtime {
     /// The stage of `drop(while:)`.
     @frozen
-    public struct DropWhileStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription { .init("DropWhile") }
+    @usableFromInline struct DropWhileStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription { .init("DropWhile") }
         @usableFromInline let predicate: (Value) -> Bool
         @usableFromInline var state = DropSwitch()
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             let predicate = self.predicate
             return state.drops { predicate(input) } ? .skip : .value(input)
         }
@@ -114,15 +114,15 @@ extension _Runtime {
 extension _Runtime {
     /// The stage of `tryDrop(while:)`: a thrown error fails the stream.
     @frozen
-    public struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription { .init("TryDropWhile") }
+    @usableFromInline struct TryDropWhileStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription { .init("TryDropWhile") }
         @usableFromInline let predicate: (Value) throws -> Bool
         @usableFromInline var state = DropSwitch()
 
         @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             let predicate = self.predicate
             do {
                 return try state.drops { try predicate(input) } ? .skip : .value(input)

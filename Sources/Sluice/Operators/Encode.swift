@@ -43,7 +43,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.EncodeStage<Upstream.Output, Coder, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.EncodeStage(encoder: encoder)
         }
     }
@@ -66,7 +66,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.DecodeStage<Output, Coder, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.DecodeStage(decoder: decoder)
         }
     }
@@ -75,21 +75,21 @@ extension Publishers {
 extension _Runtime {
     /// The stage of `encode`: a value goes through the encoder; a throw fails the chain.
     @frozen
-    public struct EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Runtime.ThrowingStage
-    {
-        public typealias Output = Coder.Output
+    @usableFromInline
+    struct EncodeStage<Input: Encodable, Coder: TopLevelEncoder, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @usableFromInline typealias Output = Coder.Output
         @usableFromInline let encoder: Coder
 
         @inlinable @inline(__always) init(encoder: Coder) { self.encoder = encoder }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { .value(try encoder.encode(input)) }
         }
 
-        @inlinable public static var _description: _Runtime.StageDescription { .init("Encode", edges: .coding) }
+        @inlinable static var _description: _Runtime.StageDescription { .init("Encode", edges: .coding) }
 
-        public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @usableFromInline func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
         }
     }
@@ -98,21 +98,21 @@ extension _Runtime {
 extension _Runtime {
     /// The stage of `decode`: a value goes through the decoder; a throw fails the chain.
     @frozen
-    public struct DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Runtime.ThrowingStage
-    {
-        public typealias Input = Coder.Input
+    @usableFromInline
+    struct DecodeStage<Output: Decodable, Coder: TopLevelDecoder, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @usableFromInline typealias Input = Coder.Input
         @usableFromInline let decoder: Coder
 
         @inlinable @inline(__always) init(decoder: Coder) { self.decoder = decoder }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { .value(try decoder.decode(Output.self, from: input)) }
         }
 
-        @inlinable public static var _description: _Runtime.StageDescription { .init("Decode", edges: .coding) }
+        @inlinable static var _description: _Runtime.StageDescription { .init("Decode", edges: .coding) }
 
-        public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @usableFromInline func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("finished", status == "terminal"), ("upstreamSubscription", status)]
         }
     }

@@ -33,7 +33,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.FilterStage<Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.FilterStage(isIncluded: isIncluded)
         }
 
@@ -58,8 +58,8 @@ extension Publishers.Filter {
 
 extension _Runtime {
     @frozen
-    public struct FilterStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct FilterStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("Filter", passesSubscriptionThrough: true)
         }
         @usableFromInline let isIncluded: (Value) -> Bool
@@ -67,7 +67,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) -> Bool) { self.isIncluded = isIncluded }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             isIncluded(input) ? .value(input) : .skip
         }
     }

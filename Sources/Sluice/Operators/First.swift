@@ -44,7 +44,9 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first { _ in true } }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.first { _ in true }
+        }
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a predicate
@@ -69,7 +71,9 @@ extension Publishers {
         /// Combine names this subscription "TryFirst".
         @inlinable public static var _name: String { "TryFirst" }
 
-        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first(where: predicate) }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.first(where: predicate)
+        }
     }
 
     /// A publisher that only publishes the first element of a stream to satisfy a throwing
@@ -92,7 +96,9 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .first(where: predicate) }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.first(where: predicate)
+        }
     }
 }
 

@@ -44,7 +44,9 @@ extension Publishers {
             self.upstream = upstream
         }
 
-        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last { _ in true } }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.last { _ in true }
+        }
     }
 
     /// A publisher that waits until after the stream finishes and then publishes the last element
@@ -66,7 +68,9 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last(where: predicate) }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.last(where: predicate)
+        }
     }
 
     /// A publisher that waits until after the stream finishes and then publishes the last element
@@ -89,7 +93,9 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        @inlinable public func _makeFold() -> _Runtime.SearchFold<Output, Output> { .last(where: predicate) }
+        @inlinable public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
+            _Runtime.SearchFold.last(where: predicate)
+        }
     }
 }
 

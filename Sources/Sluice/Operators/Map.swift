@@ -31,7 +31,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapStage<Upstream.Output, Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.MapStage(transform: transform)
         }
 
@@ -56,8 +56,8 @@ extension Publishers.Map {
 
 extension _Runtime {
     @frozen
-    public struct MapStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct MapStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("Map", passesSubscriptionThrough: true)
         }
         @usableFromInline let transform: (Input) -> Output
@@ -65,6 +65,6 @@ extension _Runtime {
         @inlinable @inline(__always) init(transform: @escaping (Input) -> Output) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> { .value(transform(input)) }
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> { .value(transform(input)) }
     }
 }

@@ -39,7 +39,7 @@ extension Publishers {
 
         /// A stage that converts the failure.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapErrorStage<Output, Upstream.Failure, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.MapErrorStage(transform: transform)
         }
     }
@@ -48,8 +48,8 @@ extension Publishers {
 extension _Runtime {
     /// `mapError`'s stage: every value goes through; only a failure is converted.
     @frozen
-    public struct MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct MapErrorStage<Value, UpstreamFailure: Error, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("MapError", passesSubscriptionThrough: true)
         }
         @usableFromInline let transform: (UpstreamFailure) -> Failure
@@ -59,9 +59,9 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> { .value(input) }
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> { .value(input) }
 
         @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> Failure { transform(error) }
+        func mapFailure(_ error: UpstreamFailure) -> Failure { transform(error) }
     }
 }

@@ -48,7 +48,7 @@ extension Publishers {
 
         /// A stage reading `keyPath`.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapKeyPathStage<Upstream.Output, Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.MapKeyPathStage(keyPath: keyPath)
         }
     }
@@ -77,7 +77,7 @@ extension Publishers {
 
         /// A stage reading both key paths.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapKeyPath2Stage<Upstream.Output, Output0, Output1, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.MapKeyPath2Stage(keyPath0: keyPath0, keyPath1: keyPath1)
         }
     }
@@ -110,7 +110,7 @@ extension Publishers {
 
         /// A stage reading the three key paths.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.MapKeyPath3Stage<Upstream.Output, Output0, Output1, Output2, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.MapKeyPath3Stage(keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
         }
     }
@@ -119,17 +119,17 @@ extension Publishers {
 extension _Runtime {
     /// `map(_:)`'s stage for one key path.
     @frozen
-    public struct MapKeyPathStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct MapKeyPathStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("ValueForKey", passesSubscriptionThrough: true)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
         @usableFromInline let keyPath: KeyPath<Input, Output>
 
         @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             .value(input[keyPath: keyPath])
         }
     }
@@ -138,11 +138,11 @@ extension _Runtime {
 extension _Runtime {
     /// `map(_:_:)`'s stage for two key paths.
     @frozen
-    public struct MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct MapKeyPath2Stage<Input, Output0, Output1, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("ValueForKeys", passesSubscriptionThrough: true)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("keyPath0", keyPath0), ("keyPath1", keyPath1)]
         }
         @usableFromInline let keyPath0: KeyPath<Input, Output0>
@@ -155,7 +155,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1), Failure> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1), Failure> {
             .value((input[keyPath: keyPath0], input[keyPath: keyPath1]))
         }
     }
@@ -164,11 +164,11 @@ extension _Runtime {
 extension _Runtime {
     /// `map(_:_:_:)`'s stage for three key paths.
     @frozen
-    public struct MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct MapKeyPath3Stage<Input, Output0, Output1, Output2, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("ValueForKeys", passesSubscriptionThrough: true)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
         }
         @usableFromInline let keyPath0: KeyPath<Input, Output0>
@@ -183,7 +183,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1, Output2), Failure> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1, Output2), Failure> {
             .value((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
         }
     }

@@ -62,7 +62,9 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.OutputStage<Output, Failure> { _Runtime.OutputStage(range: range) }
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
+            _Runtime.OutputStage(range: range)
+        }
     }
 }
 
@@ -71,17 +73,17 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 extension _Runtime {
     /// `output(at:)`, `output(in:)`, `prefix(_:)`: skips up to the range, passes it, finishes after it.
     @frozen
-    public struct OutputStage<Value, Failure: Error>: _Runtime.Stage {
+    @usableFromInline struct OutputStage<Value, Failure: Error>: _Runtime.Stage {
         @usableFromInline let range: CountableRange<Int>
         /// The index of the next upstream element.
         @usableFromInline var index = 0
 
         @inlinable @inline(__always) init(range: CountableRange<Int>) { self.range = range }
 
-        @inlinable public static var _description: _Runtime.StageDescription { .init("Output") }
+        @inlinable static var _description: _Runtime.StageDescription { .init("Output") }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             let current = index
             index &+= 1
             if current < range.lowerBound { return .skip }
@@ -90,6 +92,6 @@ extension _Runtime {
         }
 
         /// Complete once the last index of a non-empty range has gone through.
-        @inlinable public var isComplete: Bool { index >= range.upperBound && index > range.lowerBound }
+        @inlinable var isComplete: Bool { index >= range.upperBound && index > range.lowerBound }
     }
 }

@@ -42,7 +42,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.PrefixWhileStage<Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.PrefixWhileStage(predicate: predicate)
         }
     }
@@ -71,7 +71,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryPrefixWhileStage<Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryPrefixWhileStage(predicate: predicate)
         }
     }
@@ -89,9 +89,9 @@ func prefixWhileStep<Value, Failure: Error>(
 extension _Runtime {
     /// The stage of `prefix(while:)`.
     @frozen
-    public struct PrefixWhileStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription { .init("PrefixWhile", edges: .filtering) }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+    @usableFromInline struct PrefixWhileStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription { .init("PrefixWhile", edges: .filtering) }
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
         @usableFromInline let predicate: (Value) -> Bool
@@ -99,7 +99,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             prefixWhileStep(input, predicate)
         }
     }
@@ -108,11 +108,11 @@ extension _Runtime {
 extension _Runtime {
     /// The stage of `tryPrefix(while:)`: a thrown error fails the stream.
     @frozen
-    public struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct TryPrefixWhileStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("TryPrefixWhile", edges: .filtering)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
         @usableFromInline let predicate: (Value) throws -> Bool
@@ -120,7 +120,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value) throws -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             do { return try prefixWhileStep(input, predicate) } catch { return .failure(error) }
         }
     }

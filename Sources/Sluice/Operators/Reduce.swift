@@ -52,7 +52,7 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ReduceFold<Upstream.Output, Output> {
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
             _Runtime.ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
         }
     }
@@ -83,7 +83,7 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeFold() -> _Runtime.ReduceFold<Upstream.Output, Output> {
+        public func _makeFold() -> some _Runtime.Fold<Upstream.Output, Output> {
             _Runtime.ReduceFold(initial: initial, nextPartialResult: nextPartialResult)
         }
     }
@@ -92,7 +92,7 @@ extension Publishers {
 extension _Runtime {
     /// `reduce` and `tryReduce`: the running value, replaced by the closure at each element.
     @frozen
-    public struct ReduceFold<Input, Value>: _Runtime.Fold {
+    @usableFromInline struct ReduceFold<Input, Value>: _Runtime.Fold {
         @usableFromInline var value: Value
         @usableFromInline let nextPartialResult: (Value, Input) throws -> Value
 
@@ -103,11 +103,11 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func fold(_ input: Input) throws -> Bool {
+        mutating func fold(_ input: Input) throws -> Bool {
             value = try nextPartialResult(value, input)
             return true
         }
 
-        @inlinable public mutating func result() -> Value? { value }
+        @inlinable mutating func result() -> Value? { value }
     }
 }

@@ -55,7 +55,7 @@ extension Publishers {
 
         /// A stage with no memory yet, for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.RemoveDuplicatesStage<Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.RemoveDuplicatesStage(predicate: predicate)
         }
     }
@@ -84,7 +84,7 @@ extension Publishers {
 
         /// A stage with no memory yet, for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryRemoveDuplicatesStage<Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryRemoveDuplicatesStage(predicate: predicate)
         }
     }
@@ -97,7 +97,7 @@ extension _Runtime {
     /// dropped duplicate does not replace it; the first element is published without calling the
     /// predicate. Both stages use it; `admit` throws only if the predicate does.
     @frozen
-    public struct LastPublished<Value> {
+    @usableFromInline struct LastPublished<Value> {
         @usableFromInline var last: Value?
 
         @inlinable @inline(__always) init() { last = nil }
@@ -115,11 +115,11 @@ extension _Runtime {
 extension _Runtime {
     /// `removeDuplicates`' stage.
     @frozen
-    public struct RemoveDuplicatesStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct RemoveDuplicatesStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("RemoveDuplicates", edges: .filtering)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("last", memory.last as Any)]
         }
         @usableFromInline var memory = _Runtime.LastPublished<Value>()
@@ -128,7 +128,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(predicate: @escaping (Value, Value) -> Bool) { self.predicate = predicate }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> {
             memory.admit(input, unless: predicate) ? .value(input) : .skip
         }
     }
@@ -137,11 +137,11 @@ extension _Runtime {
 extension _Runtime {
     /// `tryRemoveDuplicates`' stage: as `removeDuplicates`', and a throw fails the chain.
     @frozen
-    public struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct TryRemoveDuplicatesStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("TryRemoveDuplicates", edges: .filtering)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("last", memory.last as Any)]
         }
         @usableFromInline var memory = _Runtime.LastPublished<Value>()
@@ -152,7 +152,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             .catching { try memory.admit(input, unless: predicate) ? .value(input) : .skip }
         }
     }

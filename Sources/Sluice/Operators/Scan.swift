@@ -51,7 +51,7 @@ extension Publishers {
 
         /// A stage holding one subscription's running result.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.ScanStage<Upstream.Output, Output, Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.ScanStage(result: initialResult, nextPartialResult: nextPartialResult)
         }
     }
@@ -87,7 +87,7 @@ extension Publishers {
 
         /// A stage holding one subscription's running result.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryScanStage<Upstream.Output, Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryScanStage(result: initialResult, nextPartialResult: nextPartialResult)
         }
     }
@@ -97,11 +97,11 @@ extension _Runtime {
     /// `scan`'s stage. The running result lives in the stage, so it needs no lock: only the serial
     /// value path touches it, and each subscription has its own stage.
     @frozen
-    public struct ScanStage<Input, Output, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct ScanStage<Input, Output, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("Scan", passesSubscriptionThrough: true)
         }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("result", result)]
         }
         @usableFromInline var result: Output
@@ -114,7 +114,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             result = nextPartialResult(result, input)
             return .value(result)
         }
@@ -124,9 +124,9 @@ extension _Runtime {
 extension _Runtime {
     /// `tryScan`'s stage: as `scan`'s, and a throw fails the chain (leaving the result as it was).
     @frozen
-    public struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription { .init("TryScan", edges: .transforming) }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+    @usableFromInline struct TryScanStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription { .init("TryScan", edges: .transforming) }
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream), ("status", status), ("result", result)]
         }
         @usableFromInline var result: Output
@@ -139,7 +139,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching {
                 result = try nextPartialResult(result, input)
                 return .value(result)

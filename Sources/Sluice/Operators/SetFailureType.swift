@@ -29,7 +29,9 @@ extension Publishers {
 
         /// A stage that only retypes the (impossible) failure.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.SetFailureTypeStage<Output, Failure> { _Runtime.SetFailureTypeStage() }
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
+            _Runtime.SetFailureTypeStage()
+        }
     }
 }
 
@@ -46,17 +48,17 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension _Runtime {
     /// `setFailureType`'s stage: values go through, and there is no failure to convert.
     @frozen
-    public struct SetFailureTypeStage<Value, Failure: Error>: _Runtime.Stage {
-        @inlinable public static var _description: _Runtime.StageDescription {
+    @usableFromInline struct SetFailureTypeStage<Value, Failure: Error>: _Runtime.Stage {
+        @inlinable static var _description: _Runtime.StageDescription {
             .init("SetFailureType", passesSubscriptionThrough: true)
         }
 
         @inlinable @inline(__always) init() {}
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> { .value(input) }
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, Failure> { .value(input) }
 
         @inlinable @inline(__always)
-        public func mapFailure(_ error: Never) -> Failure {}
+        func mapFailure(_ error: Never) -> Failure {}
     }
 }

@@ -36,7 +36,7 @@ extension Publishers {
 
         /// A stage running `isIncluded` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryFilterStage<Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryFilterStage(isIncluded: isIncluded)
         }
     }
@@ -72,9 +72,9 @@ extension Publishers.TryFilter {
 extension _Runtime {
     /// `tryFilter`'s stage: a rejected value is a skip; a throw fails the chain.
     @frozen
-    public struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription { .init("TryFilter", edges: .filtering) }
-        @inlinable public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+    @usableFromInline struct TryFilterStage<Value, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription { .init("TryFilter", edges: .filtering) }
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
             [("downstream", downstream)]
         }
         @usableFromInline let isIncluded: (Value) throws -> Bool
@@ -82,7 +82,7 @@ extension _Runtime {
         @inlinable @inline(__always) init(isIncluded: @escaping (Value) throws -> Bool) { self.isIncluded = isIncluded }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
+        mutating func step(_ input: Value) -> _Runtime.StageStep<Value, any Error> {
             .catching { try isIncluded(input) ? .value(input) : .skip }
         }
     }

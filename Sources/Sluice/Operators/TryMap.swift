@@ -34,7 +34,7 @@ extension Publishers {
 
         /// A stage running `transform` for one subscription.
         @inlinable @inline(__always)
-        public func _makeStage() -> _Runtime.TryMapStage<Upstream.Output, Output, Upstream.Failure> {
+        public func _makeStage() -> some _Runtime.Stage<Upstream.Output, Output, Upstream.Failure, Failure> {
             _Runtime.TryMapStage(transform: transform)
         }
     }
@@ -68,14 +68,14 @@ extension Publishers.TryMap {
 extension _Runtime {
     /// `tryMap`'s stage: a value goes through the closure; a throw fails the chain.
     @frozen
-    public struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
-        @inlinable public static var _description: _Runtime.StageDescription { .init("TryMap", edges: .transforming) }
+    @usableFromInline struct TryMapStage<Input, Output, UpstreamFailure: Error>: _Runtime.ThrowingStage {
+        @inlinable static var _description: _Runtime.StageDescription { .init("TryMap", edges: .transforming) }
         @usableFromInline let transform: (Input) throws -> Output
 
         @inlinable @inline(__always) init(transform: @escaping (Input) throws -> Output) { self.transform = transform }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, any Error> {
             .catching { .value(try transform(input)) }
         }
     }

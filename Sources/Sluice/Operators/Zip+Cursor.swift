@@ -14,11 +14,11 @@ extension _Runtime {
     /// a failure, if any upstream failed (the first to fail), ends the stream; otherwise the tuples go
     /// out and the stream finishes. Zip3 and Zip4 are zips of zips: the order of the upstreams is the same.
     @frozen
-    public struct ZipCursor<A: _Runtime.FusedCursor, B: _Runtime.FusedCursor, Join: _Runtime.ZipJoin>: _Runtime
-            .FusedCursor
+    @usableFromInline
+    struct ZipCursor<A: _Runtime.FusedCursor, B: _Runtime.FusedCursor, Join: _Runtime.ZipJoin>: _Runtime.FusedCursor
     where A.Failure == B.Failure, Join.A == A.Output, Join.B == B.Output {
-        public typealias Output = Join.Output
-        public typealias Failure = A.Failure
+        @usableFromInline typealias Output = Join.Output
+        @usableFromInline typealias Failure = A.Failure
 
         @usableFromInline var a: A
         @usableFromInline var b: B
@@ -45,7 +45,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
+        mutating func next() -> _Runtime.StageStep<Output, Failure> {
             if _slowPath(pairs < 0) { run() }
             if index < pairs {
                 let place = index
@@ -87,18 +87,18 @@ extension _Runtime {
             return nil
         }
 
-        @inlinable public var isExhausted: Bool {
+        @inlinable var isExhausted: Bool {
             mutating get { pairs >= 0 && index >= pairs }
         }
 
         /// Every upstream must be fusable under any demand; `A` may be the zip of the ones before it
         /// (`Join.extendsZip`), which needs unlimited demand itself.
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             let aFuses = Join.extendsZip ? A._traits.contains(.fusable) : A.fusesUnderAnyDemand
             return .needsUnlimitedDemand.union(.fusable(when: aFuses && B.fusesUnderAnyDemand))
         }
 
-        @inlinable public var _name: StaticString { "Zip" }
+        @inlinable var _name: StaticString { "Zip" }
     }
 }
 
@@ -173,7 +173,7 @@ final class ZipColumn<Element> {
 extension _Runtime {
     /// How `_Runtime.ZipCursor` makes its tuple: a type rather than a stored closure, so that the join is
     /// inlined into the loop.
-    public protocol ZipJoin {
+    @usableFromInline protocol ZipJoin {
         associatedtype A
         associatedtype B
         associatedtype Output
@@ -185,30 +185,30 @@ extension _Runtime {
 
 extension _Runtime {
     /// `Zip`'s tuple.
-    public enum ZipPair<A, B>: _Runtime.ZipJoin {
-        @inlinable public static var extendsZip: Bool { false }
+    @usableFromInline enum ZipPair<A, B>: _Runtime.ZipJoin {
+        @inlinable static var extendsZip: Bool { false }
 
         @inlinable @inline(__always)
-        public static func join(_ a: A, _ b: B) -> (A, B) { (a, b) }
+        static func join(_ a: A, _ b: B) -> (A, B) { (a, b) }
     }
 }
 
 extension _Runtime {
     /// `Zip3`'s tuple, from a pair and a third value.
-    public enum ZipAppend3<X, Y, Z>: _Runtime.ZipJoin {
-        @inlinable public static var extendsZip: Bool { true }
+    @usableFromInline enum ZipAppend3<X, Y, Z>: _Runtime.ZipJoin {
+        @inlinable static var extendsZip: Bool { true }
 
         @inlinable @inline(__always)
-        public static func join(_ a: (X, Y), _ b: Z) -> (X, Y, Z) { (a.0, a.1, b) }
+        static func join(_ a: (X, Y), _ b: Z) -> (X, Y, Z) { (a.0, a.1, b) }
     }
 }
 
 extension _Runtime {
     /// `Zip4`'s tuple, from a triple and a fourth value.
-    public enum ZipAppend4<X, Y, Z, W>: _Runtime.ZipJoin {
-        @inlinable public static var extendsZip: Bool { true }
+    @usableFromInline enum ZipAppend4<X, Y, Z, W>: _Runtime.ZipJoin {
+        @inlinable static var extendsZip: Bool { true }
 
         @inlinable @inline(__always)
-        public static func join(_ a: (X, Y, Z), _ b: W) -> (X, Y, Z, W) { (a.0, a.1, a.2, b) }
+        static func join(_ a: (X, Y, Z), _ b: W) -> (X, Y, Z, W) { (a.0, a.1, a.2, b) }
     }
 }

@@ -103,8 +103,8 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.ZipCursor<A._Cursor, B._Cursor, _Runtime.ZipPair<A.Output, B.Output>> {
-            _Runtime.ZipCursor(a._makeCursor(), b._makeCursor())
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
+            _Runtime.ZipCursor<_, _, _Runtime.ZipPair<A.Output, B.Output>>(a._makeCursor(), b._makeCursor())
         }
     }
 
@@ -142,10 +142,9 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.ZipCursor<Zip<A, B>._Cursor, C._Cursor, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>>
-        {
-            _Runtime.ZipCursor(Zip(a, b)._makeCursor(), c._makeCursor())
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
+            _Runtime.ZipCursor<_, _, _Runtime.ZipAppend3<A.Output, B.Output, C.Output>>(
+                Zip(a, b)._makeCursor(), c._makeCursor())
         }
     }
 
@@ -187,12 +186,9 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.ZipCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.ZipCursor<
-                Zip3<A, B, C>._Cursor, D._Cursor, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>
-            >
-        {
-            _Runtime.ZipCursor(Zip3(a, b, c)._makeCursor(), d._makeCursor())
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
+            _Runtime.ZipCursor<_, _, _Runtime.ZipAppend4<A.Output, B.Output, C.Output, D.Output>>(
+                Zip3(a, b, c)._makeCursor(), d._makeCursor())
         }
     }
 }

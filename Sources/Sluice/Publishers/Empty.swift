@@ -35,7 +35,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
         if completeImmediately { subscriber.receive(completion: .finished) }
     }
 
-    @inlinable public func _makeCursor() -> _Runtime.EmptyCursor<Output, Failure> {
+    @inlinable public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
         _Runtime.EmptyCursor(completes: completeImmediately)
     }
 }
@@ -43,22 +43,22 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
 extension _Runtime {
     /// `Empty` as a one-shot cursor: no value, then `.finished`, or, starved, nothing ever.
     @frozen
-    public struct EmptyCursor<Output, Failure: Error>: _Runtime.FusedCursor {
+    @usableFromInline struct EmptyCursor<Output, Failure: Error>: _Runtime.FusedCursor {
         @usableFromInline let completes: Bool
 
         @inlinable init(completes: Bool) { self.completes = completes }
 
-        @inlinable public mutating func next() -> _Runtime.StageStep<Output, Failure> { .finished }
+        @inlinable mutating func next() -> _Runtime.StageStep<Output, Failure> { .finished }
 
-        @inlinable public var isExhausted: Bool { true }
+        @inlinable var isExhausted: Bool { true }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             .yieldsAtMostOneValue.union(.showsSourceSubscription)
         }
 
         /// `Empty(completeImmediately: false)`: the inner publisher never ends.
-        @inlinable public var _isStarved: Bool { !completes }
+        @inlinable var _isStarved: Bool { !completes }
 
-        @inlinable public var _name: StaticString { "Empty" }
+        @inlinable var _name: StaticString { "Empty" }
     }
 }

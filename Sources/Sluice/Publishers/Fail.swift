@@ -23,7 +23,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
 
     /// A cursor that is exhausted from the start: a chain over `Fail` fails as it is subscribed.
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Runtime.OneValueCursor<Output, Failure> {
+    public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
         _Runtime.OneValueCursor(.failure(error), name: "Empty")
     }
 }

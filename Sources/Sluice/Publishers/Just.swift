@@ -18,7 +18,7 @@ public struct Just<Output>: Publisher {
     }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Runtime.OneValueCursor<Output, Never> {
+    public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
         _Runtime.OneValueCursor(.success(output), name: "Just")
     }
 }
@@ -29,7 +29,7 @@ extension _Runtime {
     /// The cursor of the one-shot sources (`Just`, `Optional.Publisher`, `Result.Publisher`, `Fail`):
     /// a value then `.finished`, or a completion straight away.
     @frozen
-    public struct OneValueCursor<Output, Failure: Error>: _Runtime.FusedCursor {
+    @usableFromInline struct OneValueCursor<Output, Failure: Error>: _Runtime.FusedCursor {
         @usableFromInline var pending: Result<Output, Failure>?
         /// Combine's name for the source's subscription ("Just", "Optional", "Once").
         @usableFromInline let name: StaticString
@@ -49,7 +49,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
+        mutating func next() -> _Runtime.StageStep<Output, Failure> {
             defer { pending = nil }
             switch pending {
             case .success(let value)?: return .value(value)
@@ -58,20 +58,20 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             .yieldsAtMostOneValue.union(.showsSourceSubscription).union(.fusable)
         }
 
         /// Exhausted when nothing or only a failure is left: `receive(subscriber:)` then completes at once.
-        @inlinable public var isExhausted: Bool {
+        @inlinable var isExhausted: Bool {
             if case .success? = pending { false } else { true }
         }
 
         /// Combine's mirror shows the value still to be sent.
-        @inlinable public var _name: StaticString { name }
+        @inlinable var _name: StaticString { name }
 
         @inlinable
-        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+        func _reflection(downstream: Any) -> _Runtime.Reflection {
             if case .success(let value)? = pending {
                 _Runtime.Reflection("\(name)", [(nil, value)])
             } else {

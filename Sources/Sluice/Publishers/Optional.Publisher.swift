@@ -27,11 +27,11 @@ extension Optional {
         }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.OneValueCursor<Wrapped, Never> {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             if let output {
-                _Runtime.OneValueCursor(.success(output), name: "Optional")
+                _Runtime.OneValueCursor<Wrapped, Never>(.success(output), name: "Optional")
             } else {
-                _Runtime.OneValueCursor(name: "Optional")
+                _Runtime.OneValueCursor<Wrapped, Never>(name: "Optional")
             }
         }
     }

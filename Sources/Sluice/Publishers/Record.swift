@@ -35,7 +35,7 @@ public struct Record<Output, Failure: Error>: Publisher {
     }
 
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Runtime.RecordCursor<Output, Failure> {
+    public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
         _Runtime.RecordCursor(output: recording.output, completion: recording.completion)
     }
 }
@@ -128,7 +128,7 @@ extension _Runtime {
     /// Plays a recording back: its values in order, then its completion. Exhausted after the last
     /// value, so that the completion (a failure too) follows it without waiting for demand.
     @frozen
-    public struct RecordCursor<Output, Failure: Error>: _Runtime.FusedCursor {
+    @usableFromInline struct RecordCursor<Output, Failure: Error>: _Runtime.FusedCursor {
         @usableFromInline let output: [Output]
         @usableFromInline let completion: Subscribers.Completion<Failure>
         @usableFromInline var index: Int
@@ -141,7 +141,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
+        mutating func next() -> _Runtime.StageStep<Output, Failure> {
             guard index < output.endIndex else {
                 switch completion {
                 case .finished: return .finished
@@ -152,25 +152,25 @@ extension _Runtime {
             return .value(output[index])
         }
 
-        @inlinable public var isExhausted: Bool { index == output.endIndex }
+        @inlinable var isExhausted: Bool { index == output.endIndex }
 
         /// What Combine's recording subscription says once it has ended.
-        @inlinable public var _name: StaticString { "Cancelled Events" }
+        @inlinable var _name: StaticString { "Cancelled Events" }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             .showsSourceSubscription.union(.acceptsZeroDemand).union(.fusable)
         }
 
         /// Combine's ended recording subscription shows no values and the completion (the one it
         /// delivered; none after a cancel).
-        public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+        @usableFromInline static func _endedChildren(completion: Any?) -> [Mirror.Child] {
             guard let completion else { return [("sequence", [Output]())] }
             return [("sequence", [Output]()), ("completion", completion)]
         }
 
         /// Combine's describes a recording's playback by its values while it runs.
         @inlinable
-        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+        func _reflection(downstream: Any) -> _Runtime.Reflection {
             _Runtime.Reflection("\(output)", [("sequence", output), ("completion", completion)])
         }
     }

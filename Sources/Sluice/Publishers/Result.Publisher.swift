@@ -33,7 +33,7 @@ extension Result {
         }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.OneValueCursor<Success, Failure> {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.OneValueCursor(result, name: "Once")
         }
     }

@@ -21,7 +21,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.SequenceCursor<Elements, Failure> { _Runtime.SequenceCursor(sequence) }
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> { _Runtime.SequenceCursor(sequence) }
 
         /// What `_Runtime.SequenceCursor` does, as a loop: the iterator is asked for the next element
         /// before the current one is delivered, as Combine's subscription does, so that the stream
@@ -66,11 +66,11 @@ extension Publishers.Sequence: Equatable where Elements: Equatable {}
 extension _Runtime {
     /// A sequence whose iteration runs none of the user's code, so that when its iterator is asked for
     /// an element cannot be observed (see `Publishers.Sequence._forEach`).
-    public protocol IteratesWithoutSideEffects {}
+    @usableFromInline protocol IteratesWithoutSideEffects {}
 
     /// A sequence whose iteration runs none of the user's code and whose elements sit in one
     /// buffer (`withContiguousStorageIfAvailable` always gives it): a cursor walks it by position.
-    public protocol StoresElementsContiguously: IteratesWithoutSideEffects {}
+    @usableFromInline protocol StoresElementsContiguously: IteratesWithoutSideEffects {}
 }
 
 extension Array: _Runtime.StoresElementsContiguously {}
@@ -90,7 +90,7 @@ extension _Runtime {
     /// without looking ahead, and the loop that drains the cursor keeps the position and the count
     /// in registers, with no bounds check.
     @frozen
-    public struct SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _Runtime.FusedCursor {
+    @usableFromInline struct SequenceCursor<Elements: Swift.Sequence, Failure: Error>: _Runtime.FusedCursor {
         @usableFromInline var iterator: Elements.Iterator
         @usableFromInline var upcoming: Elements.Element?
         /// Walking by position: the next element's, and the number of elements.
@@ -117,7 +117,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Elements.Element, Failure> {
+        mutating func next() -> _Runtime.StageStep<Elements.Element, Failure> {
             if Self.walksByPosition {
                 guard position != count else { return .finished }
                 let value = sequence.withContiguousStorageIfAvailable { [position] in $0[position] }
@@ -129,21 +129,23 @@ extension _Runtime {
             return .value(value)
         }
 
-        @inlinable public var isExhausted: Bool { Self.walksByPosition ? position == count : upcoming == nil }
+        @inlinable var isExhausted: Bool { Self.walksByPosition ? position == count : upcoming == nil }
 
-        @inlinable public var _underestimatedCount: Int { sequence.underestimatedCount }
+        @inlinable var _underestimatedCount: Int { sequence.underestimatedCount }
 
-        @inlinable public var _name: StaticString { "Sequence" }
+        @inlinable var _name: StaticString { "Sequence" }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             .showsSourceSubscription.union(.acceptsZeroDemand).union(.fusable)
         }
 
         /// Combine's ended sequence subscription shows an empty sequence.
-        public static func _endedChildren(completion: Any?) -> [Mirror.Child] { [("sequence", [Elements.Element]())] }
+        @usableFromInline static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+            [("sequence", [Elements.Element]())]
+        }
 
         @inlinable
-        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+        func _reflection(downstream: Any) -> _Runtime.Reflection {
             _Runtime.Reflection("\(sequence)", [("sequence", sequence)])
         }
     }

@@ -16,10 +16,11 @@ extension _Runtime {
     /// and finishes inside that call (`switchToLatest` has nothing to switch away from). So the
     /// closures run in the same order, and no subscription, lock or queue is needed.
     @frozen
-    public struct FlattenCursor<Upstream: _Runtime.FusedCursor, NewPublisher: Publisher>: _Runtime.FusedCursor
+    @usableFromInline
+    struct FlattenCursor<Upstream: _Runtime.FusedCursor, NewPublisher: Publisher>: _Runtime.FusedCursor
     where NewPublisher.Failure == Upstream.Failure {
-        public typealias Output = NewPublisher.Output
-        public typealias Failure = Upstream.Failure
+        @usableFromInline typealias Output = NewPublisher.Output
+        @usableFromInline typealias Failure = Upstream.Failure
 
         @usableFromInline var upstream: Upstream
         @usableFromInline let transform: (Upstream.Output) -> NewPublisher
@@ -29,7 +30,7 @@ extension _Runtime {
         @usableFromInline var failure: Failure?
         /// Whether an inner failure cancels upstream (`switchToLatest`) or leaves it be (`flatMap`).
         @usableFromInline let cancelsUpstreamOnFailure: Bool
-        public let _isStarved: Bool
+        @usableFromInline let _isStarved: Bool
 
         @inlinable @inline(__always)
         init(
@@ -45,7 +46,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Output, Failure> {
+        mutating func next() -> _Runtime.StageStep<Output, Failure> {
             if let failure { return .failure(failure) }
             if NewPublisher._Cursor._traits.contains(.yieldsAtMostOneValue) { return nextOneShot() }
             while true {
@@ -94,7 +95,7 @@ extension _Runtime {
         /// Nothing is left once the latest publisher and upstream have nothing left. Upstream is looked
         /// at only once the latest publisher has finished, as the operator hears of upstream's end only
         /// then; if it failed, the operator has cancelled upstream, which is not looked at.
-        @inlinable public var isExhausted: Bool {
+        @inlinable var isExhausted: Bool {
             @inline(__always) mutating get {
                 if failure != nil { return true }
                 if inner != nil {
@@ -107,7 +108,7 @@ extension _Runtime {
             }
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             .needsUnlimitedDemand.union(
                 .fusable(when: Upstream.fusesUnderAnyDemand && NewPublisher.fusesUnderAnyDemand))
         }
@@ -115,7 +116,7 @@ extension _Runtime {
         /// As Combine's, `flatMap` does not cancel upstream when an inner publisher fails: a
         /// synchronous upstream runs on to its end, its elements unheard.
         @inlinable
-        public mutating func _didEnd() {
+        mutating func _didEnd() {
             guard failure != nil, !cancelsUpstreamOnFailure else { return }
             while !upstream.isExhausted {
                 switch upstream.next() {
@@ -126,7 +127,7 @@ extension _Runtime {
         }
 
         /// The operator it stands for: only `switchToLatest` cancels upstream on an inner failure.
-        @inlinable public var _name: StaticString { cancelsUpstreamOnFailure ? "SwitchToLatest" : "FlatMap" }
+        @inlinable var _name: StaticString { cancelsUpstreamOnFailure ? "SwitchToLatest" : "FlatMap" }
     }
 }
 

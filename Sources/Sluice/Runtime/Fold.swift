@@ -269,7 +269,7 @@ extension _Runtime {
     /// `try` forms). An element that matches is kept; the search stops there unless it keeps
     /// looking for a later match (`last`); `answer` turns the match found, if any, into the result.
     @frozen
-    public struct SearchFold<Input, Output>: _Runtime.Fold {
+    @usableFromInline struct SearchFold<Input, Output>: _Runtime.Fold {
         @usableFromInline var match: Input?
         @usableFromInline let isMatch: (Input) throws -> Bool
         @usableFromInline let keepsLooking: Bool
@@ -283,13 +283,13 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func fold(_ input: Input) throws -> Bool {
+        mutating func fold(_ input: Input) throws -> Bool {
             guard try isMatch(input) else { return true }
             match = input
             return keepsLooking
         }
 
-        @inlinable public mutating func result() -> Output? { answer(match) }
+        @inlinable mutating func result() -> Output? { answer(match) }
     }
 }
 

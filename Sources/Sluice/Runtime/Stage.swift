@@ -11,7 +11,7 @@ extension _Runtime {
     /// passing, the route of long chains). Over any other upstream it is a subscriber: inside a
     /// `StageSubscription` of its own, or, for the operators that in Combine pass their upstream's
     /// subscription through, inside a `StageSubscriber` only. See `RuntimeContract.md`.
-    public protocol Stage<Input, Output> {
+    public protocol Stage<Input, Output, UpstreamFailure, Failure> {
         associatedtype Input
         associatedtype Output
         /// The failure the stage is given; the failure it passes on unless it says otherwise.
@@ -136,7 +136,7 @@ extension _Runtime.ThrowingStage {
 extension _Runtime {
     /// A fused upstream chain with one more stage on top.
     @frozen
-    public struct StageCursor<Upstream: _Runtime.FusedCursor, Stage: _Runtime.Stage>: _Runtime.FusedCursor
+    @usableFromInline struct StageCursor<Upstream: _Runtime.FusedCursor, Stage: _Runtime.Stage>: _Runtime.FusedCursor
     where Stage.Input == Upstream.Output, Stage.UpstreamFailure == Upstream.Failure {
         @usableFromInline var upstream: Upstream
         @usableFromInline var stage: Stage
@@ -148,7 +148,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Stage.Output, Stage.Failure> {
+        mutating func next() -> _Runtime.StageStep<Stage.Output, Stage.Failure> {
             // A completed stage (`prefix(_:)`) must not pull another element through the stages below it.
             if stage.isComplete { return .finished }
             return switch upstream.next() {
@@ -160,29 +160,29 @@ extension _Runtime {
         }
 
         /// A completed stage has cancelled its upstream: nothing more is asked of it.
-        @inlinable public var isExhausted: Bool { mutating get { stage.isComplete || upstream.isExhausted } }
+        @inlinable var isExhausted: Bool { mutating get { stage.isComplete || upstream.isExhausted } }
 
         /// A stage turns one element into at most one, and passes upstream's other traits on; the
         /// chain shows its source's subscription only if the stage passes upstream's through.
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             Stage._description.passesSubscriptionThrough
                 ? Upstream._traits : Upstream._traits.subtracting(.showsSourceSubscription)
         }
 
-        @inlinable public var _name: StaticString {
+        @inlinable var _name: StaticString {
             Stage._description.passesSubscriptionThrough ? upstream._name : Stage._description.name
         }
 
-        @inlinable public var _isStarved: Bool { upstream._isStarved }
+        @inlinable var _isStarved: Bool { upstream._isStarved }
 
-        @inlinable public mutating func _didEnd() { upstream._didEnd() }
+        @inlinable mutating func _didEnd() { upstream._didEnd() }
 
-        @inlinable public static func _endedChildren(completion: Any?) -> [Mirror.Child] {
+        @inlinable static func _endedChildren(completion: Any?) -> [Mirror.Child] {
             Stage._description.passesSubscriptionThrough ? Upstream._endedChildren(completion: completion) : []
         }
 
         @inlinable
-        public func _reflection(downstream: Any) -> _Runtime.Reflection {
+        func _reflection(downstream: Any) -> _Runtime.Reflection {
             Stage._description.passesSubscriptionThrough
                 ? upstream._reflection(downstream: downstream)
                 : stage._reflection(downstream: downstream, status: "subscribed")
@@ -193,7 +193,7 @@ extension _Runtime {
 extension _Runtime {
     /// An operator made of one stage over one upstream. Conforming gives it `receive(subscriber:)`
     /// and its fused form for free; its `_Cursor` is inferred from the `_makeCursor()` below.
-    public protocol StageOperator: Publisher where _Cursor == _Runtime.StageCursor<Upstream._Cursor, Stage> {
+    public protocol StageOperator: Publisher {
         associatedtype Upstream: Publisher
         associatedtype Stage: _Runtime.Stage
         where
@@ -209,7 +209,7 @@ extension _Runtime {
 
 extension _Runtime.StageOperator {
     @inlinable @inline(__always)
-    public func _makeCursor() -> _Runtime.StageCursor<Upstream._Cursor, Stage> {
+    public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
         _Runtime.StageCursor(upstream: upstream._makeCursor(), stage: _makeStage())
     }
 
@@ -303,12 +303,12 @@ extension _Runtime {
     /// for one more; a stage that finishes or fails ends the stream, its failure mapped by the stages
     /// after it; the chain is complete when either stage is.
     @frozen
-    public struct ComposedStage<First: _Runtime.Stage, Then: _Runtime.Stage>: _Runtime.Stage
+    @usableFromInline struct ComposedStage<First: _Runtime.Stage, Then: _Runtime.Stage>: _Runtime.Stage
     where Then.Input == First.Output, Then.UpstreamFailure == First.Failure {
-        public typealias Input = First.Input
-        public typealias Output = Then.Output
-        public typealias UpstreamFailure = First.UpstreamFailure
-        public typealias Failure = Then.Failure
+        @usableFromInline typealias Input = First.Input
+        @usableFromInline typealias Output = Then.Output
+        @usableFromInline typealias UpstreamFailure = First.UpstreamFailure
+        @usableFromInline typealias Failure = Then.Failure
 
         @usableFromInline var first: First
         @usableFromInline var then: Then
@@ -320,7 +320,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
+        mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
             switch first.step(input) {
             case .value(let value): then.step(value)
             case .skip: .skip
@@ -330,9 +330,9 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public func mapFailure(_ error: UpstreamFailure) -> Failure { then.mapFailure(first.mapFailure(error)) }
+        func mapFailure(_ error: UpstreamFailure) -> Failure { then.mapFailure(first.mapFailure(error)) }
 
-        @inlinable public var isComplete: Bool { first.isComplete || then.isComplete }
+        @inlinable var isComplete: Bool { first.isComplete || then.isComplete }
 
         /// As in Combine, a subscriber of the run gets the subscription of the topmost stage that does
         /// not pass its upstream's through; a run of pass-through stages only is named after its bottom
@@ -340,7 +340,7 @@ extension _Runtime {
         @inlinable static var showsThen: Bool { !Then._description.passesSubscriptionThrough }
 
         /// Upstream talks to the bottom stage: its edges are the run's.
-        @inlinable public static var _description: _Runtime.StageDescription {
+        @inlinable static var _description: _Runtime.StageDescription {
             _Runtime.StageDescription(
                 showsThen ? Then._description.name : First._description.name,
                 passesSubscriptionThrough: First._description.passesSubscriptionThrough
@@ -349,7 +349,7 @@ extension _Runtime {
         }
 
         @inlinable
-        public func _children(downstream: Any, status: String) -> [Mirror.Child] {
+        func _children(downstream: Any, status: String) -> [Mirror.Child] {
             Self.showsThen
                 ? then._children(downstream: downstream, status: status)
                 : first._children(downstream: downstream, status: status)

@@ -93,7 +93,7 @@ extension Publishers {
         }
 
         @inlinable
-        public func _makeCursor() -> _Runtime.ConcatenateCursor<Prefix._Cursor, Suffix> {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.ConcatenateCursor(prefix: prefix._makeCursor(), suffix: suffix)
         }
     }

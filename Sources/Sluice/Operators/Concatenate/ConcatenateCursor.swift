@@ -11,7 +11,8 @@ extension _Runtime {
     /// suffix (or a prefix failure) ends the stream right after the prefix's last value, without
     /// waiting for more demand.
     @frozen
-    public struct ConcatenateCursor<PrefixCursor: _Runtime.FusedCursor, Suffix: Publisher>: _Runtime.FusedCursor
+    @usableFromInline
+    struct ConcatenateCursor<PrefixCursor: _Runtime.FusedCursor, Suffix: Publisher>: _Runtime.FusedCursor
     where PrefixCursor.Output == Suffix.Output, PrefixCursor.Failure == Suffix.Failure {
         @usableFromInline var prefix: PrefixCursor
         @usableFromInline let suffixPublisher: Suffix
@@ -29,7 +30,7 @@ extension _Runtime {
         }
 
         @inlinable
-        public mutating func next() -> _Runtime.StageStep<Suffix.Output, Suffix.Failure> {
+        mutating func next() -> _Runtime.StageStep<Suffix.Output, Suffix.Failure> {
             if suffix != nil { return suffix!.next() }
             if let failure { return .failure(failure) }
             let step = prefix.next()
@@ -47,23 +48,23 @@ extension _Runtime {
 
         /// The prefix's end is looked at once its last value has been delivered, as Combine subscribes
         /// the suffix when the prefix completes after that value.
-        @inlinable public var isExhausted: Bool {
+        @inlinable var isExhausted: Bool {
             mutating get {
                 if suffix == nil && failure == nil && prefix.isExhausted { endPrefix() }
                 return suffix?.isExhausted ?? (failure != nil)
             }
         }
 
-        @inlinable public var _name: StaticString { "Concatenate" }
+        @inlinable var _name: StaticString { "Concatenate" }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             PrefixCursor._traits.intersection(.acceptsZeroDemand.union(.needsUnlimitedDemand))
                 .union(.fusable(when: PrefixCursor._traits.contains(.fusable) && Suffix.fusesUnderAnyDemand))
         }
 
-        @inlinable public var _isStarved: Bool { prefix._isStarved }
+        @inlinable var _isStarved: Bool { prefix._isStarved }
 
-        @inlinable public mutating func _didEnd() { if suffix == nil { prefix._didEnd() } else { suffix!._didEnd() } }
+        @inlinable mutating func _didEnd() { if suffix == nil { prefix._didEnd() } else { suffix!._didEnd() } }
 
         /// An exhausted cursor's next step is its completion: a finish hands over to the suffix.
         @inlinable

@@ -93,7 +93,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.FlattenCursor<Upstream._Cursor, NewPublisher> {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.FlattenCursor(
                 upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: false, isStarved: maxPublishers == .none,
                 transform: transform)

@@ -127,9 +127,9 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<A, _Runtime.MergeCursor<B, _Runtime.Unfusable<Output, Failure>>>
-        { _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable())) }
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
+            _Runtime.MergeCursor(first: a, then: _Runtime.MergeCursor(later: b, then: _Runtime.Unfusable()))
+        }
 
         /// The fused merge as a loop per upstream (see MergeCursor.swift).
         @inlinable @inline(__always) @discardableResult
@@ -247,11 +247,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<
-                A, _Runtime.MergeCursor<B, _Runtime.MergeCursor<C, _Runtime.Unfusable<Output, Failure>>>
-            >
-        {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(later: b, then: _Runtime.MergeCursor(later: c, then: _Runtime.Unfusable())))
@@ -368,14 +364,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<
-                A,
-                _Runtime.MergeCursor<
-                    B, _Runtime.MergeCursor<C, _Runtime.MergeCursor<D, _Runtime.Unfusable<Output, Failure>>>
-                >
-            >
-        {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -487,17 +476,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<
-                A,
-                _Runtime.MergeCursor<
-                    B,
-                    _Runtime.MergeCursor<
-                        C, _Runtime.MergeCursor<D, _Runtime.MergeCursor<E, _Runtime.Unfusable<Output, Failure>>>
-                    >
-                >
-            >
-        {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -606,20 +585,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<
-                A,
-                _Runtime.MergeCursor<
-                    B,
-                    _Runtime.MergeCursor<
-                        C,
-                        _Runtime.MergeCursor<
-                            D, _Runtime.MergeCursor<E, _Runtime.MergeCursor<F, _Runtime.Unfusable<Output, Failure>>>
-                        >
-                    >
-                >
-            >
-        {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -727,23 +693,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<
-                A,
-                _Runtime.MergeCursor<
-                    B,
-                    _Runtime.MergeCursor<
-                        C,
-                        _Runtime.MergeCursor<
-                            D,
-                            _Runtime.MergeCursor<
-                                E, _Runtime.MergeCursor<F, _Runtime.MergeCursor<G, _Runtime.Unfusable<Output, Failure>>>
-                            >
-                        >
-                    >
-                >
-            >
-        {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(
@@ -852,29 +802,7 @@ extension Publishers {
 
         /// Fused for the consumers that ask for `.unlimited` at once (see `_Runtime.MergeCursor`).
         @inlinable @inline(__always)
-        public func _makeCursor()
-            -> _Runtime.MergeCursor<
-                A,
-                _Runtime.MergeCursor<
-                    B,
-                    _Runtime.MergeCursor<
-                        C,
-                        _Runtime.MergeCursor<
-                            D,
-                            _Runtime.MergeCursor<
-                                E,
-                                _Runtime.MergeCursor<
-                                    F,
-                                    _Runtime.MergeCursor<
-                                        G, _Runtime.MergeCursor<H, _Runtime.Unfusable<Output, Failure>>
-                                    >
-                                >
-                            >
-                        >
-                    >
-                >
-            >
-        {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.MergeCursor(
                 first: a,
                 then: _Runtime.MergeCursor(

@@ -19,7 +19,7 @@ extension _Runtime {
     /// cursors (nested optionals made LLVM outline their tag reads, about ten calls per value in
     /// `Merge8`).
     @frozen
-    public struct MergeCursor<Upstream: Publisher, Rest: _Runtime.FusedCursor>: _Runtime.FusedCursor
+    @usableFromInline struct MergeCursor<Upstream: Publisher, Rest: _Runtime.FusedCursor>: _Runtime.FusedCursor
     where Rest.Output == Upstream.Output, Rest.Failure == Upstream.Failure {
         @usableFromInline let upstream: Upstream
         /// The upstream's cursor, once this level is reached.
@@ -44,7 +44,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Upstream.Output, Upstream.Failure> {
+        mutating func next() -> _Runtime.StageStep<Upstream.Output, Upstream.Failure> {
             if hasFinished { return rest.next() }
             if current == nil { current = upstream._makeCursor() }
             switch current!.next() {
@@ -57,31 +57,31 @@ extension _Runtime {
             }
         }
 
-        @inlinable public var isExhausted: Bool {
+        @inlinable var isExhausted: Bool {
             @inline(__always) mutating get { hasFinished && rest.isExhausted }
         }
 
         /// The levels never reached are subscribed now, and dropped.
         @inlinable
-        public mutating func _didEnd() {
+        mutating func _didEnd() {
             if !hasFinished && current == nil { _ = upstream._makeCursor() }
             rest._didEnd()
         }
 
         /// Every upstream must be fusable under any demand; the last level (`Unfusable`) is the end.
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             let restFuses = Rest.self == _Runtime.Unfusable<Output, Failure>.self || Rest._traits.contains(.fusable)
             return .needsUnlimitedDemand.union(.fusable(when: Upstream.fusesUnderAnyDemand && restFuses))
         }
 
-        @inlinable public var _name: StaticString { "Merge" }
+        @inlinable var _name: StaticString { "Merge" }
     }
 }
 
 extension _Runtime {
     /// The fused `MergeMany`: its upstreams in turn.
     @frozen
-    public struct MergeManyCursor<Upstream: Publisher>: _Runtime.FusedCursor {
+    @usableFromInline struct MergeManyCursor<Upstream: Publisher>: _Runtime.FusedCursor {
         @usableFromInline let upstreams: [Upstream]
         /// The next upstream to start.
         @usableFromInline var index: Int
@@ -107,7 +107,7 @@ extension _Runtime {
         }
 
         @inlinable @inline(__always)
-        public mutating func next() -> _Runtime.StageStep<Upstream.Output, Upstream.Failure> {
+        mutating func next() -> _Runtime.StageStep<Upstream.Output, Upstream.Failure> {
             while current != nil {
                 switch current!.next() {
                 case .finished:
@@ -119,23 +119,23 @@ extension _Runtime {
             return .finished
         }
 
-        @inlinable public var isExhausted: Bool {
+        @inlinable var isExhausted: Bool {
             mutating get { current == nil || (index == upstreams.count && current!.isExhausted) }
         }
 
         @inlinable
-        public mutating func _didEnd() {
+        mutating func _didEnd() {
             while index < upstreams.count {
                 _ = upstreams[index]._makeCursor()
                 index += 1
             }
         }
 
-        @inlinable public static var _traits: _Runtime.CursorTraits {
+        @inlinable static var _traits: _Runtime.CursorTraits {
             .needsUnlimitedDemand.union(.fusable(when: Upstream.fusesUnderAnyDemand))
         }
 
-        @inlinable public var _name: StaticString { "Merge" }
+        @inlinable var _name: StaticString { "Merge" }
     }
 }
 

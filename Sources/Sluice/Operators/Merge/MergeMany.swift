@@ -51,7 +51,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.MergeManyCursor<Upstream> { _Runtime.MergeManyCursor(publishers) }
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> { _Runtime.MergeManyCursor(publishers) }
 
         /// The fused merge as a loop per upstream (see MergeCursor.swift).
         @inlinable @inline(__always) @discardableResult

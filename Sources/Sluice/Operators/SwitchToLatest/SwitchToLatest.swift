@@ -80,7 +80,7 @@ extension Publishers {
         }
 
         @inlinable @inline(__always)
-        public func _makeCursor() -> _Runtime.FlattenCursor<Upstream._Cursor, P> {
+        public func _makeCursor() -> some _Runtime.FusedCursor<Output, Failure> {
             _Runtime.FlattenCursor(upstream: upstream._makeCursor(), cancelsUpstreamOnFailure: true, isStarved: false) {
                 $0
             }
