@@ -78,43 +78,43 @@ package enum Releasable<Value> {
 /// One atomic word: bit 0 says the stream has ended, bit 1 that its holdings were released, and
 /// the bits above count the calls in flight.
 @frozen @usableFromInline
-struct EndGate: ~Copyable {
-    @usableFromInline let word = Atomic<UInt>(0)
+package struct EndGate: ~Copyable {
+    @usableFromInline package let word = Atomic<UInt>(0)
 
-    @usableFromInline static var ended: UInt { 1 }
-    @usableFromInline static var released: UInt { 2 }
-    @usableFromInline static var call: UInt { 4 }
+    @usableFromInline package static var ended: UInt { 1 }
+    @usableFromInline package static var released: UInt { 2 }
+    @usableFromInline package static var call: UInt { 4 }
 
-    @inlinable init() {}
+    @inlinable package init() {}
 
     /// Starts a call: true if the stream is live, false if it has ended (then make no call). Either
     /// way, call `leave()` afterwards.
     @inlinable @inline(__always)
-    func enter() -> Bool {
+    package func enter() -> Bool {
         word.wrappingAdd(Self.call, ordering: .acquiring).oldValue & Self.ended == 0
     }
 
     /// Ends a call: true if the caller must now release (the stream ended while it ran, and it was
     /// the last call in flight).
     @inlinable @inline(__always)
-    func leave() -> Bool {
+    package func leave() -> Bool {
         word.wrappingSubtract(Self.call, ordering: .acquiringAndReleasing).newValue == Self.ended && claimRelease()
     }
 
     /// Ends the stream: true for the one caller that ended it. Outside a call, follow it with
     /// `claimRelease()`; inside one, the call's `leave()` settles who releases.
     @inlinable
-    func end() -> Bool {
+    package func end() -> Bool {
         word.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue & Self.ended == 0
     }
 
     /// Whether the stream has ended.
-    @inlinable var hasEnded: Bool { word.load(ordering: .acquiring) & Self.ended != 0 }
+    @inlinable package var hasEnded: Bool { word.load(ordering: .acquiring) & Self.ended != 0 }
 
     /// True for the one caller that finds the stream ended and nothing in flight (and so must
     /// release now).
     @inlinable
-    func claimRelease() -> Bool {
+    package func claimRelease() -> Bool {
         word.compareExchange(
             expected: Self.ended, desired: Self.ended | Self.released, ordering: .acquiringAndReleasing
         ).exchanged

@@ -2,6 +2,7 @@
 // Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 
 import Sluice
+import Synchronization
 
 extension Publisher {
     /// Combines each value of this publisher with the latest value of `other`, through
@@ -71,10 +72,15 @@ extension Publishers {
 
 /// The subscription of `withLatestFrom`: upstream's subscriber, and downstream's subscription.
 ///
-/// Its state machine says, for each event, what to call outside the lock. One thread at a time
-/// delivers to downstream: a completion that comes while a value is being delivered (`other`
-/// failing on another thread, or upstream completing from inside downstream's `receive`) waits
-/// for the delivery to return, and so does the release of downstream after a cancel.
+/// One thread at a time delivers to downstream: upstream's values come one at a time (Combine's
+/// rule), and a completion that comes while a value is being delivered (`other` failing on another
+/// thread, or upstream completing from inside downstream's `receive`) waits for the delivery to
+/// return, and so does the release of downstream after a cancel. The deliveries in flight are
+/// counted in an `EndGate`, without the lock: the stream's end, decided under the lock, leaves how
+/// it ends in `State.ending`, and whoever the gate tells to release (the end itself, or the last
+/// delivery to return) carries it out. `other`'s latest value sits in one atomic word when it is
+/// trivial and fits (an `Int`, a `Bool`, an enum without payloads), so that a value takes no lock at
+/// all; otherwise it is read under the lock.
 @usableFromInline
 final class WithLatestFromSubscription<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>:
     Subscriber, Subscription, CustomStringConvertible
@@ -85,22 +91,19 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         downstream: Downstream, resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input
     )
 
+    /// What the lock guards.
     @usableFromInline
     struct State {
         /// The publisher to subscribe to at `other`'s first value.
         @usableFromInline var unsubscribed: Upstream?
         @usableFromInline var upstream: (any Subscription)?
         @usableFromInline var other: (any Subscription)?
+        /// `other`'s latest value, unless it is kept in `latestWord`.
         @usableFromInline var latest: Other.Output?
         /// Downstream's requests before upstream's subscription came.
         @usableFromInline var pendingDemand = Subscribers.Demand.none
-        /// Values being delivered: more than one when upstream sends from inside downstream's
-        /// `receive`. The stream's end waits for all of them to return.
-        @usableFromInline var deliveries = 0
-        /// Nothing more goes downstream (but a completion that waits for the delivery in hand).
-        @usableFromInline var hasEnded = false
-        /// What the delivery in hand does when it returns, the stream having ended meanwhile.
-        @usableFromInline var afterDelivery: Ending?
+        /// How the stream ends, once it has; taken by whoever the gate tells to release.
+        @usableFromInline var ending: Ending?
 
         @inlinable
         init(upstream: Upstream) {
@@ -115,62 +118,42 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
             case release
         }
 
-        /// A value from upstream: `other`'s latest value to combine it with, or nil if the stream
-        /// has ended. (Upstream is subscribed once `other` has a value.)
-        @inlinable
-        mutating func arrival() -> Other.Output? {
-            guard !hasEnded, let latest else { return nil }
-            deliveries &+= 1
-            return latest
-        }
-
         /// Keeps `other`'s value; upstream to subscribe to, at the first one.
         @inlinable
-        mutating func keep(_ value: Other.Output) -> Upstream? {
-            guard !hasEnded else { return nil }
-            latest = value
+        mutating func keep(_ value: Other.Output, inWord: Bool) -> Upstream? {
+            if !inWord { latest = value }
             return unsubscribed.take()
         }
 
-        /// A delivery returned: how the stream ends now, if it ended meanwhile and this was the
-        /// last delivery in hand.
+        /// Ends the stream: the subscriptions to cancel. `completion` is nil for a cancel.
         @inlinable
-        mutating func delivered() -> Ending? {
-            deliveries &-= 1
-            guard deliveries == 0, afterDelivery != nil else { return nil }
-            return afterDelivery.take()
-        }
-
-        /// Ends the stream: the subscriptions to cancel, and how the end reaches downstream now
-        /// (nil once the stream has ended, or while a value is being delivered: the delivery then
-        /// ends it when it returns). `completion` is nil for a cancel.
-        @inlinable
-        mutating func end(with completion: Subscribers.Completion<Failure>?) -> (
-            cancels: [any Subscription], now: Ending?
-        ) {
-            guard !hasEnded else { return ([], nil) }
-            hasEnded = true
+        mutating func end(with completion: Subscribers.Completion<Failure>?) -> [any Subscription] {
             let cancels = [upstream, other].compactMap { $0 }
             upstream = nil
             other = nil
             latest = nil
             unsubscribed = nil
-            let ending = completion.map(Ending.complete) ?? .release
-            guard deliveries == 0 else {
-                afterDelivery = ending
-                return (cancels, nil)
-            }
-            return (cancels, ending)
+            ending = completion.map(Ending.complete) ?? .release
+            return cancels
         }
     }
 
     @usableFromInline let lock = Lock()
+    /// The deliveries in flight, and whether the stream has ended.
+    @usableFromInline let gate = EndGate()
+    /// `other`'s latest value's bits, when `latestFitsWord`.
+    @usableFromInline let latestWord = Atomic<UInt64>(0)
     @exclusivity(unchecked)
     @usableFromInline var state: State
     /// Downstream and the result selector: used by the thread delivering, and let go of when the
-    /// stream has ended and no delivery runs (see `State.end`).
+    /// gate says so.
     @exclusivity(unchecked)
     @usableFromInline var live: Releasable<Live>
+
+    /// Whether `other`'s values are trivial and fit one word, so that they can be kept in `latestWord`.
+    @inlinable static var latestFitsWord: Bool {
+        _isPOD(Other.Output.self) && MemoryLayout<Other.Output>.size <= MemoryLayout<UInt64>.size
+    }
 
     @inlinable
     init(
@@ -188,7 +171,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     @inlinable
     func receive(subscription: any Subscription) {
         let (attached, demand) = lock.withLock { () -> (Bool, Subscribers.Demand) in
-            guard !state.hasEnded, state.upstream == nil else { return (false, .none) }
+            guard !gate.hasEnded, state.upstream == nil else { return (false, .none) }
             state.upstream = subscription
             defer { state.pendingDemand = .none }
             return (true, state.pendingDemand)
@@ -202,19 +185,23 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        let arrival = state.arrival()
-        lock.unlock()
-        guard let latest = arrival else { return .none }
-        let demand = live.with { $0.downstream.receive($0.resultSelector(input, latest)) }
-        lock.lock()
-        let ending = state.delivered()
-        lock.unlock()
-        guard let ending else { return demand }
-        end(ending)
-        // After a cancel, upstream still hears what downstream returned, as the reference says.
-        guard case .release = ending else { return .none }
-        return demand
+        // Upstream is subscribed once `other` has a value, so there is one while the stream is live.
+        let latest: Other.Output?
+        if Self.latestFitsWord {
+            latest = gate.enter() ? withUnsafeBytes(of: latestWord.load(ordering: .acquiring)) {
+                $0.load(as: Other.Output.self)
+            } : nil
+        } else {
+            lock.lock()
+            latest = gate.enter() ? state.latest : nil
+            lock.unlock()
+        }
+        let demand = latest.map { latest in live.with { $0.downstream.receive($0.resultSelector(input, latest)) } }
+        guard gate.leave() else { return demand ?? .none }
+        // The stream ended while the value was delivered, and this delivery ends it. After a cancel,
+        // upstream still hears what downstream returned, as the reference says.
+        guard case .release = release() else { return .none }
+        return demand ?? .none
     }
 
     @inlinable
@@ -227,7 +214,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     @inlinable
     func receiveOther(subscription: any Subscription) {
         let attached = lock.withLock { () -> Bool in
-            guard !state.hasEnded, state.other == nil else { return false }
+            guard !gate.hasEnded, state.other == nil else { return false }
             state.other = subscription
             return true
         }
@@ -236,7 +223,16 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     func receiveOther(_ value: Other.Output) {
-        lock.withLock { state.keep(value) }?.subscribe(self)
+        let upstream = lock.withLock { () -> Upstream? in
+            guard !gate.hasEnded else { return nil }
+            if Self.latestFitsWord {
+                var word: UInt64 = 0
+                withUnsafeMutableBytes(of: &word) { $0.storeBytes(of: value, as: Other.Output.self) }
+                latestWord.store(word, ordering: .releasing)
+            }
+            return state.keep(value, inWord: Self.latestFitsWord)
+        }
+        upstream?.subscribe(self)
     }
 
     @inlinable
@@ -253,7 +249,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero(on: "WithLatestFrom")
         let target = lock.withLock { () -> (any Subscription)? in
-            guard !state.hasEnded else { return nil }
+            guard !gate.hasEnded else { return nil }
             if state.upstream == nil { state.pendingDemand += demand }
             return state.upstream
         }
@@ -266,25 +262,31 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     }
 
     /// Ends the stream with a completion (nil for a cancel) from the publisher whose subscription
-    /// `completed` names (which is not cancelled).
+    /// `completed` names (which is not cancelled). Downstream gets the completion and is let go of
+    /// now, or, if a value is being delivered, when the delivery returns.
     @inlinable
     func finish(
         with completion: Subscribers.Completion<Failure>?, completed: WritableKeyPath<State, (any Subscription)?>?
     ) {
-        let (cancels, now) = lock.withLock {
+        let cancels = lock.withLock { () -> [any Subscription]? in
+            // Ended under the lock, so that nothing is kept or attached after the end.
+            guard gate.end() else { return nil }
             if let completed { state[keyPath: completed] = nil }
             return state.end(with: completion)
         }
+        guard let cancels else { return }
         for subscription in cancels { subscription.cancel() }
-        if let now { end(now) }
+        if gate.claimRelease() { release() }
     }
 
-    /// The stream has ended and no delivery runs: downstream gets the completion, if there is one,
-    /// and is let go of.
-    @inlinable
-    func end(_ ending: State.Ending) {
+    /// The stream has ended and no delivery runs (the gate said so, to this caller only):
+    /// downstream gets the completion, if there is one, and is let go of.
+    @inlinable @discardableResult
+    func release() -> State.Ending? {
+        let ending = lock.withLock { state.ending.take() }
         if case .complete(let completion) = ending { live.with { $0.downstream.receive(completion: completion) } }
         live.release()
+        return ending
     }
 }
 
