@@ -155,6 +155,16 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         _isPOD(Other.Output.self) && MemoryLayout<Other.Output>.size <= MemoryLayout<UInt64>.size
     }
 
+    /// `other`'s latest value, kept in `latestWord` (only when `latestFitsWord`).
+    @inlinable var wordValue: Other.Output {
+        get { withUnsafeBytes(of: latestWord.load(ordering: .acquiring)) { $0.load(as: Other.Output.self) } }
+        set {
+            var word: UInt64 = 0
+            withUnsafeMutableBytes(of: &word) { $0.storeBytes(of: newValue, as: Other.Output.self) }
+            latestWord.store(word, ordering: .releasing)
+        }
+    }
+
     @inlinable
     init(
         upstream: Upstream, downstream: Downstream,
@@ -188,9 +198,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         // Upstream is subscribed once `other` has a value, so there is one while the stream is live.
         let latest: Other.Output?
         if Self.latestFitsWord {
-            latest = gate.enter() ? withUnsafeBytes(of: latestWord.load(ordering: .acquiring)) {
-                $0.load(as: Other.Output.self)
-            } : nil
+            latest = gate.enter() ? wordValue : nil
         } else {
             lock.lock()
             latest = gate.enter() ? state.latest : nil
@@ -225,11 +233,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     func receiveOther(_ value: Other.Output) {
         let upstream = lock.withLock { () -> Upstream? in
             guard !gate.hasEnded else { return nil }
-            if Self.latestFitsWord {
-                var word: UInt64 = 0
-                withUnsafeMutableBytes(of: &word) { $0.storeBytes(of: value, as: Other.Output.self) }
-                latestWord.store(word, ordering: .releasing)
-            }
+            if Self.latestFitsWord { wordValue = value }
             return state.keep(value, inWord: Self.latestFitsWord)
         }
         upstream?.subscribe(self)
