@@ -123,40 +123,61 @@ private func churn<P: Publisher>(
 /// Rounds: two threads send into the upstream of `withLatestFrom` while two threads send into its
 /// other publisher, then the other one fails while the upstream is still sending. Every value sent
 /// before the failure started arrives once, in each producer's order, then exactly one failure,
-/// and nothing after it.
+/// and nothing after it. Every other round the other publisher's values are strings, which
+/// `withLatestFrom` reads under its lock rather than from one atomic word; each value arrives with a
+/// latest value the other publisher sent.
 @Sendable func withLatestFromRacingOther(scale: Int) -> StressOutcome {
     let producers = 2
     let rounds = max(1, scale / 2_000)
     let perProducer = max(1, scale / (rounds * producers))
     var violations: [String] = []
     for round in 0..<rounds {
-        let upstream = PassthroughSubject<Int, StressError>()
-        let other = PassthroughSubject<Int, StressError>()
-        let probe = Probe("round \(round): values paired with the latest", producers: producers, contiguous: true)
-        let subscriber = ProbeSubscriber<StressError>(probe, initial: nil)
-        upstream.withLatestFrom(other) { value, _ in value }.subscribe(subscriber)
-        other.send(0)
-        let box = Shared((upstream, other))
-        let sent = Counter()
-        runThreads(producers + 2) { index in
-            let (upstream, other) = box.value
-            if index < producers {
-                for seq in 0..<perProducer {
-                    upstream.send(Tag.make(producer: index, seq: seq))
-                    sent.add(1)
-                }
-            } else if index == producers {
-                for value in 0..<perProducer { other.send(value) }
-            } else {
-                while sent.value < producers * perProducer / 2 { spinPause() }
-                other.send(completion: .failure(.planted))
-            }
-        }
-        violations += probe.check(terminals: 1...1, failures: 1...1)
+        violations +=
+            round.isMultiple(of: 2)
+            ? withLatestFromRound(round, producers: producers, perProducer: perProducer, latest: { $0 }, number: { $0 })
+            : withLatestFromRound(
+                round, producers: producers, perProducer: perProducer, latest: { "latest \($0)" },
+                number: { $0.hasPrefix("latest ") ? Int($0.dropFirst(7)) : nil })
     }
     return StressOutcome(
         events: rounds * producers * perProducer, threads: producers + 2, violations: violations,
-        notes: "\(rounds) rounds, each ended by the other publisher's failure")
+        notes: "\(rounds) rounds, each ended by the other publisher's failure, half with strings as latest values")
+}
+
+/// One round of `withLatestFromRacingOther`, the other publisher sending `latest(n)` for n = 0, 1, ...
+/// (`number` reads n back).
+func withLatestFromRound<Latest: Sendable>(
+    _ round: Int, producers: Int, perProducer: Int, latest: @escaping @Sendable (Int) -> Latest,
+    number: @escaping @Sendable (Latest) -> Int?
+) -> [String] {
+    let upstream = PassthroughSubject<Int, StressError>()
+    let other = PassthroughSubject<Latest, StressError>()
+    let probe = Probe("round \(round): values paired with the latest", producers: producers, contiguous: true)
+    let subscriber = ProbeSubscriber<StressError>(probe, initial: nil)
+    let strays = Counter()
+    upstream.withLatestFrom(other) { value, last in
+        if !(number(last).map { (0..<perProducer).contains($0) } ?? false) { strays.add(1) }
+        return value
+    }.subscribe(subscriber)
+    other.send(latest(0))
+    let box = Shared((upstream, other))
+    let sent = Counter()
+    runThreads(producers + 2) { index in
+        let (upstream, other) = box.value
+        if index < producers {
+            for seq in 0..<perProducer {
+                upstream.send(Tag.make(producer: index, seq: seq))
+                sent.add(1)
+            }
+        } else if index == producers {
+            for value in 0..<perProducer { other.send(latest(value)) }
+        } else {
+            while sent.value < producers * perProducer / 2 { spinPause() }
+            other.send(completion: .failure(.planted))
+        }
+    }
+    let stray = strays.value > 0 ? ["round \(round): \(strays.value) values came with a latest value never sent"] : []
+    return probe.check(terminals: 1...1, failures: 1...1) + stray
 }
 
 /// Four threads feed a PassthroughRelay and a CurrentValueRelay while two threads attach and
