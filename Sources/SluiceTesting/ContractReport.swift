@@ -148,17 +148,16 @@ public struct ContractReport: CustomStringConvertible {
             default: break
             }
             if let value = inside("value") { return String(value) }
-            if event.hasSuffix(" returned") {
-                let demand = event.dropLast(" returned".count)
-                if demand == "unlimited" { return "+∞" }
-                return "+" + (demand.hasPrefix("max(") ? String(demand.dropFirst(4).dropLast()) : String(demand))
-            }
+            if event.hasSuffix(" returned") { return "+" + count(event.dropLast(" returned".count)) }
             if inside("failure") != nil { return "#" }
-            if let demand = inside("request") {
-                if demand == "unlimited" { return "?∞" }
-                return "?" + (demand.hasPrefix("max(") ? String(demand.dropFirst(4).dropLast()) : String(demand))
-            }
+            if let demand = inside("request") { return "?" + count(demand) }
             return "[\(event)]"
+        }
+
+        /// A demand's count as a mark shows it: `max(3)` as `3`, `unlimited` as `∞`.
+        private static func count(_ demand: Substring) -> String {
+            if demand == "unlimited" { return "∞" }
+            return demand.hasPrefix("max(") ? String(demand.dropFirst(4).dropLast()) : String(demand)
         }
     }
 
