@@ -118,13 +118,6 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
             case release
         }
 
-        /// Keeps `other`'s value; upstream to subscribe to, at the first one.
-        @inlinable
-        mutating func keep(_ value: Other.Output, inWord: Bool) -> Upstream? {
-            if !inWord { latest = value }
-            return unsubscribed.take()
-        }
-
         /// Ends the stream: the subscriptions to cancel. `completion` is nil for a cancel.
         @inlinable
         mutating func end(with completion: Subscribers.Completion<Failure>?) -> [any Subscription] {
@@ -233,8 +226,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     func receiveOther(_ value: Other.Output) {
         let upstream = lock.withLock { () -> Upstream? in
             guard !gate.hasEnded else { return nil }
-            if Self.latestFitsWord { wordValue = value }
-            return state.keep(value, inWord: Self.latestFitsWord)
+            if Self.latestFitsWord { wordValue = value } else { state.latest = value }
+            // Upstream is subscribed at `other`'s first value.
+            return state.unsubscribed.take()
         }
         upstream?.subscribe(self)
     }
