@@ -59,7 +59,7 @@ public final class PassthroughRelay<Output>: Relay {
 
     @inlinable
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
-        publisher.sink { [subject] in subject.send($0) }
+        RelayFeed.attach(publisher, to: subject)
     }
 
     /// Relays this relay's values into `relay` (as CombineExt reads `relay.subscribe(other)`
@@ -103,7 +103,7 @@ public final class CurrentValueRelay<Output>: Relay {
 
     @inlinable
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
-        publisher.sink { [subject] in subject.send($0) }
+        RelayFeed.attach(publisher, to: subject)
     }
 
     /// Relays this relay's values into `relay` (as CombineExt reads `relay.subscribe(other)`
@@ -118,4 +118,75 @@ public final class CurrentValueRelay<Output>: Relay {
 
     /// Finishes the streams of the subscribers the relay has: a freed relay can send nothing more.
     deinit { subject.send(completion: .finished) }
+}
+
+/// Feeds a relay's subject from a publisher as `publisher.subscribe(subject)` does, except that
+/// upstream's completion ends the feed, never the relay.
+///
+/// The subject gets this feed as an upstream subscription, and asks through it only once a
+/// subscriber of its own has asked (as Combine's subjects do): a value that a `CurrentValueRelay`
+/// fed into another relay holds waits for that relay's subscribers instead of going to nobody, as
+/// in CombineExt.
+@usableFromInline
+final class RelayFeed<Target: Subject>: Subscriber, Subscription where Target.Failure == Never {
+    @usableFromInline typealias Input = Target.Output
+    @usableFromInline typealias Failure = Never
+
+    @usableFromInline let lock = Lock()
+    /// Weak, as Combine's subject subscriber holds its subject: the relay lives as long as its owner.
+    @usableFromInline weak var subject: Target?
+    /// Upstream's subscription, until the feed is cancelled or upstream completes.
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var hasEnded = false
+
+    @inlinable
+    init(_ subject: Target) { self.subject = subject }
+
+    /// Subscribes a feed of `subject` to `publisher`; the returned cancellable ends it.
+    @inlinable
+    static func attach<P: Publisher>(_ publisher: P, to subject: Target) -> AnyCancellable
+    where P.Output == Target.Output, P.Failure == Never {
+        let feed = RelayFeed(subject)
+        publisher.subscribe(feed)
+        return AnyCancellable(feed)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let target = lock.withLock { () -> Target? in
+            guard !hasEnded, upstream == nil, let subject else { return nil }
+            upstream = subscription
+            return subject
+        }
+        guard let target else { return subscription.cancel() }
+        target.send(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let target = lock.withLock({ hasEnded ? nil : subject }) else { return .none }
+        target.send(input)
+        return .none
+    }
+
+    /// A relay does not complete: the feed ends and lets go of upstream (outside the lock).
+    @inlinable
+    func receive(completion: Subscribers.Completion<Never>) { _ = end() }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLock { upstream }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() { end()?.cancel() }
+
+    /// Ends the feed: upstream's subscription, if it was live.
+    @inlinable
+    func end() -> (any Subscription)? {
+        lock.withLock {
+            defer { upstream = nil; hasEnded = true }
+            return upstream
+        }
+    }
 }

@@ -74,6 +74,38 @@ import Testing
         withExtendedLifetime((relaying, relayingBack)) {}
     }
 
+    /// CombineExt's `testSubscribeRelay_CurrentValueToPassthrough`: the destination's subject asks
+    /// the source only once a subscriber of its own has asked, so the current value waits for it.
+    @Test func aCurrentValueRelaysValueWaitsForTheSubscriberOfTheRelayItIsSubscribedTo() {
+        let input = CurrentValueRelay("initial")
+        let output = PassthroughRelay<String>()
+        let relaying = input.subscribe(output)
+        var received: [String] = []
+        let sink = output.sink { received.append($0) }
+        input.accept("1")
+        input.accept("2")
+        input.accept("3")
+        #expect(received == ["initial", "1", "2", "3"])
+        withExtendedLifetime((relaying, sink)) {}
+    }
+
+    @Test func aPublisherSubscribedIntoARelayIsAskedOnlyOnceTheRelayIsAsked() {
+        let relay = PassthroughRelay<Int>()
+        let upstream = TestPublisher<Int, Never>()
+        let relaying = relay.subscribe(upstream)
+        #expect(upstream.events == [.subscribe])
+        let recorder = relay.record(initialDemand: .max(1))
+        #expect(upstream.events == [.subscribe, .request(.unlimited)])
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        relay.accept(2)
+        recorder.request(.max(1))
+        relay.accept(3)
+        #expect(recorder.events == [.subscription, .value(1), .value(3)], "upstream's completion is not relayed")
+        relaying.cancel()
+        #expect(upstream.events == [.subscribe, .request(.unlimited)], "nothing to cancel after upstream completed")
+    }
+
     @Test func aFreedRelayFinishesItsSubscribers() {
         var passthrough: PassthroughRelay<Int>? = PassthroughRelay()
         var current: CurrentValueRelay<Int>? = CurrentValueRelay(0)

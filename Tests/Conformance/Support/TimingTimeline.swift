@@ -12,6 +12,8 @@ final class TimingTimeline<Input, Failure: Error>: Subscriber {
     private(set) var subscription: (any Subscription)?
     private let initialDemand: Subscribers.Demand?
     var demandPerValue: Subscribers.Demand
+    /// The demand returned for a value, when it depends on the value (`demandPerValue` otherwise).
+    var answer: ((Input) -> Subscribers.Demand)?
     /// Runs inside `receive(_:)`, for re-entrant requests and cancels.
     var onValue: ((Input) -> Void)?
 
@@ -35,7 +37,7 @@ final class TimingTimeline<Input, Failure: Error>: Subscriber {
     func receive(_ input: Input) -> Subscribers.Demand {
         lines.append("\(instant):value(\(input))")
         onValue?(input)
-        return demandPerValue
+        return answer?(input) ?? demandPerValue
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

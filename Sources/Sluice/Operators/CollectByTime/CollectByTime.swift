@@ -32,11 +32,12 @@ extension Publishers {
 
     /// A publisher that buffers and periodically publishes its items.
     ///
-    /// The demand it sends upstream is Combine's. With `.byTime`, upstream is asked for one element
-    /// at the subscription, then one more for each element it sends, whatever downstream asked for.
-    /// With `.byTimeOrCount`, a request for `n` arrays asks upstream for `n * count` elements, and so
-    /// does demand downstream returns for an array that a full count closed; demand it returns for
-    /// an array the timer closed is ignored (current Combine; older versions honoured it).
+    /// The demand it sends upstream is Combine's. With `.byTime`, each request from downstream asks
+    /// upstream for one element, and each element it sends for one more, whatever downstream asked
+    /// for. With `.byTimeOrCount`, a request for `n` arrays asks upstream for `n * count` elements,
+    /// and so does demand downstream returns for an array that a full count closed; demand it
+    /// returns for an array the timer closed counts downstream but asks upstream for nothing
+    /// (Combine since macOS 11.3 and iOS 14.5), and every element returns no demand.
     @frozen
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = [Upstream.Output]
@@ -131,8 +132,6 @@ where Downstream.Input == [Element] {
         guard withState({ $0.upstreamArrived(subscription) }) else { return subscription.cancel() }
         startWindow()
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-        // `.byTime` asks for one value, then one more per value (`receive(_:)`), as Combine's does.
-        if limit == nil { subscription.request(.max(1)) }
     }
 
     @inlinable
@@ -160,7 +159,9 @@ where Downstream.Input == [Element] {
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero(on: description)
         let (upstream, delivers) = withState { $0.requested(demand) }
-        if let limit { upstream?.request(demand * limit) }
+        // `.byTime` asks for one element per request, then one more per element (`receive(_:)`),
+        // as Combine's does.
+        upstream?.request(limit.map { demand * $0 } ?? .max(1))
         if delivers { scheduleDelivery() }
     }
 
@@ -188,20 +189,21 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func windowEnded(epoch: UInt) {
-        // Combine's `.byTimeOrCount` ignores the demand returned for a window its timer closed.
-        if withState({ $0.windowEnded(epoch: epoch) }) { deliverClosed(ignoringAnswers: limit != nil) }
+        // Combine's `.byTimeOrCount` asks upstream for nothing for a window its timer closed.
+        if withState({ $0.windowEnded(epoch: epoch) }) { deliverClosed(keepingAnswersDownstream: true) }
     }
 
     @inlinable
     func scheduleDelivery() {
-        scheduler.schedule(options: options) { self.deliverClosed(ignoringAnswers: false) }
+        scheduler.schedule(options: options) { self.deliverClosed(keepingAnswersDownstream: false) }
     }
 
     /// Delivers closed windows while downstream has demand, then the completion once none is left,
     /// unless another call holds the turn (it picks up what waits).
     @inlinable
-    func deliverClosed(ignoringAnswers: Bool) {
-        guard let first = withState({ $0.deliveryStarts(ignoringAnswers: ignoringAnswers) }) else { return }
+    func deliverClosed(keepingAnswersDownstream: Bool) {
+        guard let first = withState({ $0.deliveryStarts(keepingAnswersDownstream: keepingAnswersDownstream) })
+        else { return }
         lifetime.call(self) { drain(first) }
     }
 

@@ -47,9 +47,9 @@ struct CollectByTimeState<Element, Failure: Error> {
     /// Counts timers; a tick from a replaced timer carries an older epoch and is ignored.
     @usableFromInline var epoch: UInt = 0
     @usableFromInline var turn = DeliveryTurn<Failure>()
-    /// The holder of the turn does not count what downstream answers: Combine's `.byTimeOrCount`
-    /// ignores the demand returned for a window its timer closed.
-    @usableFromInline var ignoresAnswers = false
+    /// The holder of the turn counts what downstream answers but does not ask upstream for its
+    /// elements: Combine's `.byTimeOrCount` does not, for an array its timer closed.
+    @usableFromInline var keepsAnswersDownstream = false
 
     @inlinable
     init(limit: Int?) {
@@ -101,13 +101,14 @@ struct CollectByTimeState<Element, Failure: Error> {
 
     // MARK: Downstream
 
-    /// Downstream asked for `more` arrays: upstream, if it is to be asked for their elements
-    /// (`.byTimeOrCount`), and whether closed windows wait for a delivery.
+    /// Downstream asked for `more` arrays: upstream, if it is live (asked for one element with
+    /// `.byTime`, for the arrays' elements with `.byTimeOrCount`), and whether closed windows wait
+    /// for a delivery.
     @inlinable
     mutating func requested(_ more: Subscribers.Demand) -> (upstream: (any Subscription)?, delivers: Bool) {
         guard isRunning else { return (nil, false) }
         demand += more
-        return (limit != nil && phase == .active ? upstream : nil, !closed.isEmpty)
+        return (phase == .active ? upstream : nil, !closed.isEmpty)
     }
 
     /// Downstream cancelled: upstream (if it was live) and the window timer, to cancel.
@@ -154,9 +155,9 @@ struct CollectByTimeState<Element, Failure: Error> {
 
     /// A delivery scheduled on the scheduler runs: its first step if the caller took the turn.
     @inlinable
-    mutating func deliveryStarts(ignoringAnswers: Bool) -> Step? {
+    mutating func deliveryStarts(keepingAnswersDownstream: Bool) -> Step? {
         guard turn.take() else { return nil }
-        ignoresAnswers = ignoringAnswers
+        keepsAnswersDownstream = keepingAnswersDownstream
         return nextDelivery(adding: .none)
     }
 
@@ -164,9 +165,11 @@ struct CollectByTimeState<Element, Failure: Error> {
     /// demand, then the completion once upstream has ended and none is left.
     @inlinable
     mutating func nextDelivery(adding more: Subscribers.Demand) -> Step {
-        if more != .none && !ignoresAnswers && isRunning {
+        if more != .none && isRunning {
             demand += more
-            if let limit, phase == .active, let upstream { return .callout((upstream, more * limit)) }
+            if !keepsAnswersDownstream, let limit, phase == .active, let upstream {
+                return .callout((upstream, more * limit))
+            }
         }
         if demand > 0 && !closed.isEmpty {
             demand -= 1

@@ -29,11 +29,12 @@ extension Publishers {
 
     /// A publisher that buffers and periodically publishes its items.
     ///
-    /// The demand it sends upstream is Combine's. With `.byTime`, upstream is asked for one element
-    /// at the subscription, then one more for each element it sends, whatever downstream asked for.
-    /// With `.byTimeOrCount`, a request for `n` arrays asks upstream for `n * count` elements, and so
-    /// does demand downstream returns for an array that a full count closed; demand it returns for
-    /// an array the timer closed is ignored (current Combine; older versions honoured it).
+    /// The demand it sends upstream is Combine's. With `.byTime`, each request from downstream asks
+    /// upstream for one element, and each element it sends for one more, whatever downstream asked
+    /// for. With `.byTimeOrCount`, a request for `n` arrays asks upstream for `n * count` elements,
+    /// and so does demand downstream returns for an array that a full count closed; demand it
+    /// returns for an array the timer closed counts downstream but asks upstream for nothing
+    /// (Combine since macOS 11.3 and iOS 14.5), and every element returns no demand.
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure
@@ -136,8 +137,6 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         lock.unlock()
         restartTimer()
         downstream.receive(subscription: self)
-        // `.byTime` asks for one value, then one more per value (`receive(_:)`), as Combine's does.
-        if count == nil { subscription.request(.max(1)) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -206,7 +205,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         self.demand += demand
         let owed = !ready.isEmpty
         lock.unlock()
-        if let count, let upstream { upstream.request(demand * count) }
+        // `.byTime` asks for one value per request, then one more per value (`receive(_:)`), as
+        // Combine's does.
+        upstream?.request(count.map { demand * $0 } ?? .max(1))
         if owed { scheduler.schedule(options: options) { self.drain() } }
     }
 
@@ -240,13 +241,14 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         }
         if !buffer.isEmpty { ready.append(takeBuffer()) }
         lock.unlock()
-        // Combine's `.byTimeOrCount` ignores the demand returned for a window its timer closed.
-        drain(ignoringReturnedDemand: count != nil)
+        // Combine's `.byTimeOrCount` asks upstream for nothing for a window its timer closed.
+        drain(askingUpstream: false)
     }
 
     /// Delivers the closed windows downstream has demand for, then the completion once none is left.
-    /// `ignoringReturnedDemand`: what downstream returns from `receive(_:)` is not counted.
-    private func drain(ignoringReturnedDemand: Bool = false) {
+    /// What downstream returns from `receive(_:)` counts; with `.byTimeOrCount` and `askingUpstream`,
+    /// upstream is asked for its arrays' elements too.
+    private func drain(askingUpstream: Bool = true) {
         lock.lock()
         guard !isDelivering else {
             lock.unlock()
@@ -282,7 +284,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             demand -= 1
             lock.unlock()
             let more = downstream.receive(group)
-            guard more > 0, !ignoringReturnedDemand else { continue }
+            guard more > 0 else { continue }
             lock.lock()
             let upstream: (any Subscription)?
             switch state {
@@ -296,7 +298,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
                 upstream = nil
             }
             lock.unlock()
-            if let count, let upstream { upstream.request(more * count) }
+            if askingUpstream, let count, let upstream { upstream.request(more * count) }
         }
     }
 
