@@ -159,3 +159,96 @@ public func receiveOnQueue(_ values: Int, queue: DispatchQueue, producers: Int =
     token.cancel()
     return total.sum
 }
+
+// MARK: 13r. receive(on:) and delay on a serial scheduler, on one thread
+
+#if OPENCOMBINE
+public typealias RunLoopTime = DispatchQueue.OCombine.SchedulerTimeType
+#else
+public typealias RunLoopTime = DispatchQueue.SchedulerTimeType
+#endif
+
+/// A serial scheduler on one thread, as a run loop is: `turn()` runs the actions that are due by
+/// its clock, in the order of their due times (and of scheduling, for equal times). What a
+/// `receive(on:)` or `delay` costs on a serial scheduler, without Dispatch's own cost and threads.
+public final class RunLoopScheduler: Scheduler {
+    public typealias SchedulerTimeType = RunLoopTime
+    public typealias SchedulerOptions = Never
+
+    private var clock: UInt64 = 1
+    /// Due times are never earlier than the last one here (each is now or now plus one interval):
+    /// a queue in scheduling order is in due order.
+    private var actions: [(due: UInt64, action: () -> Void)] = []
+    private var next = 0
+
+    public init() { actions.reserveCapacity(16) }
+
+    public var now: SchedulerTimeType { SchedulerTimeType(DispatchTime(uptimeNanoseconds: clock)) }
+    public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
+
+    public func schedule(options: Never?, _ action: @escaping () -> Void) { actions.append((clock, action)) }
+
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
+        actions.append((date.dispatchTime.uptimeNanoseconds, action))
+    }
+
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: Never?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        fatalError("RunLoopScheduler does not repeat")
+    }
+
+    /// Moves the clock by `nanoseconds` and runs what is due.
+    public func turn(advancingBy nanoseconds: UInt64 = 0) {
+        clock += nanoseconds
+        while next < actions.count, actions[next].due <= clock {
+            let action = actions[next].action
+            next += 1
+            action()
+        }
+        if next == actions.count {
+            actions.removeAll(keepingCapacity: true)
+            next = 0
+        }
+    }
+}
+
+/// Sends `values` values through `receive(on:)` on a serial run loop, one turn per send, then the
+/// completion: their sum once it has arrived.
+@inline(never)
+public func receiveOnRunLoop(_ values: Int) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    let scheduler = RunLoopScheduler()
+    let total = Total()
+    let token = subject.receive(on: scheduler).sink(receiveCompletion: { _ in total.sum &+= 0 }) { total.sum &+= $0 }
+    for value in 0..<values {
+        subject.send(value)
+        scheduler.turn()
+    }
+    subject.send(completion: .finished)
+    scheduler.turn()
+    token.cancel()
+    return total.sum
+}
+
+/// The same through `delay(for: 1 ns)`, the clock moved one nanosecond per turn.
+@inline(never)
+public func delayOnRunLoop(_ values: Int) -> Int {
+    let subject = PassthroughSubject<Int, Never>()
+    let scheduler = RunLoopScheduler()
+    let total = Total()
+    let token = subject.delay(for: .nanoseconds(1), scheduler: scheduler).sink(
+        receiveCompletion: { _ in total.sum &+= 0 }) { total.sum &+= $0 }
+    for value in 0..<values {
+        subject.send(value)
+        scheduler.turn(advancingBy: 1)
+    }
+    subject.send(completion: .finished)
+    scheduler.turn(advancingBy: 1)
+    token.cancel()
+    return total.sum
+}

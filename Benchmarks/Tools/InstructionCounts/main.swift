@@ -130,6 +130,12 @@ let scenarios: KeyValuePairs<String, Scenario> = [
         title: "17 withLatestFrom per element", units: 100_000,
         run: { withLatestFromSum(elements) }, loop: { HandWritten.sum(elements) &+ elements.count }),
     // SluiceExt's amb, and its operators over a collection of four publishers.
+    "receiveOn.runLoop": Scenario(
+        title: "13r receive(on:) a serial run loop, per value", units: 100_000,
+        run: { receiveOnRunLoop(100_000) }, loop: { HandWritten.sum(elements) }),
+    "delay.runLoop": Scenario(
+        title: "13r delay on a serial run loop, per value", units: 100_000,
+        run: { delayOnRunLoop(100_000) }, loop: { HandWritten.sum(elements) }),
     "amb.send": Scenario(
         title: "19 amb of two subjects, per value", units: 100_000,
         run: { AmbFixture().send(100_000) }, loop: { HandWritten.subjectSend(100_000, subscribers: 1) }),
