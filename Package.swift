@@ -36,12 +36,12 @@ let checks: [Target] = [
     .target(name: "StressKit", path: "Checks/Stress/Kit"),
     .target(
         name: "SluiceStressScenarios",
-        dependencies: ["Sluice", "SluiceExt", "StressKit"],
+        dependencies: ["Sluice", "SluiceFoundation", "SluiceExt", "StressKit"],
         path: "Checks/Stress/Sluice"
     ),
     .target(
         name: "SluiceReferenceStressScenarios",
-        dependencies: ["SluiceReference", "SluiceReferenceExt", "StressKit"],
+        dependencies: ["SluiceReference", "SluiceReferenceFoundation", "SluiceReferenceExt", "StressKit"],
         path: "Checks/Stress/Reference",
         swiftSettings: [.define("SLUICE_REFERENCE")]
     ),

@@ -259,6 +259,17 @@ public enum Op: Hashable, Sendable {
         }
     }
 
+    /// True for the operators on the scheduler whose every scheduled action only hands on a signal
+    /// (`delay`, `receive(on:)`, `subscribe(on:)`): the order of actions due at one instant, which a
+    /// concurrent scheduler may change, changes nothing they deliver. (The others' timers meet
+    /// their values at an instant, and which comes first decides what goes out.)
+    public var onlyHops: Bool {
+        switch self {
+        case .delay, .receiveOn, .subscribeOn: true
+        default: false
+        }
+    }
+
     /// True for the operators that run on the program's virtual-time scheduler.
     public var usesScheduler: Bool {
         switch self {
@@ -433,6 +444,12 @@ public struct Program: Hashable, Sendable {
 
     /// True when an operator runs on the virtual-time scheduler: the trace then carries instants.
     public var usesScheduler: Bool { ops.contains { $0.usesScheduler } || operatorUnderTest?.usesScheduler == true }
+
+    /// True when the program uses the scheduler only through operators that hop (`Op.onlyHops`): its
+    /// trace must be the same on a scheduler that runs the actions due at one instant in any order.
+    public var onlyHopsOnTheScheduler: Bool {
+        usesScheduler && operatorUnderTest == nil && ops.allSatisfy { !$0.usesScheduler || $0.onlyHops }
+    }
 
     /// True when an operator subscribes to the second subject.
     public var usesOther: Bool { ops.contains { $0.usesOther } || operatorUnderTest?.usesOther == true }

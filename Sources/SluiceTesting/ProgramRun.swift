@@ -47,7 +47,7 @@ package final class ProgramRun {
     /// What the run holds on to until it ends (a promise not yet fulfilled, the test upstream).
     package var keepAlive: [AnyObject] = []
     /// The virtual clock of the timing operators; instants prefix the trace when it is used.
-    package let scheduler = VirtualTimeScheduler()
+    package let scheduler: VirtualTimeScheduler
     /// The second subject (`Side.other`, `Inner.other`), driven by the `*Other` steps.
     package let other = PassthroughSubject<Int, any Error>()
     private var request: ((Subscribers.Demand) -> Void)?
@@ -55,8 +55,9 @@ package final class ProgramRun {
     private var cancelSecond: (() -> Void)?
     private let timed: Bool
 
-    private init(program: Program) {
+    private init(program: Program, sameInstantOrder: VirtualTimeScheduler.SameInstantOrder) {
         self.program = program
+        scheduler = VirtualTimeScheduler(sameInstantOrder: sameInstantOrder)
         timed = program.usesScheduler
     }
 
@@ -65,10 +66,14 @@ package final class ProgramRun {
     /// Runs the program with `chain` in the hole. `released` tells whether everything the run
     /// built was freed afterwards: every stage reaches the subscribers, which hold the run, so a
     /// subscription, a scheduled action or a subject still holding a stage keeps the run alive.
-    package static func run(_ program: Program, _ chain: some ProgramChain) -> (trace: [String], released: Bool) {
+    /// `sameInstantOrder`: the scheduler's, `.shuffled` to run it as a concurrent scheduler may.
+    package static func run(
+        _ program: Program, _ chain: some ProgramChain,
+        sameInstantOrder: VirtualTimeScheduler.SameInstantOrder = .asScheduled
+    ) -> (trace: [String], released: Bool) {
         weak var freed: ProgramRun?
         let trace = {
-            let run = ProgramRun(program: program)
+            let run = ProgramRun(program: program, sameInstantOrder: sameInstantOrder)
             freed = run
             buildSource(program.source, run, chain)
             run.play()

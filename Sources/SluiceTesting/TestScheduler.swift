@@ -22,6 +22,11 @@ import Sluice
 /// actions; those due within the advance run in the same advance. Repeating actions reschedule
 /// themselves after each run until their cancellable is cancelled.
 ///
+/// With `sameInstantOrder: .shuffled(seed:)` the actions due at one instant run in an order drawn
+/// from the seed instead, as a concurrent scheduler (`DispatchQueue.global()`, an `OperationQueue`
+/// running several operations) may run them: a deterministic way to check that an operator keeps
+/// its order on such a scheduler, as Sluice's operators promise.
+///
 /// Safe to use from several threads; actions always run on the thread that advances the clock, never
 /// under the scheduler's lock.
 public final class TestScheduler<SchedulerTimeType, SchedulerOptions>: Scheduler, Sendable
@@ -40,6 +45,8 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
         var now: SchedulerTimeType
         var nextOrder: UInt64 = 0
         var nextID: UInt64 = 0
+        /// Draws the next action among those due at one instant (`.shuffled`); nil: in schedule order.
+        var shuffle: SplitMix?
         /// Sorted by (due, order): the next action to run is first.
         var queue: [Queued] = []
 
@@ -68,9 +75,20 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
 
     private let state: Mutex<State>
 
-    /// A scheduler whose clock starts at `now`.
-    public init(now: SchedulerTimeType) {
-        state = Mutex(State(now: now))
+    /// The order in which actions due at the same instant run.
+    public enum SameInstantOrder: Sendable, Equatable {
+        /// In the order they were scheduled, as a serial scheduler runs them.
+        case asScheduled
+        /// In an order drawn from `seed`, as a concurrent scheduler may run them.
+        case shuffled(seed: UInt64)
+    }
+
+    /// A scheduler whose clock starts at `now`, running the actions due at one instant in
+    /// `sameInstantOrder`.
+    public init(now: SchedulerTimeType, sameInstantOrder: SameInstantOrder = .asScheduled) {
+        var initial = State(now: now)
+        if case .shuffled(let seed) = sameInstantOrder { initial.shuffle = SplitMix(seed: seed) }
+        state = Mutex(initial)
     }
 
     /// The virtual current instant.
@@ -136,9 +154,16 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
     /// instant and requeues it if it repeats. The action runs after the lock is released.
     private func takeNext(dueBy limit: SchedulerTimeType?) -> (() -> Void)? {
         state.withLock { state -> Queued? in
-            guard let first = state.queue.first else { return nil }
+            guard var first = state.queue.first else { return nil }
             if let limit, first.due > limit { return nil }
-            state.queue.removeFirst()
+            if state.shuffle != nil {
+                let due = first.due
+                let sameInstant = state.queue.prefix { $0.due == due }.count
+                let pick = Int(state.shuffle!.next() % UInt64(sameInstant))
+                first = state.queue.remove(at: pick)
+            } else {
+                state.queue.removeFirst()
+            }
             state.now = max(state.now, first.due)
             if let interval = first.interval {
                 _ = state.enqueue(at: first.due.advanced(by: interval), id: first.id, interval: interval, first.action)
@@ -149,9 +174,25 @@ where SchedulerTimeType: Strideable, SchedulerTimeType.Stride: SchedulerTimeInte
 }
 
 extension TestScheduler where SchedulerTimeType == VirtualTime {
-    /// A scheduler on virtual time starting at `VirtualTime.zero`.
-    public convenience init() {
-        self.init(now: .zero)
+    /// A scheduler on virtual time starting at `VirtualTime.zero`, running the actions due at one
+    /// instant in `sameInstantOrder`.
+    public convenience init(sameInstantOrder: SameInstantOrder = .asScheduled) {
+        self.init(now: .zero, sameInstantOrder: sameInstantOrder)
+    }
+}
+
+/// A small seeded generator (SplitMix64), for the shuffled order.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 

@@ -62,6 +62,49 @@ struct DifferentialTests {
         print("Differential: \(count) programs agreed (DIFF_SEED=\(seed), \(known) known divergences skipped)")
     }
 
+    /// A concurrent scheduler may run the actions due at one instant in any order; `delay`,
+    /// `receive(on:)` and `subscribe(on:)` keep their order all the same (issue 54). The scheduler
+    /// here runs them in seeded random orders: each implementation's trace must not change.
+    @Test("programs that hop to the scheduler trace the same when its same-instant actions run in any order")
+    func hoppingProgramsIgnoreTheOrderOfSameInstantActions() {
+        var rng = SeededRandom(seed: 54)
+        var checked = 0
+        for _ in 0..<60_000 where checked < 400 {
+            let program = ProgramGenerator.generate(using: &rng)
+            guard program.onlyHopsOnTheScheduler,
+                !KnownDivergence.trapping.contains(where: { $0.matches(program) })
+            else { continue }
+            checked += 1
+            let interpreters: [(String, (Program) -> [String], (Program, UInt64) -> [String])] = [
+                (
+                    "Sluice", DifferentialSluice.interpret,
+                    DifferentialSluice.interpret(_:shufflingSameInstantActionsWith:)
+                ),
+                (
+                    "SluiceReference", DifferentialReference.interpret,
+                    DifferentialReference.interpret(_:shufflingSameInstantActionsWith:)
+                ),
+            ]
+            for (name, serial, shuffled) in interpreters {
+                let expected = serial(program)
+                for seed in 1...3 as ClosedRange<UInt64> {
+                    let trace = shuffled(program, seed)
+                    guard trace == expected else {
+                        Issue.record(
+                            """
+                            \(name): the trace changed with the order of same-instant actions (seed \(seed)):
+                            \(program.swift)
+                            serial:   \(expected)
+                            shuffled: \(trace)
+                            """)
+                        return
+                    }
+                }
+            }
+        }
+        #expect(checked >= 100, "only \(checked) programs hop on the scheduler")
+    }
+
     @Test("every known divergence still diverges, so the allow-list cannot hide a fix")
     func knownDivergencesStillDiverge() {
         for entry in KnownDivergence.all {

@@ -30,6 +30,12 @@ import SluiceExt
 /// Runs the program and returns its trace.
 public func interpret(_ program: Program) -> [String] { interpretCheckingRelease(program).trace }
 
+/// Runs the program on a scheduler that runs the actions due at one instant in an order drawn from
+/// `seed`, as a concurrent scheduler may, and returns its trace.
+public func interpret(_ program: Program, shufflingSameInstantActionsWith seed: UInt64) -> [String] {
+    ProgramRun.run(program, OperatorChain(), sameInstantOrder: .shuffled(seed: seed)).trace
+}
+
 /// Runs the program and tells whether everything it built was freed afterwards.
 public func interpretCheckingRelease(_ program: Program) -> (trace: [String], released: Bool) {
     ProgramRun.run(program, OperatorChain())

@@ -67,24 +67,26 @@ struct SchedulerUnderTest<S: Scheduler> {
 /// as "deadline minus now" is negative in real code all the time. Each runs as soon as possible; a
 /// repeating interval is clamped to a minimum; nothing traps.
 func negativeIntervals() -> [MisuseScenario] {
+    let eventually: (String, () -> Bool) -> Void = { message, condition in MisuseCheck.eventually(message, condition) }
     let dispatch = SchedulerUnderTest<DispatchQueue>(
-        name: "DispatchQueue", make: { DispatchQueue(label: "misuse") },
-        wait: { message, condition in MisuseCheck.eventually(message, condition) })
-    // Serial, as the other two: on a concurrent queue the actions `delay` schedules for a value and
-    // for the completion at the same instant may run in either order (in Combine too), which is
-    // not what these scenarios check.
+        name: "DispatchQueue", make: { DispatchQueue(label: "misuse") }, wait: eventually)
+    // Concurrent schedulers too: the actions `delay` schedules for a value and for the completion
+    // at the same instant may run in either order, or at once; the operator keeps the order.
+    let concurrentDispatch = SchedulerUnderTest<DispatchQueue>(
+        name: "concurrent DispatchQueue", make: { DispatchQueue(label: "misuse", attributes: .concurrent) },
+        wait: eventually)
+    let global = SchedulerUnderTest<DispatchQueue>(
+        name: "DispatchQueue.global()", make: { DispatchQueue.global() }, wait: eventually)
     let operations = SchedulerUnderTest<OperationQueue>(
-        name: "OperationQueue",
-        make: {
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
-            return queue
-        },
-        wait: { message, condition in MisuseCheck.eventually(message, condition) })
+        name: "OperationQueue", make: { operationQueue(running: 1) }, wait: eventually)
+    let concurrentOperations = SchedulerUnderTest<OperationQueue>(
+        name: "OperationQueue(4)", make: { operationQueue(running: 4) }, wait: eventually)
     let runLoop = SchedulerUnderTest<RunLoop>(
         name: "RunLoop", make: { RunLoop.current },
         wait: { message, condition in MisuseCheck.runLoop(message, until: condition) })
-    var scenarios = intervals(on: dispatch) + intervals(on: operations) + intervals(on: runLoop)
+    var scenarios =
+        intervals(on: dispatch) + intervals(on: concurrentDispatch) + intervals(on: global)
+        + intervals(on: operations) + intervals(on: concurrentOperations) + intervals(on: runLoop)
     scenarios.append(
         MisuseScenario("Timer.publish(every: -1) on a RunLoop", .clean) {
             let inbox = Inbox<Date>()
@@ -94,6 +96,13 @@ func negativeIntervals() -> [MisuseScenario] {
             cancellable.cancel()
         })
     return scenarios
+}
+
+/// An operation queue that runs up to `count` operations at once.
+private func operationQueue(running count: Int) -> OperationQueue {
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = count
+    return queue
 }
 
 private func intervals<S: Scheduler>(on scheduler: SchedulerUnderTest<S>) -> [MisuseScenario] {

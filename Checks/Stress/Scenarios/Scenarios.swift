@@ -25,115 +25,116 @@ public let implementation = "Sluice"
 #endif
 
 /// Every scenario, in the order the runner prints them.
-public let allScenarios: [StressScenario] = [
-    StressScenario(
-        name: "subject.sendAttachCancel",
-        summary:
-            "4 threads send into a PassthroughSubject while subscribers attach and cancel (from outside and from inside receive)",
-        run: subjectSendAttachCancel
-    ),
-    StressScenario(
-        name: "queues.mergedIntoSubject.chains",
-        summary:
-            "4 DispatchQueues (2 via subscribe(subject), 2 via send) into one subject; handleEvents/filter/map/scan/removeDuplicates/prefix chains, sinks and a limited-demand subscriber",
-        run: queuesMergedIntoSubject
-    ),
-    StressScenario(
-        name: "cancel.racingEmission",
-        summary:
-            "4 threads send while 2 threads attach subscribers and sink chains and cancel them (often one the other thread attached)",
-        run: cancelRacingEmission
-    ),
-    StressScenario(
-        name: "fusedSequence.requestFromThreads",
-        summary:
-            "(1...n).publisher.tryMap drained by request(.max(k)) from 4 threads; rounds that finish, fail, or are cancelled from another thread",
-        run: fusedSequenceRequests
-    ),
-    StressScenario(
-        name: "currentValue.setsRacingSubscribers",
-        summary:
-            "4 threads set value / send into a CurrentValueSubject while 2 threads attach, request, and cancel subscribers",
-        run: currentValueSetsRacingSubscribers
-    ),
-    StressScenario(
-        name: "completion.racingSends",
-        summary:
-            "rounds: 4 threads send while 2 threads race send(completion:) (finished vs failure) and a late subscriber attaches",
-        run: completionRacingSends
-    ),
-    StressScenario(
-        name: "merge.fromQueues",
-        summary:
-            "rounds: 4 PassthroughSubjects sent from their own DispatchQueues, merged (MergeMany / Merge4) into unlimited subscribers and a max(k)-from-another-thread one; rounds finish, fail (others cancelled) or are cancelled",
-        run: mergeFromQueues
-    ),
-    StressScenario(
-        name: "flatMap.innerSubjects",
-        summary:
-            "rounds: keys from one thread flatMap(maxPublishers: .max(2) / .unlimited) to inner subjects 4 threads send into and finish; and flatMap over Just (upstream sent from 4 threads) into unlimited and max(k) subscribers",
-        run: flatMapInnerSubjects
-    ),
-    StressScenario(
-        name: "lifetimes.subscribeSendCancel",
-        summary:
-            "4 threads subscribe keeping subscribers through subject.map { captured }, send, and cancel (inside receive or after); nothing stays alive, resident memory stays flat at full scale",
-        run: lifetimesSubscribeSendCancel
-    ),
-    StressScenario(
-        name: "switchToLatest.racingSwitches",
-        summary:
-            "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
-        run: switchToLatestRacingSwitches
-    ),
-    StressScenario(
-        name: "replaySubject.subscribeRacingSend",
-        summary:
-            "4 threads send into a ReplaySubject(bufferSize: 3) while 2 threads attach and cancel subscribers; late ones see unbroken runs, a limited one loses nothing",
-        run: replaySubjectSubscribeRacingSend
-    ),
-    StressScenario(
-        name: "shareReplay.subscribeRacingSend",
-        summary: "4 threads send into share(replay: 2) while 2 threads join and leave the shared stream",
-        run: shareReplaySubscribeRacingSend
-    ),
-    StressScenario(
-        name: "withLatestFrom.racingOther",
-        summary:
-            "rounds: 2 threads send upstream, 1 into the other publisher, and 1 fails the other publisher mid-stream; one failure, nothing after it",
-        run: withLatestFromRacingOther
-    ),
-    StressScenario(
-        name: "amb.racingSources",
-        summary:
-            "rounds: 2 threads send into the two publishers amb races, and every other round 1 cancels halfway; one wins, unbroken, none of the other's values",
-        run: ambRacingSources
-    ),
-    StressScenario(
-        name: "collections.racingSources",
-        summary:
-            "4 threads each send into their own subject under merge(), zip() and combineLatest() of the four; nothing lost, zip's arrays whole, combineLatest's never going back",
-        run: collectionOperatorsRacingSources
-    ),
-    StressScenario(
-        name: "relays.acceptRacingSubscribers",
-        summary:
-            "4 threads accept into a PassthroughRelay and a CurrentValueRelay while 2 threads attach and cancel subscribers; nothing ever completes",
-        run: relaysAcceptRacingSubscribers
-    ),
-    StressScenario(
-        name: "create.sendRacingDemand",
-        summary:
-            "rounds: 4 threads send into AnyPublisher.create's subscriber while 1 asks for 16 at a time and, every other round, 1 cancels halfway; nothing beyond demand, the source stopped once",
-        run: createSendRacingDemand
-    ),
-    StressScenario(
-        name: "asyncSequence.racingDemand",
-        summary:
-            "rounds: 4 threads yield into an AsyncStream whose publisher 1 thread asks 16 at a time and, every other round, 1 cancels halfway; nothing beyond demand, a cancel ends the iteration",
-        run: asyncSequencePublisherRacingDemand
-    ),
-]
+public let allScenarios: [StressScenario] =
+    [
+        StressScenario(
+            name: "subject.sendAttachCancel",
+            summary:
+                "4 threads send into a PassthroughSubject while subscribers attach and cancel (from outside and from inside receive)",
+            run: subjectSendAttachCancel
+        ),
+        StressScenario(
+            name: "queues.mergedIntoSubject.chains",
+            summary:
+                "4 DispatchQueues (2 via subscribe(subject), 2 via send) into one subject; handleEvents/filter/map/scan/removeDuplicates/prefix chains, sinks and a limited-demand subscriber",
+            run: queuesMergedIntoSubject
+        ),
+        StressScenario(
+            name: "cancel.racingEmission",
+            summary:
+                "4 threads send while 2 threads attach subscribers and sink chains and cancel them (often one the other thread attached)",
+            run: cancelRacingEmission
+        ),
+        StressScenario(
+            name: "fusedSequence.requestFromThreads",
+            summary:
+                "(1...n).publisher.tryMap drained by request(.max(k)) from 4 threads; rounds that finish, fail, or are cancelled from another thread",
+            run: fusedSequenceRequests
+        ),
+        StressScenario(
+            name: "currentValue.setsRacingSubscribers",
+            summary:
+                "4 threads set value / send into a CurrentValueSubject while 2 threads attach, request, and cancel subscribers",
+            run: currentValueSetsRacingSubscribers
+        ),
+        StressScenario(
+            name: "completion.racingSends",
+            summary:
+                "rounds: 4 threads send while 2 threads race send(completion:) (finished vs failure) and a late subscriber attaches",
+            run: completionRacingSends
+        ),
+        StressScenario(
+            name: "merge.fromQueues",
+            summary:
+                "rounds: 4 PassthroughSubjects sent from their own DispatchQueues, merged (MergeMany / Merge4) into unlimited subscribers and a max(k)-from-another-thread one; rounds finish, fail (others cancelled) or are cancelled",
+            run: mergeFromQueues
+        ),
+        StressScenario(
+            name: "flatMap.innerSubjects",
+            summary:
+                "rounds: keys from one thread flatMap(maxPublishers: .max(2) / .unlimited) to inner subjects 4 threads send into and finish; and flatMap over Just (upstream sent from 4 threads) into unlimited and max(k) subscribers",
+            run: flatMapInnerSubjects
+        ),
+        StressScenario(
+            name: "lifetimes.subscribeSendCancel",
+            summary:
+                "4 threads subscribe keeping subscribers through subject.map { captured }, send, and cancel (inside receive or after); nothing stays alive, resident memory stays flat at full scale",
+            run: lifetimesSubscribeSendCancel
+        ),
+        StressScenario(
+            name: "switchToLatest.racingSwitches",
+            summary:
+                "one thread switches to new inner subjects while 3 threads send into the current and the previous inner; inner ids never go backwards, nothing sent after a switch-away returned arrives",
+            run: switchToLatestRacingSwitches
+        ),
+        StressScenario(
+            name: "replaySubject.subscribeRacingSend",
+            summary:
+                "4 threads send into a ReplaySubject(bufferSize: 3) while 2 threads attach and cancel subscribers; late ones see unbroken runs, a limited one loses nothing",
+            run: replaySubjectSubscribeRacingSend
+        ),
+        StressScenario(
+            name: "shareReplay.subscribeRacingSend",
+            summary: "4 threads send into share(replay: 2) while 2 threads join and leave the shared stream",
+            run: shareReplaySubscribeRacingSend
+        ),
+        StressScenario(
+            name: "withLatestFrom.racingOther",
+            summary:
+                "rounds: 2 threads send upstream, 1 into the other publisher, and 1 fails the other publisher mid-stream; one failure, nothing after it",
+            run: withLatestFromRacingOther
+        ),
+        StressScenario(
+            name: "amb.racingSources",
+            summary:
+                "rounds: 2 threads send into the two publishers amb races, and every other round 1 cancels halfway; one wins, unbroken, none of the other's values",
+            run: ambRacingSources
+        ),
+        StressScenario(
+            name: "collections.racingSources",
+            summary:
+                "4 threads each send into their own subject under merge(), zip() and combineLatest() of the four; nothing lost, zip's arrays whole, combineLatest's never going back",
+            run: collectionOperatorsRacingSources
+        ),
+        StressScenario(
+            name: "relays.acceptRacingSubscribers",
+            summary:
+                "4 threads accept into a PassthroughRelay and a CurrentValueRelay while 2 threads attach and cancel subscribers; nothing ever completes",
+            run: relaysAcceptRacingSubscribers
+        ),
+        StressScenario(
+            name: "create.sendRacingDemand",
+            summary:
+                "rounds: 4 threads send into AnyPublisher.create's subscriber while 1 asks for 16 at a time and, every other round, 1 cancels halfway; nothing beyond demand, the source stopped once",
+            run: createSendRacingDemand
+        ),
+        StressScenario(
+            name: "asyncSequence.racingDemand",
+            summary:
+                "rounds: 4 threads yield into an AsyncStream whose publisher 1 thread asks 16 at a time and, every other round, 1 cancels halfway; nothing beyond demand, a cancel ends the iteration",
+            run: asyncSequencePublisherRacingDemand
+        ),
+    ] + schedulerScenarios
 
 // MARK: - Scenarios
 

@@ -10,6 +10,8 @@ extension Publisher {
     /// Each value and the completion (a failure too) is delivered on `scheduler`, `interval` after it
     /// arrived. Demand passes straight through: downstream's requests go upstream as they are, and so
     /// does the demand downstream returns for each delayed value. Nothing is delivered after a cancel.
+    /// On a concurrent scheduler too, values arrive one at a time, in the order they were sent, and
+    /// all before the completion.
     @inlinable
     public func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
@@ -55,118 +57,15 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DelaySubscription(downstream: subscriber, publisher: self))
+            upstream.subscribe(
+                DelaySubscription(
+                    downstream: subscriber, scheduler: scheduler, options: options, delay: (interval, tolerance)))
         }
     }
 }
 
-/// The subscriber to upstream and the subscription downstream of `delay`.
-///
-/// A value costs one scheduled closure and, on the way in and out, one atomic load of the status;
-/// the lock is taken only to reach the upstream subscription (a request, a cancel, demand returned
-/// by downstream), where downstream's thread and the scheduler's meet.
-///
-/// Lifetimes: downstream is used only inside calls through `lifetime`; the delayed completion's
-/// delivery or a cancel ends it, and the last call in flight, or the cancel when none is, lets go
-/// of downstream. A delayed value or completion still scheduled holds this object until it runs,
-/// but no longer downstream.
+/// The subscriber to upstream and the subscription downstream of `delay`: `receive(on:)`'s hop
+/// (`HopSubscription`, in ReceiveOn.swift), each run scheduled `interval` after its signal came. As
+/// Combine's, it does not describe itself.
 @usableFromInline
-final class DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline let slot = UpstreamSlot<Never>()
-    @usableFromInline typealias Input = Upstream.Output
-    @usableFromInline typealias Failure = Upstream.Failure
-
-    /// Upstream completed; its completion is on its way. Values already scheduled still go out,
-    /// and the demand they return still goes upstream, as in Combine.
-
-    /// Used only inside calls through `lifetime`.
-    @exclusivity(unchecked)
-    @usableFromInline var downstream: Releasable<Downstream>
-    @usableFromInline let lifetime: Lifetime
-    @usableFromInline let interval: Context.SchedulerTimeType.Stride
-    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
-    @usableFromInline let scheduler: Context
-    @usableFromInline let options: Context.SchedulerOptions?
-
-    @inlinable
-    init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-        self.downstream = Releasable(downstream)
-        interval = publisher.interval
-        tolerance = publisher.tolerance
-        scheduler = publisher.scheduler
-        options = publisher.options
-        lifetime = Lifetime { unsafeDowncast($0, to: DelaySubscription.self).downstream.release() }
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        guard slot.attachOrCancelLate(subscription) else { return }
-        // The subscription itself is not delayed.
-        lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard slot.status.load(ordering: .acquiring) == .active else { return .none }
-        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
-            self.deliver(input)
-        }
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard
-            slot.status.compareExchange(expected: .active, desired: .finishing, ordering: .acquiringAndReleasing)
-                .exchanged
-        else { return }
-        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
-            self.finish(completion)
-        }
-    }
-
-    @inlinable
-    func deliver(_ input: Input) {
-        let more =
-            lifetime.call(self) {
-                slot.status.load(ordering: .acquiring) != .ended ? downstream.with { $0.receive(input) } : .none
-            } ?? .none
-        guard more != .none else { return }
-        slot.lock.lock()
-        let upstream = slot.upstream
-        slot.lock.unlock()
-        upstream?.request(more)
-    }
-
-    @inlinable
-    func finish(_ completion: Subscribers.Completion<Failure>) {
-        guard
-            slot.status.compareExchange(expected: .finishing, desired: .ended, ordering: .acquiringAndReleasing)
-                .exchanged
-        else { return }
-        slot.lock.lock()
-        slot.upstream = nil
-        slot.lock.unlock()
-        lifetime.call(self) {
-            guard lifetime.end() else { return }
-            downstream.with { $0.receive(completion: completion) }
-        }
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        slot.lock.lock()
-        let upstream = slot.upstream
-        slot.lock.unlock()
-        upstream?.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        // A completed upstream (`finishing`) has nothing to cancel.
-        slot.end(abandoning: true).upstream?.cancel()
-        lifetime.end(self)
-    }
-}
+typealias DelaySubscription<Downstream: Subscriber, Context: Scheduler> = HopSubscription<Downstream, Context, DelayHop>

@@ -8,7 +8,8 @@ extension Publisher {
     ///
     /// Each value and the completion are delivered downstream from an action scheduled on
     /// `scheduler`; the subscription itself, and downstream's requests and cancel, pass through
-    /// at once. Operators before this one are unaffected.
+    /// at once. Operators before this one are unaffected. On a concurrent scheduler too, values
+    /// arrive one at a time, in the order they were sent, and all before the completion.
     @inlinable
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.ReceiveOn<Self, S>
@@ -46,77 +47,115 @@ extension Publishers {
     }
 }
 
-/// The subscription of `receive(on:)`: a hop onto the scheduler for every value and the completion.
+/// The subscription of `receive(on:)`, and of `delay` (`Kind` tells them apart, for the
+/// description only `receive(on:)`'s has): a hop onto the scheduler for every value and the
+/// completion, through a `HopQueue` so that a concurrent scheduler keeps their order. One final
+/// class, so that the user's module calls its methods specialised (a subclass's calls would go
+/// through the base class's vtable, to its unspecialised bodies).
 ///
-/// Per value: one relaxed load of the status, one scheduled closure (capturing this object and the
-/// value, nothing else), and in that closure one acquiring load before downstream is called. No
-/// lock and no allocation beyond the closure: the lock guards only the upstream slot, which
-/// subscription, request, cancel and the end of the stream touch.
+/// Per value: under the slot's lock, the value joins the queue; one scheduled closure (capturing
+/// this object, nothing else); in it, the lock again to take the oldest value and the turn, and
+/// once more to give the turn back. On a serial scheduler each action delivers its own value.
 ///
 /// The slot's states: `awaiting` the subscription, `active`, `finishing` (upstream has completed and
-/// the completion is scheduled: values scheduled before it still arrive and their demand still goes
-/// upstream; a cancel has nothing left to stop), `ended` (delivered, or cancelled: scheduled values
-/// find it and are dropped), `abandoned` (cancelled before upstream's subscription came).
+/// the completion waits in the queue behind the values: they still arrive and their demand still
+/// goes upstream), `ended` (delivered, or cancelled: the queue is emptied and actions still to run
+/// find nothing), `abandoned` (cancelled before upstream's subscription came).
 ///
-/// Lifetimes: downstream is used only inside calls through `lifetime` (the subscription, each
-/// delivery, the completion); the completion's delivery or a cancel ends it, and the last call in
-/// flight (or the cancel, when none is) lets go of downstream. A scheduled delivery still holds this
-/// object until it runs, but no longer downstream. A cancel while `finishing` ends nothing: the
-/// completion on its way is still delivered (as in Combine), and its delivery ends the lifetime.
+/// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
+/// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of it.
+/// Upstream goes when the completion is delivered or at a cancel. A scheduled action holds this
+/// object until it runs, but no longer downstream or a value.
 @usableFromInline
-final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber,
-    Subscription, Introspected
+final class HopSubscription<Downstream: Subscriber, Context: Scheduler, Kind: HopKind>: Subscriber, Subscription,
+    Hopping
 {
-    @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
+    @usableFromInline typealias Signal = Hopped<Input, Failure>
 
+    @usableFromInline let slot = UpstreamSlot<Never>()
+    /// Guarded by `slot.lock`.
+    @exclusivity(unchecked) @usableFromInline var queue = HopQueue<Signal>()
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
+    /// `delay`'s interval and tolerance; nil for `receive(on:)`.
+    @usableFromInline let delay:
+        (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
 
     @inlinable
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    init(
+        downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
+        delay: (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)? = nil
+    ) {
         self.downstream = Releasable(downstream)
         self.scheduler = scheduler
         self.options = options
-        lifetime = Lifetime { unsafeDowncast($0, to: ReceiveOnSubscription.self).downstream.release() }
+        self.delay = delay
+        lifetime = Lifetime { unsafeDowncast($0, to: HopSubscription.self).downstream.release() }
     }
 
-    @usableFromInline var description: String { "ReceiveOn" }
+    @inlinable
+    func withHop<Result>(_ body: (inout HopQueue<Signal>) -> Result) -> Result { slot.lock.withLock { body(&queue) } }
+
+    /// Schedules one run of the queue: now, or `delay`'s interval from now.
+    @inlinable
+    func scheduleHop() {
+        if let delay {
+            scheduler.schedule(
+                after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance, options: options
+            ) { self.hop() }
+        } else {
+            scheduler.schedule(options: options) { self.hop() }
+        }
+    }
 
     // MARK: From upstream
 
     @inlinable
     func receive(subscription: any Subscription) {
         guard slot.attachOrCancelLate(subscription) else { return }
+        // The subscription itself is not scheduled.
         lifetime.call(self) { downstream.with { $0.receive(subscription: self) } }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        // Upstream sends serially; a cancel racing this load is caught again in `deliver`.
+        // Upstream sends serially; the status is checked again under the lock.
         guard slot.status.load(ordering: .relaxed) == .active else { return .none }
-        scheduler.schedule(options: options) { self.deliver(input) }
+        let queued = withHop { queue -> Bool in
+            guard slot.status.load(ordering: .relaxed) == .active else { return false }
+            queue.append(.value(input))
+            return true
+        }
+        if queued { scheduleHop() }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        slot.lock.lock()
-        guard slot.status.load(ordering: .relaxed) == .active else {
-            slot.lock.unlock()
-            return
+        let queued = withHop { queue -> Bool in
+            guard slot.status.load(ordering: .relaxed) == .active else { return false }
+            slot.status.store(.finishing, ordering: .releasing)
+            queue.append(.completion(completion))
+            return true
         }
-        slot.status.store(.finishing, ordering: .releasing)
-        slot.lock.unlock()
-        scheduler.schedule(options: options) { self.finish(completion) }
+        if queued { scheduleHop() }
     }
 
-    // MARK: On the scheduler
+    // MARK: On the scheduler (the holder of the queue's turn)
+
+    @inlinable
+    func perform(_ signal: consuming Signal) {
+        switch consume signal {
+        case .value(let input): deliver(input)
+        case .completion(let completion): finish(completion)
+        }
+    }
 
     @inlinable
     func deliver(_ input: Input) {
@@ -147,7 +186,6 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         }
     }
 
-    /// Passes demand upstream while the stream is active or finishing.
     @inlinable
     func requestUpstream(_ demand: Subscribers.Demand) {
         slot.lock.lock()
@@ -163,20 +201,48 @@ final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: S
         requestUpstream(demand)
     }
 
+    /// Nothing goes downstream after it, not even a completion already on its way; upstream is
+    /// cancelled unless it has finished.
     @inlinable
     func cancel() {
         slot.lock.lock()
         let current = slot.status.load(ordering: .relaxed)
-        guard current == .active || current == .awaiting else {
-            // Completing: the completion is on its way and upstream is finished; nothing to stop.
+        guard current.isLive else {
             slot.lock.unlock()
             return
         }
         slot.status.store(current == .awaiting ? .abandoned : .ended, ordering: .releasing)
-        let cancelled = slot.upstream
+        let cancelled = current == .active ? slot.upstream : nil
+        let finished = slot.upstream
         slot.upstream = nil
+        let dropped = queue.removeAll()
         slot.lock.unlock()
+        withExtendedLifetime((dropped, finished)) {}
         cancelled?.cancel()
         lifetime.end(self)
     }
+}
+
+/// Which operator a `HopSubscription` is.
+@usableFromInline
+protocol HopKind {}
+
+/// `receive(on:)`'s hop.
+@usableFromInline
+enum ReceiveOnHop: HopKind {}
+
+/// `delay`'s hop.
+@usableFromInline
+enum DelayHop: HopKind {}
+
+/// `receive(on:)`'s subscription.
+@usableFromInline
+typealias ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler> = HopSubscription<
+    Downstream, Context, ReceiveOnHop
+>
+
+/// `receive(on:)`'s subscription describes itself as Combine's does (`delay`'s does not).
+extension HopSubscription: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Introspected
+where Kind == ReceiveOnHop {
+    @usableFromInline var description: String { "ReceiveOn" }
 }

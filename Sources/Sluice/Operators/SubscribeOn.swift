@@ -7,7 +7,8 @@ extension Publisher {
     /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
     ///
     /// Subscribing to the upstream publisher, each request and the cancel run in actions
-    /// scheduled on `scheduler`. Values and the completion pass through on whatever thread the
+    /// scheduled on `scheduler`, one at a time and in the order they were made, even on a
+    /// concurrent scheduler. Values and the completion pass through on whatever thread the
     /// upstream sends them.
     @inlinable
     public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
@@ -50,9 +51,9 @@ extension Publishers {
 
 /// The subscription of `subscribe(on:)`.
 ///
-/// Requests and the cancel become scheduled actions, one each, made in call order; each carries
-/// the upstream subscription it was made for, so a request made before a cancel still reaches
-/// upstream before that cancel does. Values pass straight through, checked against one atomic
+/// Requests and the cancel become scheduled actions, one each, made in call order; each makes the
+/// oldest call waiting (a `HopQueue`), so upstream hears them one at a time and in the order they
+/// were made, a request made before a cancel before that cancel, even from a concurrent scheduler. Values pass straight through, checked against one atomic
 /// flag (no lock per value); `live` turns off synchronously at a cancel or at the completion.
 ///
 /// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
@@ -61,10 +62,16 @@ extension Publishers {
 /// of at the end too (a scheduled request or cancel holds it until it runs).
 @usableFromInline
 final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    Introspected
+    Hopping, Introspected
 {
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
+
+    /// A call to upstream's subscription, on its way to the scheduler.
+    @usableFromInline enum Signal {
+        case request(any Subscription, Subscribers.Demand)
+        case cancel(any Subscription)
+    }
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
@@ -85,6 +92,9 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
     /// subscription is left alone.
     @exclusivity(unchecked)
     @usableFromInline var cancelledEarly = false
+    /// Downstream's requests and cancel waiting for their actions. Guarded by `lock`.
+    @exclusivity(unchecked)
+    @usableFromInline var calls = HopQueue<Signal>()
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -139,25 +149,40 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
         upstream = nil
         ended = true
         live.store(false, ordering: .releasing)
+        if byCancel, let current { calls.append(.cancel(current)) }
         lock.unlock()
         return current
+    }
+
+    // MARK: On the scheduler
+
+    @inlinable
+    func withHop<Result>(_ body: (inout HopQueue<Signal>) -> Result) -> Result { lock.withLock { body(&calls) } }
+
+    @inlinable
+    func perform(_ signal: consuming Signal) {
+        switch signal {
+        case .request(let target, let demand): target.request(demand)
+        case .cancel(let target): target.cancel()
+        }
     }
 
     // MARK: From downstream
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let target = upstream
-        lock.unlock()
-        guard let target else { return }
-        scheduler.schedule(options: options) { target.request(demand) }
+        let queued = lock.withLock { () -> Bool in
+            guard let upstream else { return false }
+            calls.append(.request(upstream, demand))
+            return true
+        }
+        if queued { scheduler.schedule(options: options) { self.hop() } }
     }
 
     @inlinable
     func cancel() {
-        if let target = takeUpstream(byCancel: true) {
-            scheduler.schedule(options: options) { target.cancel() }
+        if takeUpstream(byCancel: true) != nil {
+            scheduler.schedule(options: options) { self.hop() }
         }
         // Also a cancel before upstream's subscription came: the stream ends here either way.
         lifetime.end(self)

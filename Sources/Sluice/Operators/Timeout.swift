@@ -76,7 +76,9 @@ extension Publishers {
 /// repeating schedule (the only kind with a cancellable); each carries the epoch it was armed in,
 /// so a replaced timer whose action was already on its way does nothing.
 ///
-/// Values and completions hop onto the scheduler, so downstream hears from the scheduler only.
+/// Values and completions hop onto the scheduler, so downstream hears from the scheduler only,
+/// through a `HopQueue`: one at a time and in order, a timeout after the values that came before
+/// it, even from a concurrent scheduler.
 /// `phase` is atomic so the delivery path checks it without the lock; every change to it and to the
 /// timer happens under `lock`, which is never held while calling out.
 ///
@@ -86,11 +88,18 @@ extension Publishers {
 /// or delivery action already on its way holds this object until it runs, but nothing else.
 @usableFromInline
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, Introspected
+    Subscription, Hopping, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline let slot = UpstreamSlot<Never>()
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
+
+    /// What goes downstream: a value, upstream's completion, or the timeout's.
+    @usableFromInline enum Signal {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+        case timedOut
+    }
 
     /// Upstream completed; the completion waits on the scheduler (a cancel still reaches upstream).
 
@@ -109,6 +118,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Tells a replaced timer's late action apart from the armed timer's.
     @exclusivity(unchecked) @usableFromInline var timerEpoch: UInt = 0
     @exclusivity(unchecked) @usableFromInline var hasRequested = false
+    /// Guarded by `slot.lock`.
+    @exclusivity(unchecked) @usableFromInline var queue = HopQueue<Signal>()
 
     @inlinable
     init(
@@ -141,7 +152,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func receive(_ input: Input) -> Subscribers.Demand {
         guard slot.status.load(ordering: .acquiring) == .active else { return .none }
         restartClock()
-        scheduler.schedule(options: options) { self.deliver(input) }
+        let queued = withHop { queue -> Bool in
+            guard slot.status.load(ordering: .relaxed) == .active else { return false }
+            queue.append(.value(input))
+            return true
+        }
+        if queued { scheduler.schedule(options: options) { self.hop() } }
         return .none
     }
 
@@ -154,9 +170,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         slot.status.store(.finishing, ordering: .releasing)
         let stale = disarm()
+        queue.append(.completion(completion))
         slot.lock.unlock()
         stale?.cancel()
-        scheduler.schedule(options: options) { self.finish(completion) }
+        scheduler.schedule(options: options) { self.hop() }
     }
 
     // MARK: Downstream
@@ -184,13 +201,27 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let before = slot.status.load(ordering: .relaxed)
         slot.status.store(before == .awaiting ? .abandoned : .ended, ordering: .releasing)
         let stale = disarm()
+        let dropped = queue.removeAll()
         slot.lock.unlock()
+        withExtendedLifetime(dropped) {}
         stale?.cancel()
         live?.cancel()
         lifetime.end(self)
     }
 
-    // MARK: On the scheduler
+    // MARK: On the scheduler (the holder of the queue's turn)
+
+    @inlinable
+    func withHop<Result>(_ body: (inout HopQueue<Signal>) -> Result) -> Result { slot.lock.withLock { body(&queue) } }
+
+    @inlinable
+    func perform(_ signal: consuming Signal) {
+        switch consume signal {
+        case .value(let input): deliver(input)
+        case .completion(let completion): finish(completion)
+        case .timedOut: finish(nil)
+        }
+    }
 
     @inlinable
     func deliver(_ input: Input) {
@@ -207,8 +238,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         live?.request(more)
     }
 
+    /// Upstream's completion, or the timeout's (nil).
     @inlinable
-    func finish(_ completion: Subscribers.Completion<Failure>) {
+    func finish(_ completion: Subscribers.Completion<Failure>?) {
         slot.lock.lock()
         guard slot.status.load(ordering: .relaxed) == .finishing else {
             slot.lock.unlock()
@@ -219,6 +251,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         slot.lock.unlock()
         lifetime.call(self) {
             guard lifetime.end() else { return }
+            let completion =
+                completion
+                ?? customError.with { (makeError: inout (() -> Upstream.Failure)?) in
+                    makeError.map { .failure($0()) } ?? .finished
+                }
             downstream.with { $0.receive(completion: completion) }
         }
     }
@@ -231,20 +268,17 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             slot.lock.unlock()
             return
         }
+        // Upstream is cancelled now; the values it sent before still go first.
         let live = slot.upstream
         slot.upstream = nil
-        slot.status.store(.ended, ordering: .releasing)
+        slot.status.store(.finishing, ordering: .releasing)
         let stale = disarm()
+        queue.append(.timedOut)
         slot.lock.unlock()
         stale?.cancel()
         live?.cancel()
-        lifetime.call(self) {
-            guard lifetime.end() else { return }
-            let completion: Subscribers.Completion<Failure> = customError.with {
-                $0.map { .failure($0()) } ?? .finished
-            }
-            downstream.with { $0.receive(completion: completion) }
-        }
+        // This action is the timeout's run.
+        hop()
     }
 
     /// Replaces the armed timer by one due `interval` from now, unless the stream has ended.

@@ -201,6 +201,98 @@ extension SerialDelivering {
     }
 }
 
+// MARK: Hopping to a scheduler
+
+/// What an operator that hops its signals to a scheduler keeps under its lock (`receive(on:)`,
+/// `delay`, `subscribe(on:)`'s calls to upstream, what `debounce`, `throttle` and `timeout` decide to
+/// deliver): the signals in the order they came, and the turn to hand them out.
+///
+/// Each signal is paired with one run of `HopQueue.actionRuns()` (the scheduler action made for
+/// it, or the action that decided it). A run hands out the *oldest* signal, not its own, and only
+/// to one caller at a time; a run that finds the turn taken leaves its share to the holder, who
+/// hands out one more signal for it when it is done. So a concurrent scheduler, which may run the
+/// actions in any order and at once, still gets the signals through in order, one at a time, the
+/// completion after every value sent before it; on a serial scheduler each action hands out its own
+/// signal, as Combine's does. A re-entrant run (an `ImmediateScheduler`, a subscriber sending into
+/// its upstream subject) finds the turn taken too: its signal follows the one in hand.
+@usableFromInline
+struct HopQueue<Signal> {
+    @usableFromInline var waiting = RingBuffer<Signal>()
+    /// Runs that found the turn taken: the holder hands out a signal for each.
+    @usableFromInline var owed = 0
+    @usableFromInline var isTaken = false
+
+    @inlinable init() {}
+
+    /// Queues a signal; the caller then arranges its one run.
+    @inlinable
+    mutating func append(_ signal: Signal) { waiting.append(signal) }
+
+    /// A run: the oldest signal, if the caller takes the turn to hand it out.
+    @inlinable
+    mutating func actionRuns() -> Signal? {
+        guard !isTaken else {
+            owed &+= 1
+            return nil
+        }
+        guard !waiting.isEmpty else { return nil }
+        isTaken = true
+        return waiting.removeFirst()
+    }
+
+    /// The holder has handed out a signal: the next one it hands out, or nil when it gives the
+    /// turn back.
+    @inlinable
+    mutating func handedOut() -> Signal? {
+        if owed > 0 && !waiting.isEmpty {
+            owed &-= 1
+            return waiting.removeFirst()
+        }
+        owed = 0
+        isTaken = false
+        return nil
+    }
+
+    /// The stream ended early (a cancel): the signals that wait, for the caller to let go of
+    /// outside the lock. Runs still to come hand out nothing.
+    @inlinable
+    mutating func removeAll() -> RingBuffer<Signal> {
+        defer { waiting = RingBuffer() }
+        return waiting
+    }
+}
+
+/// A value or the completion on its way downstream through a `HopQueue`.
+@usableFromInline
+enum Hopped<Value, Failure: Error> {
+    case value(Value)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+/// A subscription that hands out its signals through a `HopQueue`: its scheduler actions call
+/// `hop()`, the same loop for all of them.
+@usableFromInline
+protocol Hopping: AnyObject {
+    associatedtype Signal
+    /// Runs `body` on the queue under the subscription's lock.
+    func withHop<Result>(_ body: (inout HopQueue<Signal>) -> Result) -> Result
+    /// Hands out one signal (the caller holds the turn, outside the lock).
+    func perform(_ signal: consuming Signal)
+}
+
+extension Hopping {
+    /// One run of the queue: hands out the oldest signal if nobody else is, and one more for each
+    /// run that came meanwhile.
+    @inlinable
+    func hop() {
+        var next = withHop { $0.actionRuns() }
+        while let signal = next {
+            perform(signal)
+            next = withHop { $0.handedOut() }
+        }
+    }
+}
+
 // MARK: Moving from source to source
 
 /// What an operator that reads one source after another and carries downstream's outstanding demand

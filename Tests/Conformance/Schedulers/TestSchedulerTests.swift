@@ -30,6 +30,42 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    /// `.shuffled(seed:)` runs the actions due at one instant in an order drawn from the seed, as a
+    /// concurrent scheduler may; instants still come in order.
+    @Test func aShuffledSchedulerRunsSameInstantActionsInASeededOrder() {
+        func order(seed: UInt64) -> [String] {
+            let scheduler = VirtualTimeScheduler(sameInstantOrder: .shuffled(seed: seed))
+            let log = Log()
+            for label in ["a", "b", "c", "d", "e", "f"] { scheduler.schedule { log.add(scheduler, label) } }
+            scheduler.schedule(after: .zero.advanced(by: .milliseconds(5))) { log.add(scheduler, "later") }
+            scheduler.advance(by: .milliseconds(10))
+            return log.entries
+        }
+        let orders = (1...8 as ClosedRange<UInt64>).map(order(seed:))
+        #expect(
+            orders.allSatisfy {
+                Set($0.dropLast()) == ["0:a", "0:b", "0:c", "0:d", "0:e", "0:f"] && $0.last == "5:later"
+            })
+        #expect(Set(orders).count > 1, "eight seeds, one order")
+        #expect(order(seed: 3) == order(seed: 3))
+    }
+
+    /// On such a scheduler, the operators that hop keep the order of what they deliver (issue 54).
+    @Test(arguments: 1...20 as ClosedRange<UInt64>)
+    func hoppingOperatorsKeepTheirOrderWhenSameInstantActionsRunShuffled(seed: UInt64) {
+        let scheduler = VirtualTimeScheduler(sameInstantOrder: .shuffled(seed: seed))
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [String] = []
+        let cancellable = subject.receive(on: scheduler).delay(for: .milliseconds(1), scheduler: scheduler)
+            .receive(on: scheduler)
+            .sink(receiveCompletion: { received.append("\($0)") }, receiveValue: { received.append("\($0)") })
+        for value in 1...10 { subject.send(value) }
+        subject.send(completion: .finished)
+        scheduler.advance(by: .milliseconds(5))
+        #expect(received == (1...10).map { "\($0)" } + ["finished"])
+        withExtendedLifetime(cancellable) {}
+    }
+
     @Test func actionsScheduledByActionsRunInTheSameAdvance() {
         let scheduler = VirtualTimeScheduler()
         let log = Log()

@@ -55,7 +55,9 @@ extension Publishers {
 /// The subscriber to upstream and the subscription downstream of `debounce`: its state is a
 /// `DebounceState` under one lock, never held while calling out. Timers are Combine's kind: a
 /// repeating action with the due time as interval, cancelled when replaced, once it has fired, and
-/// at the end.
+/// at the end. What it delivers (a value whose timer fired, the completion) goes through a
+/// `HopQueue`, in the order decided under the lock, one at a time: a concurrent scheduler, whose
+/// timer and completion actions may run at once, still delivers a fired value before the completion.
 ///
 /// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
 /// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of
@@ -63,11 +65,12 @@ extension Publishers {
 /// action already on its way holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, Introspected
+    Subscription, Hopping, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
     @usableFromInline typealias State = DebounceState<Input, Failure>
+    @usableFromInline typealias Signal = Hopped<Input, Failure>
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
@@ -79,6 +82,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state = State()
+    /// What goes downstream, in the order decided. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var queue = HopQueue<Signal>()
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
@@ -144,21 +149,43 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func fire(_ generation: UInt64) {
-        guard case .due(let value, let wanted, let spent) = withState({ $0.timerFired(for: generation) }) else {
-            return
+        let fired = lock.withLock { () -> State.Fired in
+            let fired = state.timerFired(for: generation)
+            if case .due(let value, true, _) = fired { queue.append(.value(value)) }
+            return fired
         }
+        guard case .due(_, let wanted, let spent) = fired else { return }
         spent?.cancel()
-        guard wanted else { return }
-        let more = lifetime.call(self) { downstream.with { $0.receive(value) } } ?? .none
-        if more != .none { withState { $0.delivered(more) } }
+        // This action is the queued value's run.
+        if wanted { hop() }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let (stopped, schedules) = withState { $0.upstreamCompleted() }
+        let (stopped, schedules) = lock.withLock {
+            let ending = state.upstreamCompleted()
+            if ending.schedules { queue.append(.completion(completion)) }
+            return ending
+        }
         guard schedules else { return }
         stopped?.cancel()
-        scheduler.schedule(options: nil) { self.finish(completion) }
+        scheduler.schedule(options: nil) { self.hop() }
+    }
+
+    // MARK: Delivery (the holder of the queue's turn)
+
+    @inlinable
+    func withHop<Result>(_ body: (inout HopQueue<Signal>) -> Result) -> Result { lock.withLock { body(&queue) } }
+
+    @inlinable
+    func perform(_ signal: consuming Signal) {
+        switch consume signal {
+        case .value(let value):
+            let more = lifetime.call(self) { downstream.with { $0.receive(value) } } ?? .none
+            if more != .none { withState { $0.delivered(more) } }
+        case .completion(let completion):
+            finish(completion)
+        }
     }
 
     @inlinable
@@ -178,7 +205,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func cancel() {
-        let (upstream, timer) = withState { $0.cancelled() }
+        let (upstream, timer, dropped) = lock.withLock {
+            let (upstream, timer) = state.cancelled()
+            return (upstream, timer, queue.removeAll())
+        }
+        withExtendedLifetime(dropped) {}
         timer?.cancel()
         upstream?.cancel()
         lifetime.end(self)

@@ -55,18 +55,21 @@ extension Publishers {
 
 /// The subscriber to upstream and the subscription downstream of `throttle`: its state is a
 /// `ThrottleState` under one lock, never held while calling out. Upstream's thread picks the value,
-/// the scheduler's delivers it, downstream's adds demand or cancels.
+/// the scheduler's delivers it, downstream's adds demand or cancels. What a delivery takes (the
+/// value, the completion it carries) goes through a `HopQueue`, one at a time and in the order
+/// taken, so that deliveries that a concurrent scheduler runs at once do not overlap.
 ///
 /// Lifetimes: downstream is used only inside calls through `lifetime`; the completion's delivery
 /// or a cancel ends it, and the last call in flight, or the cancel when none is, lets go of
 /// downstream. A scheduled delivery holds this object until it runs, but no longer downstream.
 @usableFromInline
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
-    Subscription, Introspected
+    Subscription, Hopping, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline typealias Input = Upstream.Output
     @usableFromInline typealias Failure = Upstream.Failure
     @usableFromInline typealias State = ThrottleState<Input, Failure, Context>
+    @usableFromInline typealias Signal = Hopped<Input, Failure>
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
@@ -75,6 +78,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var state: State
+    /// What goes downstream, in the order taken. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var queue = HopQueue<Signal>()
 
     @inlinable
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
@@ -119,17 +124,35 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         if withState({ $0.upstreamCompleted(completion) }) { scheduler.schedule(options: nil) { self.deliver() } }
     }
 
+    /// A scheduled delivery: queues what it takes, and runs the queue once for each.
     @inlinable
     func deliver() {
-        let (value, carried) = withState { $0.deliveryRuns() }
-        if let value {
+        let runs = lock.withLock { () -> Int in
+            let (value, carried) = state.deliveryRuns()
+            if let value { queue.append(.value(value)) }
+            if let carried { queue.append(.completion(carried)) }
+            return (value == nil ? 0 : 1) + (carried == nil ? 0 : 1)
+        }
+        for _ in 0..<runs { hop() }
+    }
+
+    // MARK: Delivery (the holder of the queue's turn)
+
+    @inlinable
+    func withHop<Result>(_ body: (inout HopQueue<Signal>) -> Result) -> Result { lock.withLock { body(&queue) } }
+
+    @inlinable
+    func perform(_ signal: consuming Signal) {
+        switch consume signal {
+        case .value(let value):
             let more = lifetime.call(self) { downstream.with { $0.receive(value) } } ?? .none
             if more != .none { withState { $0.delivered(more) } }
-        }
-        guard let carried, withState({ $0.completionDue() }) else { return }
-        lifetime.call(self) {
-            guard lifetime.end() else { return }
-            downstream.with { $0.receive(completion: carried) }
+        case .completion(let completion):
+            guard withState({ $0.completionDue() }) else { return }
+            lifetime.call(self) {
+                guard lifetime.end() else { return }
+                downstream.with { $0.receive(completion: completion) }
+            }
         }
     }
 
@@ -140,7 +163,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     func cancel() {
-        let upstream = withState { $0.cancelled() }
+        let (upstream, dropped) = lock.withLock { (state.cancelled(), queue.removeAll()) }
+        withExtendedLifetime(dropped) {}
         upstream?.cancel()
         lifetime.end(self)
     }
