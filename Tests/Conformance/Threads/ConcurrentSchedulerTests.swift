@@ -241,7 +241,7 @@ private enum HopOperator {
     var total: Int {
         switch self {
         case .receiveOn, .delay: 20_000
-        case .timeout: 5_000
+        case .timeout: 2_000
         case .debounce, .throttle: 1_200
         }
     }
@@ -279,7 +279,7 @@ private struct ValuesThenTimeout: ConcurrentScenario {
     func run<S: Scheduler>(on scheduler: S) async {
         let source = Source()
         let recorder = HopRecorder<Int>()
-        let total = 5_000
+        let total = 2_000
         source.subject.timeout(.milliseconds(5), scheduler: scheduler).subscribe(recorder)
         await source.send(total, producers: producers, gate: recorder.gate)
         #expect(await recorder.completed(), "no completion")
@@ -300,7 +300,7 @@ private struct CollectedValuesThenCompletion: ConcurrentScenario {
     func run<S: Scheduler>(on scheduler: S) async {
         let source = Source()
         let recorder = HopRecorder<[Int]>()
-        let total = 20_000
+        let total = 10_000
         let count = 7
         source.subject.collect(.byTimeOrCount(scheduler, .microseconds(500), count)).subscribe(recorder)
         await source.send(total, producers: producers, gate: recorder.gate)
