@@ -60,9 +60,13 @@ extension Publishers {
 
 /// The subscriber to upstream and the subscription downstream of `delay`.
 ///
+/// Upstream's events wait in a `Hop`, and each is scheduled `interval` after it came, one action
+/// each; an action delivers the oldest event waiting, so they reach downstream one at a time and in
+/// order even on a concurrent scheduler. A cancel empties the hop.
+///
 /// Lifetimes: downstream lives in the state. A scheduled delivery holds this subscription until
-/// it runs, but not downstream: a cancel lets go of downstream at once (the delivery then finds
-/// nothing to deliver to), and the completion's delivery takes it out when it runs.
+/// it runs, but not downstream: a cancel lets go of downstream and of the values waiting at once,
+/// and the completion's delivery takes downstream out.
 ///
 /// It does not introspect: Combine's delay subscription does not (DelayTests).
 private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription {
@@ -81,8 +85,15 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         case abandoned
     }
 
+    private enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
     private let lock = Lock()
     private var state: State
+    /// Upstream's events, until their actions deliver them.
+    private let hop: Hop<Event>
 
     private let interval: Context.SchedulerTimeType.Stride
     private let tolerance: Context.SchedulerTimeType.Stride
@@ -94,6 +105,7 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
         scheduler: Context, options: Context.SchedulerOptions?
     ) {
         state = .awaitingSubscription(downstream)
+        hop = Hop(lock: lock)
         self.interval = interval
         self.tolerance = tolerance
         self.scheduler = scheduler
@@ -122,8 +134,9 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
             lock.unlock()
             return .none
         }
+        hop.enqueue(.value(input))
         lock.unlock()
-        scheduleAfterInterval { self.deliver(input) }
+        scheduleAfterInterval()
         return .none
     }
 
@@ -134,50 +147,57 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
             return
         }
         state = .completing(downstream, upstream: upstream)
+        hop.enqueue(.completion(completion))
         lock.unlock()
-        scheduleAfterInterval { self.deliver(completion) }
+        scheduleAfterInterval()
     }
 
     // MARK: Scheduler
 
-    private func scheduleAfterInterval(_ action: @escaping () -> Void) {
-        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
-    }
-
-    private func deliver(_ input: Input) {
-        lock.lock()
-        let downstream: Downstream
-        switch state {
-        case .subscribed(let live, _), .completing(let live, _):
-            downstream = live
-        case .awaitingSubscription, .terminated, .abandoned:
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        let more = downstream.receive(input)
-        guard more > 0 else { return }
-        lock.lock()
-        switch state {
-        case .subscribed(_, let upstream), .completing(_, let upstream):
-            lock.unlock()
-            upstream.request(more)
-        case .awaitingSubscription, .terminated, .abandoned:
-            lock.unlock()
+    /// Schedules the action of the event just enqueued.
+    private func scheduleAfterInterval() {
+        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
+            self.hop.run(self.deliver)
         }
     }
 
-    private func deliver(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        // `previous` keeps what the state held until the lock is released.
-        let previous = state
-        guard case .completing(let downstream, _) = previous else {
+    /// Delivers the oldest event waiting (the hop's turn), which may not be the one whose action
+    /// this is.
+    private func deliver(_ event: Event) {
+        switch event {
+        case .value(let input):
+            lock.lock()
+            let downstream: Downstream
+            switch state {
+            case .subscribed(let live, _), .completing(let live, _):
+                downstream = live
+            case .awaitingSubscription, .terminated, .abandoned:
+                lock.unlock()
+                return
+            }
             lock.unlock()
-            return
+            let more = downstream.receive(input)
+            guard more > 0 else { return }
+            lock.lock()
+            switch state {
+            case .subscribed(_, let upstream), .completing(_, let upstream):
+                lock.unlock()
+                upstream.request(more)
+            case .awaitingSubscription, .terminated, .abandoned:
+                lock.unlock()
+            }
+        case .completion(let completion):
+            lock.lock()
+            // `previous` keeps what the state held until the lock is released.
+            let previous = state
+            guard case .completing(let downstream, _) = previous else {
+                lock.unlock()
+                return
+            }
+            state = .terminated
+            lock.unlock()
+            downstream.receive(completion: completion)
         }
-        state = .terminated
-        lock.unlock()
-        downstream.receive(completion: completion)
     }
 
     // MARK: Downstream
@@ -194,14 +214,17 @@ private final class DelaySubscription<Downstream: Subscriber, Context: Scheduler
     }
 
     func cancel() {
-        let previous = lock.withLock {
-            if case .awaitingSubscription = state {
-                exchange(&state, with: .abandoned)
-            } else {
-                exchange(&state, with: .terminated)
-            }
+        let (previous, dropped) = lock.withLock {
+            let previous =
+                if case .awaitingSubscription = state {
+                    exchange(&state, with: .abandoned)
+                } else {
+                    exchange(&state, with: .terminated)
+                }
+            return (previous, hop.removeAll())
         }
         // A completed upstream has nothing to cancel.
         if case .subscribed(_, let upstream) = previous { upstream.cancel() }
+        withExtendedLifetime(dropped) {}
     }
 }

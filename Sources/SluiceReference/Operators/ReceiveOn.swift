@@ -42,15 +42,16 @@ extension Publishers {
 
 /// The subscription of `receive(on:)`.
 ///
-/// Upstream's events are scheduled, one action each; the action looks at the state when it runs,
-/// so a value whose action runs after a cancel is dropped. Requests and cancel go straight
-/// upstream. Once upstream has completed the stream is `completing`: the completion is on its way
-/// and a cancel has nothing left to stop, but values scheduled before it are still delivered and
-/// the demand they return still goes upstream (as Combine does).
+/// Upstream's events wait in a `Hop` and are scheduled, one action each; an action delivers the
+/// oldest event waiting, so they reach downstream one at a time and in order even on a concurrent
+/// scheduler. Requests and cancel go straight upstream. A cancel empties the hop. Once upstream has
+/// completed the stream is `completing`: the completion is on its way and a cancel has nothing left
+/// to stop, but values scheduled before it are still delivered and the demand they return still
+/// goes upstream (as Combine does).
 ///
 /// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
-/// runs, but not downstream: a cancel lets go of downstream at once, and the completion's action
-/// takes it out when it delivers.
+/// runs, but not downstream: a cancel lets go of downstream and of the values waiting at once, and
+/// the completion's delivery takes downstream out.
 private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     Introspected
 {
@@ -67,13 +68,21 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
         case abandoned
     }
 
+    private enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
     private let lock = Lock()
     private var state: State
+    /// Upstream's events, until their actions deliver them.
+    private let hop: Hop<Event>
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
         state = .awaitingSubscription(downstream)
+        hop = Hop(lock: lock)
         self.scheduler = scheduler
         self.options = options
     }
@@ -101,8 +110,9 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
             lock.unlock()
             return .none
         }
+        hop.enqueue(.value(input))
         lock.unlock()
-        scheduler.schedule(options: options) { self.deliver(input) }
+        scheduler.schedule(options: options) { self.hop.run(self.deliver) }
         return .none
     }
 
@@ -113,30 +123,34 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
             return
         }
         state = .completing(downstream, upstream: upstream)
+        hop.enqueue(.completion(completion))
         lock.unlock()
-        scheduler.schedule(options: options) { self.deliver(completion) }
+        scheduler.schedule(options: options) { self.hop.run(self.deliver) }
     }
 
     // MARK: On the scheduler
 
-    private func deliver(_ input: Input) {
-        guard let (downstream, _) = live() else { return }
-        let demand = downstream.receive(input)
-        guard demand != .none, let (_, upstream) = live() else { return }
-        upstream.request(demand)
-    }
-
-    private func deliver(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        // `previous` keeps what the state held until the lock is released.
-        let previous = state
-        guard case .completing(let downstream, _) = previous else {
+    /// Delivers the oldest event waiting (the hop's turn), which may not be the one whose action
+    /// this is.
+    private func deliver(_ event: Event) {
+        switch event {
+        case .value(let input):
+            guard let (downstream, _) = live() else { return }
+            let demand = downstream.receive(input)
+            guard demand != .none, let (_, upstream) = live() else { return }
+            upstream.request(demand)
+        case .completion(let completion):
+            lock.lock()
+            // `previous` keeps what the state held until the lock is released.
+            let previous = state
+            guard case .completing(let downstream, _) = previous else {
+                lock.unlock()
+                return
+            }
+            state = .terminated
             lock.unlock()
-            return
+            downstream.receive(completion: completion)
         }
-        state = .terminated
-        lock.unlock()
-        downstream.receive(completion: completion)
     }
 
     /// Downstream and the upstream subscription while values may still be delivered.
@@ -163,8 +177,10 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
         switch previous {
         case .subscribed(_, let upstream):
             state = .terminated
+            let dropped = hop.removeAll()
             lock.unlock()
             upstream.cancel()
+            withExtendedLifetime(dropped) {}
         case .awaitingSubscription:
             state = .abandoned
             lock.unlock()

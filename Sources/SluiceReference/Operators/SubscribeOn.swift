@@ -45,12 +45,15 @@ extension Publishers {
 /// The subscription of `subscribe(on:)`.
 ///
 /// Downstream gets this subscription as soon as upstream's arrives (on the scheduler, since the
-/// subscribe ran there). Every request and the cancel are scheduled, one action each, to reach
-/// upstream in the order they were made: a request made before a cancel still arrives, then the
-/// cancel. Values and the completion pass straight through until the stream ends or is cancelled.
+/// subscribe ran there). Every request and the cancel wait in a `Hop` and are scheduled, one
+/// action each; an action makes the oldest call waiting, so they reach upstream one at a time and
+/// in the order they were made, even on a concurrent scheduler: a request made before a cancel
+/// still arrives, then the cancel, and nothing after it. Values and the completion pass straight
+/// through until the stream ends or is cancelled.
 ///
 /// Lifetimes: downstream lives in the state until the stream ends; the call that ends it takes it
-/// out under the lock and drops it after. A scheduled cancel holds only the upstream subscription.
+/// out under the lock and drops it after. A scheduled call holds only the hop, and through it the
+/// upstream subscription until the call is made.
 private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     Introspected
 {
@@ -65,13 +68,29 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
         case abandoned
     }
 
+    /// A call to upstream, waiting for its action.
+    private enum Call {
+        case request(any Subscription, Subscribers.Demand)
+        case cancel(any Subscription)
+
+        func make() {
+            switch self {
+            case .request(let upstream, let demand): upstream.request(demand)
+            case .cancel(let upstream): upstream.cancel()
+            }
+        }
+    }
+
     private let lock = Lock()
     private var state: State
+    /// Downstream's calls to upstream, until their actions make them.
+    private let hop: Hop<Call>
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
         state = .awaitingSubscription(downstream)
+        hop = Hop(lock: lock)
         self.scheduler = scheduler
         self.options = options
     }
@@ -124,19 +143,31 @@ private final class SubscribeOnSubscription<Downstream: Subscriber, Context: Sch
             lock.unlock()
             return
         }
+        hop.enqueue(.request(upstream, demand))
         lock.unlock()
-        scheduler.schedule(options: options) { upstream.request(demand) }
+        scheduleCall()
     }
 
     func cancel() {
         let previous = lock.withLock {
-            if case .awaitingSubscription = state {
-                exchange(&state, with: .abandoned)
-            } else {
-                exchange(&state, with: .terminated)
+            switch state {
+            case .awaitingSubscription:
+                return exchange(&state, with: .abandoned)
+            case .subscribed(_, let upstream):
+                // The last call: requests made after it are not enqueued.
+                hop.enqueue(.cancel(upstream))
+                return exchange(&state, with: .terminated)
+            case .terminated, .abandoned:
+                return exchange(&state, with: .terminated)
             }
         }
-        guard case .subscribed(_, let upstream) = previous else { return }
-        scheduler.schedule(options: options) { upstream.cancel() }
+        guard case .subscribed = previous else { return }
+        scheduleCall()
+    }
+
+    /// Schedules the action of the call just enqueued.
+    private func scheduleCall() {
+        let hop = hop
+        scheduler.schedule(options: options) { hop.run { $0.make() } }
     }
 }

@@ -68,9 +68,15 @@ extension Publishers {
 /// fires after being replaced (a cancel racing its action) sees a newer generation and does nothing.
 /// The scheduled closures hold the subscription strongly, as Combine's do, until they have run.
 ///
+/// Values and the completion wait in a `Hop`, one scheduled action each, and the timeout's
+/// completion joins them when the timer decides it, the timer's action making its run; each run
+/// delivers the oldest event waiting, so they reach downstream one at a time and in order even on a
+/// concurrent scheduler, and a value that came before the timeout goes before it. A cancel empties
+/// the hop.
+///
 /// Lifetimes: downstream and `customError` live in the state, not in the scheduled closures: a
-/// cancel lets go of them at once (and cancels the timer), and the completion's action or the
-/// timeout takes them out when it delivers.
+/// cancel lets go of them (and of the values waiting) at once and cancels the timer, and the
+/// delivery of the completion takes them out.
 private final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, Introspected
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -86,16 +92,26 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private enum State {
         case awaitingSubscription(Live)
         case active(Live, upstream: any Subscription)
-        /// Upstream completed; its completion waits on the scheduler. A cancel meanwhile still
-        /// reaches upstream, as in Combine.
-        case completing(Live, upstream: any Subscription)
+        /// Upstream completed, or the timer ran out; the completion waits in the hop behind the
+        /// values that came before it. A cancel meanwhile still reaches a completed upstream, as in
+        /// Combine; the timeout has cancelled upstream already (nil).
+        case completing(Live, upstream: (any Subscription)?)
         case terminated
         /// Cancelled before upstream's subscription came: as Combine's, that subscription is left alone.
         case abandoned
     }
 
+    private enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+        /// The timer ran out: finish, or fail with `customError()`.
+        case timeout
+    }
+
     private let lock = Lock()
     private var state: State
+    /// The values and the completion, until their actions deliver them.
+    private let hop: Hop<Event>
     private var timer: (any Cancellable)?
     private var timerGeneration: UInt64 = 0
     private var hasRequested = false
@@ -109,6 +125,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         scheduler = publisher.scheduler
         options = publisher.options
         state = .awaitingSubscription(Live(downstream: downstream, customError: publisher.customError))
+        hop = Hop(lock: lock)
     }
 
     var description: String { "Timeout" }
@@ -138,9 +155,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             lock.unlock()
             return .none
         }
+        hop.enqueue(.value(input))
         lock.unlock()
         restartTimer()
-        scheduler.schedule(options: options) { self.deliver(input) }
+        scheduler.schedule(options: options) { self.hop.run(self.deliver) }
         return .none
     }
 
@@ -151,12 +169,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             return
         }
         state = .completing(live, upstream: upstream)
+        hop.enqueue(.completion(completion))
         let stale = timer
         timer = nil
         timerGeneration += 1
         lock.unlock()
         stale?.cancel()
-        scheduler.schedule(options: options) { self.finish(completion) }
+        scheduler.schedule(options: options) { self.hop.run(self.deliver) }
     }
 
     // MARK: Downstream
@@ -182,53 +201,68 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let previous = state
         let upstream: (any Subscription)?
         switch previous {
-        case .active(_, let current), .completing(_, let current): upstream = current
+        case .active(_, let current): upstream = current
+        case .completing(_, let current): upstream = current
         case .awaitingSubscription, .terminated, .abandoned: upstream = nil
         }
         if case .awaitingSubscription = previous { state = .abandoned } else { state = .terminated }
+        let dropped = hop.removeAll()
         let stale = timer
         timer = nil
         timerGeneration += 1
         lock.unlock()
         stale?.cancel()
         upstream?.cancel()
+        withExtendedLifetime(dropped) {}
     }
 
     // MARK: On the scheduler
 
-    private func deliver(_ input: Input) {
-        lock.lock()
-        let downstream: Downstream
-        switch state {
-        case .active(let live, _), .completing(let live, _):
-            downstream = live.downstream
-        case .awaitingSubscription, .terminated, .abandoned:
+    /// Delivers the oldest event waiting (the hop's turn), which may not be the one whose action
+    /// this is.
+    private func deliver(_ event: Event) {
+        switch event {
+        case .value(let input):
+            lock.lock()
+            let downstream: Downstream
+            switch state {
+            case .active(let live, _), .completing(let live, _):
+                downstream = live.downstream
+            case .awaitingSubscription, .terminated, .abandoned:
+                lock.unlock()
+                return
+            }
             lock.unlock()
-            return
-        }
-        lock.unlock()
-        let more = downstream.receive(input)
-        guard more > 0 else { return }
-        lock.lock()
-        guard case .active(_, let upstream) = state else {
+            let more = downstream.receive(input)
+            guard more > 0 else { return }
+            lock.lock()
+            guard case .active(_, let upstream) = state else {
+                lock.unlock()
+                return
+            }
             lock.unlock()
-            return
+            upstream.request(more)
+        case .completion(let completion):
+            guard let live = finish() else { return }
+            live.downstream.receive(completion: completion)
+        case .timeout:
+            guard let live = finish() else { return }
+            live.downstream.receive(completion: live.customError.map { .failure($0()) } ?? .finished)
         }
-        lock.unlock()
-        upstream.request(more)
     }
 
-    private func finish(_ completion: Subscribers.Completion<Failure>) {
+    /// Ends the stream for its completion: what downstream needs, or nil after a cancel.
+    private func finish() -> Live? {
         lock.lock()
         // `previous` keeps what the state held until the lock is released.
         let previous = state
         guard case .completing(let live, _) = previous else {
             lock.unlock()
-            return
+            return nil
         }
         state = .terminated
         lock.unlock()
-        live.downstream.receive(completion: completion)
+        return live
     }
 
     private func timedOut(generation: UInt64) {
@@ -237,14 +271,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             lock.unlock()
             return
         }
-        state = .terminated
+        state = .completing(live, upstream: nil)
+        hop.enqueue(.timeout)
         let expired = timer
         timer = nil
         timerGeneration += 1
         lock.unlock()
         expired?.cancel()
         upstream.cancel()
-        live.downstream.receive(completion: live.customError.map { .failure($0()) } ?? .finished)
+        hop.run(deliver)
     }
 
     /// Replaces the running timer by one that fires `interval` from now.

@@ -57,9 +57,14 @@ extension Publishers {
 /// it in time) delivers nothing. The timer is Combine's kind: a repeating action with the due time as
 /// its interval, cancelled when a newer value replaces it, when it has fired, and at the end.
 ///
+/// What the timers and the completion decide to deliver waits in a `Hop`, in the order decided;
+/// the timer that decided a value, or the completion's action, delivers the oldest one waiting, so
+/// they reach downstream one at a time and in order even on a concurrent scheduler, and a value
+/// decided before the completion goes before it. A cancel empties the hop.
+///
 /// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
-/// runs, but not downstream: a cancel lets go of downstream (and the pending value) at once and
-/// cancels the timer; the completion's action takes downstream out when it delivers.
+/// runs, but not downstream: a cancel lets go of downstream (and the pending and decided values)
+/// at once and cancels the timer; the completion's delivery takes downstream out.
 private final class DebounceSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     Introspected
 {
@@ -75,8 +80,15 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
         case terminated
     }
 
+    private enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
     private let lock = Lock()
     private var state: State
+    /// What the timers and the completion decided to deliver, until it is delivered.
+    private let hop: Hop<Event>
     /// Requested by downstream and not yet delivered.
     private var demand = Subscribers.Demand.none
     /// The value waiting for its timer, with its sequence number.
@@ -95,6 +107,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
         options: Context.SchedulerOptions?
     ) {
         state = .awaitingSubscription(downstream)
+        hop = Hop(lock: lock)
         self.dueTime = dueTime
         self.scheduler = scheduler
         self.options = options
@@ -187,42 +200,65 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
         pending = nil
         let stopped = timer
         timer = nil
+        hop.enqueue(.completion(completion))
         lock.unlock()
         stopped?.cancel()
         withExtendedLifetime(dropped) {}
-        scheduler.schedule(options: nil) {
-            self.lock.lock()
-            guard case .completing(let downstream) = self.state else {
-                self.lock.unlock()
-                return
-            }
-            self.state = .terminated
-            self.lock.unlock()
-            downstream.receive(completion: completion)
-        }
+        scheduler.schedule(options: nil) { self.hop.run(self.deliver) }
     }
 
     // MARK: Scheduler
 
     private func timerFired(_ number: UInt64) {
         lock.lock()
-        guard case .subscribed(let downstream, _) = state, let current = pending, current.number == number else {
+        guard case .subscribed = state, let current = pending, current.number == number else {
             lock.unlock()
             return
         }
         pending = nil
         let finished = timer
         timer = nil
-        let deliver = demand > 0
-        if deliver { demand -= 1 }
+        let delivers = demand > 0
+        if delivers {
+            demand -= 1
+            hop.enqueue(.value(current.value))
+        }
         lock.unlock()
         finished?.cancel()
-        guard deliver else { return }
-        let more = downstream.receive(current.value)
-        guard more > 0 else { return }
-        lock.lock()
-        if case .subscribed = state { demand += more }
-        lock.unlock()
+        withExtendedLifetime(current) {}
+        if delivers { hop.run(deliver) }
+    }
+
+    /// Delivers the oldest event waiting (the hop's turn), which may not be the one this run
+    /// decided.
+    private func deliver(_ event: Event) {
+        switch event {
+        case .value(let value):
+            lock.lock()
+            let downstream: Downstream
+            switch state {
+            case .subscribed(let live, _), .completing(let live):
+                downstream = live
+            case .awaitingSubscription, .terminated:
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+            let more = downstream.receive(value)
+            guard more > 0 else { return }
+            lock.lock()
+            if case .subscribed = state { demand += more }
+            lock.unlock()
+        case .completion(let completion):
+            lock.lock()
+            guard case .completing(let downstream) = state else {
+                lock.unlock()
+                return
+            }
+            state = .terminated
+            lock.unlock()
+            downstream.receive(completion: completion)
+        }
     }
 
     // MARK: Downstream
@@ -238,7 +274,7 @@ private final class DebounceSubscription<Downstream: Subscriber, Context: Schedu
         lock.lock()
         // `previous` and `dropped` keep downstream and the pending value until the lock is released.
         let previous = state
-        let dropped = pending
+        let dropped = (pending, hop.removeAll())
         state = .terminated
         pending = nil
         let stopped = timer

@@ -54,11 +54,14 @@ extension Publishers {
 /// The subscriber to upstream and the subscription downstream of `throttle`.
 ///
 /// At most one delivery is scheduled at a time. It carries the value chosen so far and, if upstream
-/// completed while it waited, the completion, which follows the value.
+/// completed while it waited, the completion, which follows the value. What it decides to deliver
+/// waits in a `Hop`, and the delivery makes one run for each: a delivery scheduled while an earlier
+/// one is still in downstream's `receive` (a concurrent scheduler) leaves its value and completion
+/// to it, so they reach downstream one at a time and in order. A cancel empties the hop.
 ///
 /// Lifetimes: downstream lives in the state. The scheduled delivery holds this subscription until
-/// it runs, but not downstream: a cancel lets go of downstream (and the chosen value) at once, and
-/// the delivery that carries the completion takes downstream out when it delivers.
+/// it runs, but not downstream: a cancel lets go of downstream (and the chosen and decided values)
+/// at once, and the delivery of the completion takes downstream out.
 private final class ThrottleSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     Introspected
 {
@@ -74,8 +77,15 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         case terminated
     }
 
+    private enum Event {
+        case value(Input)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
     private let lock = Lock()
     private var state: State
+    /// What the scheduled deliveries decided to deliver, until it is delivered.
+    private let hop: Hop<Event>
     /// Requested by downstream and not yet delivered.
     private var demand = Subscribers.Demand.none
     /// When the last value was delivered; nil before the first.
@@ -93,6 +103,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
         state = .awaitingSubscription(downstream)
+        hop = Hop(lock: lock)
         self.interval = interval
         self.scheduler = scheduler
         self.latest = latest
@@ -172,19 +183,18 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
 
     // MARK: Scheduler
 
+    /// The scheduled delivery: decides what goes downstream, then makes a run of the hop for each.
     private func deliver() {
         lock.lock()
         // A completion that arrived before this delivery ran is carried by it; one that arrives
         // while it runs (from inside downstream's `receive`) has scheduled a delivery of its own.
         let carried: Subscribers.Completion<Failure>?
-        let downstream: Downstream
         switch state {
-        case .subscribed(let live, _):
+        case .subscribed:
             carried = nil
-            downstream = live
-        case .completing(let live):
+        case .completing:
             carried = completion
-            downstream = live
+            completion = nil
         case .awaitingSubscription, .terminated:
             lock.unlock()
             return
@@ -195,34 +205,55 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         deliveryScheduled = false
         let value = chosen
         chosen = nil
-        var deliverValue = false
-        if value != nil, demand > 0 {
+        var runs = 0
+        if let value, demand > 0 {
             demand -= 1
-            deliverValue = true
             if let now { lastDelivery = now }
+            hop.enqueue(.value(value))
+            runs += 1
+        }
+        if let carried {
+            hop.enqueue(.completion(carried))
+            runs += 1
         }
         lock.unlock()
+        // A value nobody asked for is dropped here, outside the lock.
+        withExtendedLifetime(value) {}
+        for _ in 0..<runs { hop.run(deliver) }
+    }
 
-        if deliverValue, let value {
-            let more = downstream.receive(value)
-            if more > 0 {
-                lock.lock()
-                if case .subscribed = state { demand += more }
+    /// Delivers the oldest event waiting (the hop's turn), which may not be one this delivery
+    /// decided.
+    private func deliver(_ event: Event) {
+        switch event {
+        case .value(let value):
+            lock.lock()
+            let downstream: Downstream
+            switch state {
+            case .subscribed(let live, _), .completing(let live):
+                downstream = live
+            case .awaitingSubscription, .terminated:
                 lock.unlock()
+                return
             }
-        }
-
-        guard let carried else { return }
-        // Not after a cancel from inside downstream's `receive`.
-        lock.lock()
-        guard case .completing = state else {
             lock.unlock()
-            return
+            let more = downstream.receive(value)
+            guard more > 0 else { return }
+            lock.lock()
+            if case .subscribed = state { demand += more }
+            lock.unlock()
+        case .completion(let completion):
+            // Not after a cancel from inside downstream's `receive` (the cancel emptied the hop),
+            // nor twice.
+            lock.lock()
+            guard case .completing(let downstream) = state else {
+                lock.unlock()
+                return
+            }
+            state = .terminated
+            lock.unlock()
+            downstream.receive(completion: completion)
         }
-        state = .terminated
-        completion = nil
-        lock.unlock()
-        downstream.receive(completion: carried)
     }
 
     // MARK: Downstream
@@ -240,7 +271,7 @@ private final class ThrottleSubscription<Downstream: Subscriber, Context: Schedu
         lock.lock()
         // `previous` and `dropped` keep downstream and the chosen value until the lock is released.
         let previous = state
-        let dropped = chosen
+        let dropped = (chosen, hop.removeAll())
         state = .terminated
         chosen = nil
         completion = nil
