@@ -44,10 +44,10 @@ extension Publishers {
 ///
 /// Upstream's events wait in a `Hop` and are scheduled, one action each; an action delivers the
 /// oldest event waiting, so they reach downstream one at a time and in order even on a concurrent
-/// scheduler. Requests and cancel go straight upstream. A cancel empties the hop. Once upstream has
-/// completed the stream is `completing`: the completion is on its way and a cancel has nothing left
-/// to stop, but values scheduled before it are still delivered and the demand they return still
-/// goes upstream (as Combine does).
+/// scheduler. Requests and cancel go straight upstream. A cancel empties the hop: nothing reaches
+/// downstream after it, not even a completion on its way (Combine delivers that one). Once upstream
+/// has completed the stream is `completing`: values scheduled before the completion are still
+/// delivered and the demand they return still goes upstream (as Combine does).
 ///
 /// Lifetimes: downstream lives in the state. A scheduled action holds this subscription until it
 /// runs, but not downstream: a cancel lets go of downstream and of the values waiting at once, and
@@ -181,10 +181,16 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
             lock.unlock()
             upstream.cancel()
             withExtendedLifetime(dropped) {}
+        case .completing:
+            // Upstream has finished: nothing to cancel, but nothing more goes downstream either.
+            state = .terminated
+            let dropped = hop.removeAll()
+            lock.unlock()
+            withExtendedLifetime((previous, dropped)) {}
         case .awaitingSubscription:
             state = .abandoned
             lock.unlock()
-        case .completing, .terminated, .abandoned:
+        case .terminated, .abandoned:
             lock.unlock()
         }
     }

@@ -153,11 +153,19 @@ import Testing
         #expect(released == nil)
     }
 
-    @Test func recursiveSendsOnTheImmediateSchedulerArriveDepthFirst() {
+    /// A value sent from inside `receive` on an `ImmediateScheduler` arrives once that `receive`
+    /// has returned (the hop's turn is taken), in order, with its demand (OpenCombine's
+    /// testReceiveInputRecursively sees the same values and requests).
+    @Test func recursiveSendsOnTheImmediateSchedulerArriveOneAfterAnother() {
         let upstream = TestPublisher<Int, TestError>()
         let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited, demandPerValue: .max(418))
         var remaining = 5
+        var depth = 0
+        var deepest = 0
         recorder.onValue = { _ in
+            depth += 1
+            deepest = max(deepest, depth)
+            defer { depth -= 1 }
             guard remaining > 0 else { return }
             remaining -= 1
             upstream.send(-1)
@@ -165,6 +173,7 @@ import Testing
         upstream.receive(on: ImmediateScheduler.shared).subscribe(recorder)
         #expect(upstream.send(0) == .none)
         #expect(recorder.values == [0, -1, -1, -1, -1, -1])
+        #expect(deepest == 1, "a value sent from inside receive arrived inside it")
         #expect(
             upstream.events == [.subscribe, .request(.unlimited)] + Array(repeating: .request(.max(418)), count: 6))
     }
