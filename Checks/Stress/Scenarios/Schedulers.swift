@@ -128,7 +128,8 @@ func hopsOnConcurrentSchedulers(_ chain: some HopChain, keepsEvery: Bool, scale:
 let schedulerScenarios: [StressScenario] = [
     StressScenario(
         name: "receiveOn.concurrentSchedulers",
-        summary: "values then the completion from 1 and 4 threads through receive(on:) a concurrent scheduler (3 kinds)",
+        summary:
+            "values then the completion from 1 and 4 threads through receive(on:) a concurrent scheduler (3 kinds)",
         run: { hopsOnConcurrentSchedulers(ReceiveOnChain(), keepsEvery: true, scale: $0) }
     ),
     StressScenario(

@@ -154,7 +154,10 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
     }
 
     /// Downstream and the upstream subscription while values may still be delivered.
-    private func live() -> (downstream: Downstream, upstream: any Subscription)? {
+    /// Downstream and upstream while the stream is live. (An unlabelled pair: a labelled tuple's type
+    /// metadata, made on the first delivery's thread, frees a buffer that the benchmark's malloc
+    /// interposer cannot tell from its own, and crashes it on Swift 6.3.)
+    private func live() -> (Downstream, any Subscription)? {
         lock.lock()
         defer { lock.unlock() }
         switch state {
@@ -167,7 +170,7 @@ private final class ReceiveOnSubscription<Downstream: Subscriber, Context: Sched
     // MARK: From downstream
 
     func request(_ demand: Subscribers.Demand) {
-        live()?.upstream.request(demand)
+        if let (_, upstream) = live() { upstream.request(demand) }
     }
 
     func cancel() {
