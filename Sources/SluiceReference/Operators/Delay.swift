@@ -8,6 +8,8 @@ extension Publisher {
     /// Each value and the completion (a failure too) is delivered on `scheduler`, `interval` after it
     /// arrived. Demand passes straight through: downstream's requests go upstream as they are, and so
     /// does the demand downstream returns for each delayed value. Nothing is delivered after a cancel.
+    /// On a concurrent scheduler too, values arrive one at a time, in the order they were sent, and
+    /// all before the completion.
     public func delay<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride,
         tolerance: S.SchedulerTimeType.Stride? = nil,

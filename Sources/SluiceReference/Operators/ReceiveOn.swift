@@ -6,7 +6,8 @@ extension Publisher {
     ///
     /// Each value and the completion are delivered downstream from an action scheduled on
     /// `scheduler`; the subscription itself, and downstream's requests and cancel, pass through
-    /// at once. Operators before this one are unaffected.
+    /// at once. Operators before this one are unaffected. On a concurrent scheduler too, values
+    /// arrive one at a time, in the order they were sent, and all before the completion.
     public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.ReceiveOn<Self, S>
     {

@@ -5,7 +5,8 @@ extension Publisher {
     /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
     ///
     /// Subscribing to the upstream publisher, each request and the cancel run in actions
-    /// scheduled on `scheduler`. Values and the completion pass through on whatever thread the
+    /// scheduled on `scheduler`, one at a time and in the order they were made, even on a
+    /// concurrent scheduler. Values and the completion pass through on whatever thread the
     /// upstream sends them.
     public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
         -> Publishers.SubscribeOn<Self, S>
