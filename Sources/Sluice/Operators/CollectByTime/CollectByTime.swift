@@ -113,6 +113,7 @@ where Downstream.Input == [Element] {
         self.interval = interval
         self.options = options
         self.downstream = Releasable(downstream)
+        self.limit = limit
         state = State(limit: limit)
         lifetime = Lifetime { unsafeDowncast($0, to: CollectByTimeSubscription.self).downstream.release() }
     }
@@ -122,8 +123,9 @@ where Downstream.Input == [Element] {
     @inlinable @inline(__always)
     func withState<Result>(_ body: (inout State) -> Result) -> Result { lock.withLock { body(&state) } }
 
-    /// `count` for `.byTimeOrCount`; nil for `.byTime` (an immutable part of the state: no lock).
-    @inlinable var limit: Int? { state.limit }
+    /// `count` for `.byTimeOrCount`; nil for `.byTime`. A `let` of its own, read without the lock
+    /// (read through `state`, it would be an access to a variable other threads change under it).
+    @usableFromInline let limit: Int?
 
     // MARK: Upstream
 
