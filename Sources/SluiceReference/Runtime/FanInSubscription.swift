@@ -352,39 +352,3 @@ struct FanInSide<Input, Downstream: Subscriber>: Subscriber {
 
     func receive(completion: Subscribers.Completion<Failure>) { parent.receive(completion: completion, lane: lane) }
 }
-
-/// A first-in first-out queue: an array read from a moving head, compacted now and then, so that
-/// taking the first element does not shift the rest every time.
-private struct Queue<Element> {
-    private var items: [Element] = []
-    private var head = 0
-
-    var isEmpty: Bool { head == items.count }
-
-    var count: Int { items.count - head }
-
-    var first: Element? { isEmpty ? nil : items[head] }
-
-    mutating func append(_ element: Element) { items.append(element) }
-
-    mutating func removeFirst() -> Element {
-        let element = items[head]
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32, head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return element
-    }
-
-    mutating func replaceLast(with element: Element) { items[items.count - 1] = element }
-
-    mutating func replaceAll(with element: Element) {
-        items.removeAll(keepingCapacity: true)
-        head = 0
-        items.append(element)
-    }
-}

@@ -26,9 +26,8 @@
 /// It shares its owner's lock, so a subscription still has one lock.
 final class Hop<Signal> {
     private let lock: Lock
-    /// The signals waiting, oldest first, from `head` on; the slots before `head` are delivered.
-    private var waiting: [Signal?] = []
-    private var head = 0
+    /// The signals waiting, oldest first.
+    private var waiting = Queue<Signal>()
     /// Whether a run is delivering: the others leave their signal to it.
     private var isDelivering = false
     /// How many more signals the delivering run owes: one for each run that found it delivering.
@@ -47,11 +46,8 @@ final class Hop<Signal> {
     /// Empties the queue, for a cancel: nothing waiting is delivered. With the owner's lock held;
     /// let go of what it returns after unlocking (a deinit may re-enter).
     func removeAll() -> [Signal] {
-        let dropped = waiting[head...].compactMap { $0 }
-        waiting = []
-        head = 0
         owed = 0
-        return dropped
+        return waiting.removeAll()
     }
 
     /// One signal's run: delivers the oldest signal waiting with `deliver`, then, if other runs
@@ -64,14 +60,14 @@ final class Hop<Signal> {
                 return nil
             }
             // Empty only after a cancel.
-            guard let first = takeFirst() else { return nil }
+            guard let first = waiting.popFirst() else { return nil }
             isDelivering = true
             return first
         }
         while let signal = next {
             deliver(signal)
             next = lock.withLock {
-                guard owed > 0, let following = takeFirst() else {
+                guard owed > 0, let following = waiting.popFirst() else {
                     isDelivering = false
                     return nil
                 }
@@ -79,22 +75,5 @@ final class Hop<Signal> {
                 return following
             }
         }
-    }
-
-    /// The oldest signal waiting, taken out of the queue. With the lock held.
-    private func takeFirst() -> Signal? {
-        guard head < waiting.count else { return nil }
-        let first = waiting[head].take()
-        head += 1
-        if head == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= waiting.count {
-            // Delivered slots are dropped once they are half the array, so a queue that never
-            // empties does not grow without end.
-            waiting.removeFirst(head)
-            head = 0
-        }
-        return first
     }
 }
