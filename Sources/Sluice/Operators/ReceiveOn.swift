@@ -125,8 +125,6 @@ final class HopSubscription<Downstream: Subscriber, Context: Scheduler, Kind: Ho
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        // Upstream sends serially; the status is checked again under the lock.
-        guard slot.status.load(ordering: .relaxed) == .active else { return .none }
         let queued = withHop { queue -> Bool in
             guard slot.status.load(ordering: .relaxed) == .active else { return false }
             queue.append(.value(input))
