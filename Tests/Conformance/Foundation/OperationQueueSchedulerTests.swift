@@ -35,8 +35,8 @@ import SluiceFoundation
 
     /// A queue that records the operations added to it, and marks the actions it runs.
     private final class RecordingQueue: OperationQueue, @unchecked Sendable {
-        private let log = Mutex<[String]>([])
-        private let addedOperations = Mutex<[Operation]>([])
+        private let log = TestLock<[String]>([])
+        private let addedOperations = TestLock<[Operation]>([])
 
         override func addOperation(_ op: Operation) {
             log.withLock { $0.append("addOperation") }
@@ -90,7 +90,7 @@ import SluiceFoundation
 
     @Test func scheduleAfterAddsAnUnreadyOperationAtOnce() async {
         let queue = RecordingQueue()
-        let ranAt = Mutex<Date?>(nil)
+        let ranAt = TestLock<Date?>(nil)
         let onQueue = Atomic<Bool>(false)
         let date = queue.now.advanced(by: .milliseconds(200))
         queue.schedule(after: date) {
@@ -152,9 +152,9 @@ import SluiceFoundation
 
     @Test func repeatingActionAddsEachFireAheadAndStopsWhenCancelledInside() async throws {
         let queue = RecordingQueue()
-        let ticks = Mutex<[Date]>([])
+        let ticks = TestLock<[Date]>([])
         let offQueue = Atomic<Int>(0)
-        let token = Mutex<AnyCancellable?>(nil)
+        let token = TestLock<AnyCancellable?>(nil)
         let interval = 0.05
         let start = queue.now.advanced(by: .seconds(interval))
         let cancellable = queue.schedule(after: start, interval: .seconds(interval)) {

@@ -45,7 +45,7 @@ import SluiceFoundation
 
     @Test func scheduleRunsOnTheLoopThreadInOrder() async {
         let loop = RunLoopThread()
-        let log = Mutex<[Int]>([])
+        let log = TestLock<[Int]>([])
         let offThread = Atomic<Int>(0)
         for index in 0..<50 {
             loop.runLoop.schedule {
@@ -64,7 +64,7 @@ import SluiceFoundation
         let loop = RunLoopThread(slice: 20)
         for _ in 0..<3 {
             try await Task.sleep(for: .milliseconds(50))
-            let ranAt = Mutex<Date?>(nil)
+            let ranAt = TestLock<Date?>(nil)
             let scheduledAt = Date()
             loop.runLoop.schedule { ranAt.withLock { $0 = Date() } }
             #expect(await RealTime.eventually { ranAt.withLock { $0 } != nil })
@@ -77,7 +77,7 @@ import SluiceFoundation
 
     @Test func scheduleAfterWaitsForTheDate() async {
         let loop = RunLoopThread()
-        let ranAt = Mutex<(Date, Bool)?>(nil)
+        let ranAt = TestLock<(Date, Bool)?>(nil)
         let date = loop.runLoop.now.advanced(by: .milliseconds(100))
         loop.runLoop.schedule(after: date, tolerance: .milliseconds(10)) {
             ranAt.withLock { $0 = (Date(), loop.isCurrent) }
@@ -93,7 +93,7 @@ import SluiceFoundation
 
     @Test func repeatingActionRunsAtTheIntervalUntilCancelled() async throws {
         let loop = RunLoopThread()
-        let ticks = Mutex<[Date]>([])
+        let ticks = TestLock<[Date]>([])
         let offThread = Atomic<Int>(0)
         let interval = 0.05
         let start = loop.runLoop.now.advanced(by: .seconds(interval))
@@ -124,7 +124,7 @@ import SluiceFoundation
     @Test func cancellingFromInsideTheActionStopsAtOnce() async throws {
         let loop = RunLoopThread()
         let ticks = Atomic<Int>(0)
-        let token = Mutex<AnyCancellable?>(nil)
+        let token = TestLock<AnyCancellable?>(nil)
         let start = loop.runLoop.now.advanced(by: .milliseconds(50))
         let cancellable = loop.runLoop.schedule(after: start, interval: .milliseconds(20)) {
             if ticks.add(1, ordering: .relaxed).newValue == 3 {

@@ -273,7 +273,7 @@ import SluiceFoundation
 
     @Test func autoconnectConnectsOnSubscribe() async {
         let loop = RunLoopThread()
-        let dates = Mutex<[Date]>([])
+        let dates = TestLock<[Date]>([])
         let finished = Atomic<Bool>(false)
         let cancellable = Timer.publish(every: 0.02, on: loop.runLoop, in: .default)
             .autoconnect()

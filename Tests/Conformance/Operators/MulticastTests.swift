@@ -313,7 +313,7 @@ private final class ConnectableProbe: ConnectablePublisher {
         let shared = upstream.share()
         let steady = RunChecker()
         shared.subscribe(steady)
-        let transientChecks = Mutex<[RunChecker]>([])
+        let transientChecks = TestLock<[RunChecker]>([])
         let box = ShareBox(shared: shared, upstream: upstream)
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             if worker == 0 {

@@ -383,7 +383,7 @@ extension ReceiveOnTests {
         let finished = DispatchSemaphore(value: 0)
         let offQueue = Atomic<Int>(0)
         let completions = Atomic<Int>(0)
-        private let state = Mutex<(values: [Int], atCompletion: Int)>(([], -1))
+        private let state = TestLock<(values: [Int], atCompletion: Int)>(([], -1))
         private let initialDemand: Subscribers.Demand
         private let demandPerValue: Subscribers.Demand
         private let cancelAt: Int?

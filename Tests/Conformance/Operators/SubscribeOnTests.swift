@@ -193,9 +193,9 @@ import Testing
 
     @Test func theCancelRunsOnTheQueue() {
         let queue = MarkedQueue("subscribe-on-cancel")
-        let cancels = Mutex<[Bool]>([])
+        let cancels = TestLock<[Bool]>([])
         let subject = PassthroughSubject<Int, Never>()
-        let received = Mutex<[Int]>([])
+        let received = TestLock<[Int]>([])
         let token =
             subject
             .handleEvents(receiveCancel: { cancels.withLock { $0.append(queue.isCurrent) } })

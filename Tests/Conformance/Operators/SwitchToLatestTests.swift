@@ -432,7 +432,7 @@ import Testing
 
 /// Records values seen from several threads and counts repeats.
 final class SeenValues: @unchecked Sendable {
-    private let lock = Mutex<Set<Int>>([])
+    private let lock = TestLock<Set<Int>>([])
     private let repeats = Atomic<Int>(0)
 
     func insert(_ value: Int) {

@@ -8,7 +8,7 @@ import Testing
 /// PublisherConcurrencyTests and FutureConcurrencyTests, which scripts/compat runs, have the edges).
 @Suite struct AsyncPublisherTests {
     final class Flag: Sendable {
-        let raised = Mutex(false)
+        let raised = TestLock(false)
         func raise() { raised.withLock { $0 = true } }
         var isRaised: Bool { raised.withLock { $0 } }
     }

@@ -28,7 +28,7 @@ import Testing
 
     /// Who saw what, in order, and what the property held at that moment.
     final class Log: @unchecked Sendable {
-        private let entries = Mutex<[String]>([])
+        private let entries = TestLock<[String]>([])
         func add(_ entry: String) { entries.withLock { $0.append(entry) } }
         var all: [String] { entries.withLock { $0 } }
     }
@@ -165,7 +165,7 @@ import Testing
     @Test func manyThreadsSettingPropertiesLoseNothingAndDeliverSerially() {
         let model = Model()
         final class Counter: @unchecked Sendable {
-            let values = Mutex<[Int]>([])
+            let values = TestLock<[Int]>([])
             let signals = Atomic(0)
             let inside = Atomic(0)
             let overlapped = Atomic(false)

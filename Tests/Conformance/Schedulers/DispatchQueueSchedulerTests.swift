@@ -225,7 +225,7 @@ import Testing
 
     /// A record written by actions on other threads.
     private final class Log: @unchecked Sendable {
-        let lock = Mutex<[String]>([])
+        let lock = TestLock<[String]>([])
         func add(_ entry: String) { lock.withLock { $0.append(entry) } }
         var entries: [String] { lock.withLock { $0 } }
     }
@@ -256,7 +256,7 @@ import Testing
     @Test func scheduleAfterWaitsForTheDate() {
         let marked = MarkedQueue("schedule-after")
         let done = DispatchSemaphore(value: 0)
-        let ranAt = Mutex<Time?>(nil)
+        let ranAt = TestLock<Time?>(nil)
         let date = marked.queue.now.advanced(by: .milliseconds(50))
         marked.queue.schedule(after: date) {
             ranAt.withLock { $0 = marked.isCurrent ? marked.queue.now : nil }

@@ -64,3 +64,29 @@ private func startThread(_ body: @escaping @Sendable () -> Void) {
     pthread_detach(thread)
     #endif
 }
+
+/// A lock around some state, for the threaded tests' own bookkeeping. A pthread mutex, because
+/// the thread sanitizer sees through it (it does not see `Synchronization.Mutex`'s futex).
+final class TestLock<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var state: State
+
+    init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&state)
+    }
+}

@@ -81,7 +81,7 @@ final class ThreadedTimingRecorder<Input: Sendable, Failure: Error>: Subscriber,
         var afterCompletion = 0
     }
 
-    private let record = Mutex(Record())
+    private let record = TestLock(Record())
     private let inFlight = Atomic<Bool>(false)
     private let clock: () -> Int
     private let initialDemand: Subscribers.Demand
@@ -134,7 +134,7 @@ struct UncheckedBox<Value>: @unchecked Sendable {
 
 /// A list of integers any thread may append to.
 final class SharedInts: Sendable {
-    private let items = Mutex<[Int]>([])
+    private let items = TestLock<[Int]>([])
     init() {}
     func append(_ item: Int) { items.withLock { $0.append(item) } }
     var all: [Int] { items.withLock { $0 } }

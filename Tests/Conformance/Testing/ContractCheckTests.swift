@@ -354,13 +354,13 @@ where Downstream.Input == Int, Downstream.Failure == Never {
         var demand = Subscribers.Demand.none
     }
 
-    let state: Mutex<State>
+    let state: TestLock<State>
     /// Demand asked for from inside `receive`, by the thread delivering: it joins that thread's
     /// loop, so that from one thread the subscription is right.
-    let asked = Mutex<[ObjectIdentifier: Subscribers.Demand]>([:])
+    let asked = TestLock<[ObjectIdentifier: Subscribers.Demand]>([:])
 
     init(_ downstream: Downstream) {
-        state = Mutex(State(downstream: downstream))
+        state = TestLock(State(downstream: downstream))
     }
 
     func request(_ more: Subscribers.Demand) {

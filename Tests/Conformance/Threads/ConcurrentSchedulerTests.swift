@@ -126,7 +126,7 @@ private final class HopRecorder<Input: Sendable>: Subscriber, @unchecked Sendabl
     let gate = Gate()
     let overlaps = Atomic<Int>(0)
     private let inFlight = Atomic<Int>(0)
-    private let record = Mutex(Record())
+    private let record = TestLock(Record())
 
     private func enter() {
         if inFlight.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.add(1, ordering: .relaxed) }
@@ -336,7 +336,7 @@ private struct RequestsThenCancel: ConcurrentScenario {
         let gate = Gate()
         let overlaps = Atomic<Int>(0)
         private let inFlight = Atomic<Int>(0)
-        private let calls = Mutex<[Call]>([])
+        private let calls = TestLock<[Call]>([])
 
         func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
             subscriber.receive(subscription: self)
@@ -361,7 +361,7 @@ private struct RequestsThenCancel: ConcurrentScenario {
         typealias Input = Int
         typealias Failure = Never
 
-        private let stored = Mutex<UncheckedBox<any Subscription>?>(nil)
+        private let stored = TestLock<UncheckedBox<any Subscription>?>(nil)
 
         func receive(subscription: any Subscription) { stored.withLock { $0 = UncheckedBox(subscription) } }
         func receive(_ input: Int) -> Subscribers.Demand { .none }
