@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 the Sluice authors. Licensed under the Apache License, Version 2.0 (LICENSE).
 """Compares this run's deterministic counters with the committed baselines (see scripts/bench-check)."""
+import collections
 import csv
+import glob
 import json
+import os
 import re
 import sys
 
@@ -11,6 +14,66 @@ import sys
 # runtime (metadata caches). Instruction counts vary by well under 0.1 % (TOOLING.md §7).
 MALLOC_TOLERANCE = (0.01, 4)       # relative, absolute: the larger applies
 INSTRUCTION_TOLERANCE = (0.02, 0)
+# Calls into the runtime's type lookups are exact in the steady state but for a rare cache miss.
+LOOKUP_TOLERANCE = (0.0, 4)
+# A value scenario whose lookups per unit reach this has a lookup on its value path.
+VALUE_PATH_LIMIT = 0.05
+
+# The Swift runtime's entry points that look up or instantiate type metadata, witness tables or key
+# paths: a call to one from the program's code (rather than from inside the runtime) is what the
+# gate counts. Generic code that is not specialised calls them on every value.
+LOOKUP = re.compile(
+    r"^swift_(getGenericMetadata|getTypeByMangledName\w*|getTupleTypeMetadata\w*|getFunctionTypeMetadata\w*"
+    r"|getAssociatedTypeWitness|getAssociatedConformanceWitness|getWitnessTable|conformsToProtocol\w*"
+    r"|getKeyPath\w*|getExistentialTypeMetadata|getExistentialMetatypeMetadata|getMetatypeMetadata"
+    r"|getOpaqueTypeMetadata\w*|getOpaqueTypeConformance\w*|getForeignTypeMetadata"
+    r"|getCanonicalSpecializedMetadata\w*|checkMetadataState)$")
+
+
+def call_edges(path):
+    """Callgrind's call counts of one run: (caller, callee) → calls, names uncompressed."""
+    names, edges = {}, collections.Counter()
+
+    def name(field):
+        match = re.match(r"\((\d+)\)(?: (.*))?", field)
+        if not match:
+            return field
+        number, spelled = match.groups()
+        if spelled is not None:
+            names[number] = spelled
+        return names.get(number, "?")
+
+    caller = callee = None
+    with open(path, errors="replace") as handle:
+        for line in handle:
+            if line.startswith("fn="):
+                caller, callee = name(line[3:].rstrip("\n")), None
+            elif line.startswith("cfn="):
+                callee = name(line[4:].rstrip("\n"))
+            elif line.startswith("calls=") and callee is not None:
+                edges[(caller, callee)] += int(line[6:].split()[0])
+    return edges
+
+
+def lookup_calls(path):
+    """The calls into the runtime's lookups from outside the runtime (its C++ and its own entry
+    points excluded, so that a lookup counts once however it is served), by callee and caller."""
+    return collections.Counter({
+        (callee, caller): calls for (caller, callee), calls in call_edges(path).items()
+        if LOOKUP.match(callee) and not LOOKUP.match(caller) and "::" not in caller
+        and not caller.startswith("_swift")})
+
+
+def lookups(out):
+    counts, where = {}, {}
+    for path in sorted(glob.glob(f"{out}/callgrind.*.out")):
+        key = os.path.basename(path)[len("callgrind."):-len(".out")]
+        if key.endswith(".loop"):
+            continue
+        calls = lookup_calls(path)
+        counts[key] = sum(calls.values())
+        where[key] = calls
+    return counts, where
 
 
 def mallocs(path):
@@ -58,27 +121,64 @@ def compare(kind, unit, now, baseline, tolerance):
     return failures, notes
 
 
-def table(counts, scenarios_txt):
-    """The per-unit table: each scenario's instructions per unit, its loop's, and their ratio."""
-    lines = [
-        "| scenario | units | Sluice | loop | Sluice / loop |",
-        "|---|---:|---:|---:|---:|",
-    ]
+def scenarios(scenarios_txt):
+    """name → (units, title, path): path is "values" or "lifecycles" (what a unit goes through)."""
+    table = {}
     with open(scenarios_txt) as handle:
         for row in handle:
-            name, units, title = row.rstrip("\n").split("\t")
-            sluice, loop = counts[name] / int(units), counts[name + "/loop"] / int(units)
-            lines.append(f"| {title} | {int(units):,} | {sluice:,.1f} | {loop:,.1f} | {sluice / loop:,.2f}× |")
+            name, units, title, path = row.rstrip("\n").split("\t")
+            table[name] = (int(units), title, path)
+    return table
+
+
+def table(counts, lookup_counts, scenarios_txt):
+    """The per-unit table: each scenario's instructions per unit, its loop's, their ratio, and the
+    runtime lookups per unit."""
+    lines = [
+        "| scenario | units | Sluice | loop | Sluice / loop | lookups per unit |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, (units, title, _) in scenarios(scenarios_txt).items():
+        sluice, loop = counts[name] / units, counts[name + "/loop"] / units
+        found = lookup_counts.get(name, 0) / units
+        lines.append(
+            f"| {title} | {units:,} | {sluice:,.1f} | {loop:,.1f} | {sluice / loop:,.2f}× | {found:,.2f} |")
     return "\n".join(lines) + "\n"
 
 
+def value_paths(lookup_counts, where, scenarios_txt, open_scenarios):
+    """The rule on value paths: a scenario whose units are values makes no lookup per value, unless
+    perf/baselines/lookups.json still lists it as open (work in progress, issue by issue)."""
+    failures, notes = [], []
+    for name, (units, _, path) in scenarios(scenarios_txt).items():
+        per_unit = lookup_counts.get(name, 0) / units
+        if path != "values" or per_unit < VALUE_PATH_LIMIT:
+            if name in open_scenarios:
+                notes.append(f"  closed  lookups {name}: {per_unit:.2f} per value — remove it from the open list")
+            continue
+        top = ", ".join(f"{callee} ← {caller[:80]} ×{calls}" for (callee, caller), calls in where[name].most_common(3))
+        line = f"lookups {name}: {per_unit:.2f} per value ({top})"
+        (notes if name in open_scenarios else failures).append(
+            ("  open    " if name in open_scenarios else "  VALUE PATH  ") + line)
+    return failures, notes
+
+
 def main():
-    mode, malloc_csv, instruction_txt, directory, scenarios_txt, table_md = sys.argv[1:7]
-    now = {"mallocs": mallocs(malloc_csv), "instructions": instructions(instruction_txt)}
+    mode, out, directory, scenarios_txt, table_md = sys.argv[1:6]
+    lookup_counts, where = lookups(out)
+    now = {
+        "mallocs": mallocs(sorted(glob.glob(f"{out}/*.csv"))[0]),
+        "instructions": instructions(f"{out}/instructions.txt"),
+        "lookups": lookup_counts,
+    }
     if not now["mallocs"] or not now["instructions"]:
         sys.exit("bench-check: no measurements found")
+    with open(f"{directory}/lookups.json") as handle:
+        open_scenarios = json.load(handle).get("open", [])
     if mode == "update":
         for kind, counts in now.items():
+            if kind == "lookups":
+                counts = {"open": open_scenarios, "calls": counts}
             with open(f"{directory}/{kind}.json", "w") as handle:
                 json.dump(counts, handle, indent=2, sort_keys=True)
                 handle.write("\n")
@@ -86,15 +186,21 @@ def main():
             handle.write(
                 "Instructions per unit (element, send, subscription or lifecycle), counted by callgrind in\n"
                 "the steady state (each run follows one uncounted run), for Sluice and for the same work as\n"
-                "a hand-written loop. Written by `scripts/bench-check --update`.\n\n" + table(now["instructions"], scenarios_txt))
-        print(f"bench-check: baselines written to {directory}/mallocs.json and {directory}/instructions.json;"
+                "a hand-written loop (for the app pipelines A1–A7, the same logic written with callbacks);\n"
+                "and the calls per unit into the Swift runtime's type lookups (`scripts/bench_check.py`'s\n"
+                "`LOOKUP`). Written by `scripts/bench-check --update`.\n\n"
+                + table(now["instructions"], lookup_counts, scenarios_txt))
+        print(f"bench-check: baselines written to {directory}/mallocs.json, instructions.json and lookups.json;"
               f" the table to {table_md}")
         return
-    failures, notes = [], []
+    failures, notes = value_paths(lookup_counts, where, scenarios_txt, open_scenarios)
     for kind, unit, tolerance in (("mallocs", "mallocs/run", MALLOC_TOLERANCE),
-                                  ("instructions", "instructions", INSTRUCTION_TOLERANCE)):
+                                  ("instructions", "instructions", INSTRUCTION_TOLERANCE),
+                                  ("lookups", "lookups/run", LOOKUP_TOLERANCE)):
         with open(f"{directory}/{kind}.json") as handle:
             baseline = json.load(handle)
+        if kind == "lookups":
+            baseline = baseline["calls"]
         f, n = compare(kind, unit, now[kind], baseline, tolerance)
         failures += f
         notes += n

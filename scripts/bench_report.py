@@ -69,8 +69,12 @@ def summarise(results):
 
 
 def scenario_order(name):
+    """The app pipelines (A1, A2, ...) first, then the numbered scenarios in order."""
+    app = re.match(r"A(\d+)", name)
+    if app:
+        return (-1, int(app.group(1)), "")
     match = re.match(r"(\d+)(\w*)", name)
-    return (int(match.group(1)), match.group(2)) if match else (99, name)
+    return (int(match.group(1)), 0, match.group(2)) if match else (99, 0, name)
 
 
 def fmt(value, digits=2):

@@ -54,6 +54,55 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The app pipelines (Apps.swift); "loop" is each one's twin written with callbacks.
+    let appSends = sends / 10
+    for (name, units, callbacks, sluice, reference, openCombine) in [
+        (
+            "A1 a form: three @Published fields combined, validated, assigned back (per edit)", appSends,
+            Callbacks.formEdits, ScenariosSluice.formEdits, ScenariosReference.formEdits,
+            ScenariosOpenCombine.formEdits
+        ),
+        (
+            "A2 search as you type, switchToLatest over Just (per query)", appSends,
+            Callbacks.searchSynchronous, ScenariosSluice.searchSynchronous, ScenariosReference.searchSynchronous,
+            ScenariosOpenCombine.searchSynchronous
+        ),
+        (
+            "A3 search as you type, switchToLatest over Deferred { Future } (per query)", appSends,
+            Callbacks.searchAsynchronous, ScenariosSluice.searchFuture, ScenariosReference.searchFuture,
+            ScenariosOpenCombine.searchFuture
+        ),
+        (
+            "A4 an event bus: 16 subscribers, filter by kind, map(\\.payload) (per send)", appSends,
+            Callbacks.eventBus, ScenariosSluice.eventBus, ScenariosReference.eventBus, ScenariosOpenCombine.eventBus
+        ),
+        (
+            "A5 a request shared by three views (per lifecycle)", lifecycles,
+            Callbacks.sharedRequests, ScenariosSluice.sharedRequests, ScenariosReference.sharedRequests,
+            ScenariosOpenCombine.sharedRequests
+        ),
+        (
+            "A6 flatMap(maxPublishers: .max(4)) of requests, collect(10) (per id)", appSends,
+            Callbacks.batchedRequests, ScenariosSluice.batchedRequests, ScenariosReference.batchedRequests,
+            ScenariosOpenCombine.batchedRequests
+        ),
+        (
+            "A7 a screen: map.filter.removeDuplicates.sink built, fed once, cancelled (per lifecycle)", lifecycles,
+            Callbacks.screenLifecycles, ScenariosSluice.screenLifecycles, ScenariosReference.screenLifecycles,
+            ScenariosOpenCombine.screenLifecycles
+        ),
+    ] as [(String, Int, @Sendable (Int) -> Int, @Sendable (Int) -> Int, @Sendable (Int) -> Int, @Sendable (Int) -> Int)]
+    {
+        scenario(
+            name, units: units, expected: callbacks(units),
+            [
+                "loop": { callbacks(units) },
+                "Sluice": { sluice(units) },
+                "SluiceReference": { reference(units) },
+                "OpenCombine": { openCombine(units) },
+            ])
+    }
+
     let mapFilterExpected = HandWritten.mapFilter(input)
     scenario(
         "1 sequence.map.filter.sink", units: elements, expected: mapFilterExpected,

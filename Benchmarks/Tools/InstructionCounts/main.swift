@@ -21,15 +21,41 @@ let quarters = (0..<4).map { Array(elements[($0 * 25_000)..<(($0 + 1) * 25_000)]
 
 /// A scenario: what the benchmark's table calls it, the units it counts (elements, sends,
 /// subscriptions or lifecycles), Sluice's run, and the same work as a hand-written loop (the
-/// benchmark's floor, `HandWritten`).
+/// benchmark's floor, `HandWritten`, or for an app pipeline its twin written with `Callbacks`).
+/// `lifecycles` marks the scenarios whose unit subscribes and cancels: their lookups are the subscribe
+/// and cancel paths' budget; every other scenario's unit is a value, which must make none.
 struct Scenario {
     let title: String
     let units: Int
+    var lifecycles = false
     let run: () -> Int
     let loop: () -> Int
 }
 
 let scenarios: KeyValuePairs<String, Scenario> = [
+    // The app pipelines (Apps.swift), each beside its twin written with callbacks.
+    "app.form": Scenario(
+        title: "A1 a form: three @Published fields combined, validated, assigned back (per edit)", units: 10_000,
+        run: { formEdits(10_000) }, loop: { Callbacks.formEdits(10_000) }),
+    "app.search.just": Scenario(
+        title: "A2 search as you type, switchToLatest over Just (per query)", units: 10_000,
+        run: { searchSynchronous(10_000) }, loop: { Callbacks.searchSynchronous(10_000) }),
+    "app.search.future": Scenario(
+        title: "A3 search as you type, switchToLatest over Deferred { Future } (per query)", units: 10_000,
+        run: { searchFuture(10_000) }, loop: { Callbacks.searchAsynchronous(10_000) }),
+    "app.bus": Scenario(
+        title: "A4 an event bus: 16 subscribers, filter by kind, map(\\.payload) (per send)", units: 10_000,
+        run: { eventBus(10_000) }, loop: { Callbacks.eventBus(10_000) }),
+    "app.sharedRequest": Scenario(
+        title: "A5 a request shared by three views (per lifecycle)", units: 10_000, lifecycles: true,
+        run: { sharedRequests(10_000) }, loop: { Callbacks.sharedRequests(10_000) }),
+    "app.batchedRequests": Scenario(
+        title: "A6 flatMap(maxPublishers: .max(4)) of requests, collect(10) (per id)", units: 10_000,
+        run: { batchedRequests(10_000) }, loop: { Callbacks.batchedRequests(10_000) }),
+    "app.screen": Scenario(
+        title: "A7 a screen: map.filter.removeDuplicates.sink built, fed once, cancelled (per lifecycle)",
+        units: 10_000, lifecycles: true, run: { screenLifecycles(10_000) }, loop: { Callbacks.screenLifecycles(10_000) }
+    ),
     "sequence.map.filter.sink": Scenario(
         title: "1 sequence.map.filter.sink", units: 100_000,
         run: { sequenceMapFilter(elements) }, loop: { HandWritten.mapFilter(elements) }),
@@ -49,7 +75,7 @@ let scenarios: KeyValuePairs<String, Scenario> = [
         title: "2d eight-stage mixed chain", units: 100_000,
         run: { mixedStages(elements) }, loop: { HandWritten.mixedStages(elements) }),
     "just.map.filter.sink": Scenario(
-        title: "3 Just.map.filter.sink, per subscription", units: 1_000,
+        title: "3 Just.map.filter.sink, per subscription", units: 1_000, lifecycles: true,
         run: { justMapFilter(1_000) }, loop: { HandWritten.justMapFilter(1_000) }),
     "passthrough.send": Scenario(
         title: "4 PassthroughSubject.send to 1 sink", units: 100_000,
@@ -79,7 +105,7 @@ let scenarios: KeyValuePairs<String, Scenario> = [
         title: "6 demand .max(1) per element", units: 100_000,
         run: { demandOneByOne(elements) }, loop: { HandWritten.sum(elements) }),
     "13-stage.lifecycle": Scenario(
-        title: "7 13-stage build+subscribe+send+cancel", units: 1_000,
+        title: "7 13-stage build+subscribe+send+cancel", units: 1_000, lifecycles: true,
         run: { thirteenStageLifecycle(1_000) }, loop: { HandWritten.sum(Array(elements[..<1_000])) }),
     // The combining scenarios (13, receive(on:), crosses threads). Zip also at 2·10^5 pairs: its
     // cost must stay linear.
@@ -151,7 +177,8 @@ let scenarios: KeyValuePairs<String, Scenario> = [
 ]
 
 // Usage: InstructionCounts                    the scenarios' names
-//        InstructionCounts --table            name, units and title of each, tab-separated
+//        InstructionCounts --table            name, units, title and path ("values" or
+//                                             "lifecycles") of each, tab-separated
 //        InstructionCounts <scenario> [loop]  counts Sluice's run, or the hand-written loop's
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else {
@@ -159,7 +186,9 @@ guard let name = arguments.first else {
     exit(0)
 }
 if name == "--table" {
-    for (name, scenario) in scenarios { print("\(name)\t\(scenario.units)\t\(scenario.title)") }
+    for (name, scenario) in scenarios {
+        print("\(name)\t\(scenario.units)\t\(scenario.title)\t\(scenario.lifecycles ? "lifecycles" : "values")")
+    }
     exit(0)
 }
 guard let scenario = scenarios.first(where: { $0.key == name })?.value else {

@@ -123,14 +123,14 @@ extension _Runtime {
         @inlinable static var _description: _Runtime.StageDescription {
             .init("ValueForKey", passesSubscriptionThrough: true)
         }
-        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", keyPath)] }
-        @usableFromInline let keyPath: KeyPath<Input, Output>
+        @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] { [("keyPath", reader.keyPath)] }
+        @usableFromInline let reader: KeyPathReader<Input, Output>
 
-        @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { self.keyPath = keyPath }
+        @inlinable @inline(__always) init(keyPath: KeyPath<Input, Output>) { reader = KeyPathReader(keyPath) }
 
         @inlinable @inline(__always)
         mutating func step(_ input: Input) -> _Runtime.StageStep<Output, Failure> {
-            .value(input[keyPath: keyPath])
+            .value(reader.read(input))
         }
     }
 }
@@ -143,20 +143,20 @@ extension _Runtime {
             .init("ValueForKeys", passesSubscriptionThrough: true)
         }
         @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
-            [("keyPath0", keyPath0), ("keyPath1", keyPath1)]
+            [("keyPath0", reader0.keyPath), ("keyPath1", reader1.keyPath)]
         }
-        @usableFromInline let keyPath0: KeyPath<Input, Output0>
-        @usableFromInline let keyPath1: KeyPath<Input, Output1>
+        @usableFromInline let reader0: KeyPathReader<Input, Output0>
+        @usableFromInline let reader1: KeyPathReader<Input, Output1>
 
         @inlinable @inline(__always)
         init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>) {
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
+            reader0 = KeyPathReader(keyPath0)
+            reader1 = KeyPathReader(keyPath1)
         }
 
         @inlinable @inline(__always)
         mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1), Failure> {
-            .value((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+            .value((reader0.read(input), reader1.read(input)))
         }
     }
 }
@@ -169,22 +169,51 @@ extension _Runtime {
             .init("ValueForKeys", passesSubscriptionThrough: true)
         }
         @inlinable func _children(downstream: Any, status: String) -> [Mirror.Child] {
-            [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
+            [("keyPath0", reader0.keyPath), ("keyPath1", reader1.keyPath), ("keyPath2", reader2.keyPath)]
         }
-        @usableFromInline let keyPath0: KeyPath<Input, Output0>
-        @usableFromInline let keyPath1: KeyPath<Input, Output1>
-        @usableFromInline let keyPath2: KeyPath<Input, Output2>
+        @usableFromInline let reader0: KeyPathReader<Input, Output0>
+        @usableFromInline let reader1: KeyPathReader<Input, Output1>
+        @usableFromInline let reader2: KeyPathReader<Input, Output2>
 
         @inlinable @inline(__always)
         init(keyPath0: KeyPath<Input, Output0>, keyPath1: KeyPath<Input, Output1>, keyPath2: KeyPath<Input, Output2>) {
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
-            self.keyPath2 = keyPath2
+            reader0 = KeyPathReader(keyPath0)
+            reader1 = KeyPathReader(keyPath1)
+            reader2 = KeyPathReader(keyPath2)
         }
 
         @inlinable @inline(__always)
         mutating func step(_ input: Input) -> _Runtime.StageStep<(Output0, Output1, Output2), Failure> {
-            .value((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+            .value((reader0.read(input), reader1.read(input), reader2.read(input)))
+        }
+    }
+}
+
+extension _Runtime {
+    /// Reads a key path's value, at a closure's cost where it can.
+    ///
+    /// The standard library projects a key path it cannot see at compile time by walking its
+    /// components in generic code, which looks up type metadata on every read (about 400
+    /// instructions). A key path made only of stored properties of a struct or tuple has a fixed
+    /// offset in its root, asked for once here, at subscription: the read is then a load at that
+    /// offset, specialised where the pipeline is built. Any other key path (a class's property, a
+    /// computed one, an optional chain) is read through the standard library, as before.
+    @frozen
+    @usableFromInline struct KeyPathReader<Root, Value> {
+        @usableFromInline let keyPath: KeyPath<Root, Value>
+        /// The value's offset in the root, for a key path of stored struct or tuple properties.
+        @usableFromInline let offset: Int?
+
+        @inlinable @inline(__always)
+        init(_ keyPath: KeyPath<Root, Value>) {
+            self.keyPath = keyPath
+            offset = MemoryLayout<Root>.offset(of: keyPath)
+        }
+
+        @inlinable @inline(__always)
+        func read(_ root: Root) -> Value {
+            guard let offset else { return root[keyPath: keyPath] }
+            return withUnsafeBytes(of: root) { $0.load(fromByteOffset: offset, as: Value.self) }
         }
     }
 }

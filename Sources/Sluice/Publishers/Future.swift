@@ -24,6 +24,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     @usableFromInline var waiting: [any FutureWaiter<Output, Failure>] = []
 
     /// Creates a publisher and runs `attemptToFulfill` at once with the promise that settles it.
+    @inlinable
     public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
         attemptToFulfill { [self] result in fulfill(result) }
     }
@@ -32,9 +33,9 @@ public final class Future<Output, Failure: Error>: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(future: self, downstream: subscriber)
         lock.lock()
-        if let result {
+        if let failed = result?.isFailure {
             lock.unlock()
-            subscription.settle(result)
+            subscription.settle(failed: failed)
         } else {
             waiting.append(subscription)
             lock.unlock()
@@ -44,7 +45,8 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 
     /// The promise: the first result wins and goes to every waiting subscription, outside the lock.
-    @usableFromInline
+    /// (`@inlinable`, as `init`: the promise is then made specialised where the future is created.)
+    @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
         lock.lock()
         guard self.result == nil else {
@@ -55,7 +57,7 @@ public final class Future<Output, Failure: Error>: Publisher {
         let settled = waiting
         waiting = []
         lock.unlock()
-        for subscription in settled { subscription.settle(result) }
+        for subscription in settled { subscription.settle(failed: result.isFailure) }
     }
 
     /// Forgets a cancelled subscription, so that the future does not keep it alive.
@@ -65,14 +67,15 @@ public final class Future<Output, Failure: Error>: Publisher {
     }
 }
 
-/// What the future holds of a subscription: something the result can be handed to.
+/// What the future holds of a subscription: something told once that the result is known.
 @usableFromInline
 protocol FutureWaiter<Output, Failure>: AnyObject {
     associatedtype Output
     associatedtype Failure: Error
 
-    /// Hands the result over; called exactly once, by the future.
-    func settle(_ result: Result<Output, Failure>)
+    /// The result is known (the future holds it), and whether it is a failure; called exactly once,
+    /// by the future.
+    func settle(failed: Bool)
 }
 
 /// One subscriber's view of a future.
@@ -84,6 +87,11 @@ protocol FutureWaiter<Output, Failure>: AnyObject {
 /// hand-over keeps signals serial when the promise is fulfilled on another thread meanwhile. A
 /// request itself needs no hand-over: it comes from the subscriber, so a result already known is
 /// delivered inside that request, as Combine does (also from inside `receive(subscription:)`).
+///
+/// The subscriber calls `request` and `cancel`, and the future `settle`, through existentials, whose
+/// witnesses run unspecialised and would look up type metadata on every call: each forwards to an
+/// entry made in `init`, which is inlined where the subscriber subscribes and so is specialised for
+/// it. The result is read from the future (which keeps it) rather than copied here.
 @usableFromInline
 final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscription, Introspected {
     @usableFromInline typealias Output = Downstream.Input
@@ -95,25 +103,28 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
     @usableFromInline static var done: UInt8 { 8 }
     /// Downstream cancelled (perhaps from inside the value's `receive`: then no completion follows).
     @usableFromInline static var cancelled: UInt8 { 16 }
+    /// Raised with `settled` when the result is a failure, which goes out without demand.
+    @usableFromInline static var failed: UInt8 { 32 }
 
     @usableFromInline let state = Atomic<UInt8>(0)
     /// Used and let go of by the one caller that sets `done` (the delivery, or the cancel): no
     /// other call touches it, so no gate is needed.
     @exclusivity(unchecked)
     @usableFromInline var downstream: Releasable<Downstream>
-    /// Written once by `settle`, before `settled` is published with release ordering; read only
-    /// after `settled` has been seen with acquire ordering.
-    @exclusivity(unchecked)
-    @usableFromInline var result: Result<Output, Failure>?
-    /// Held while waiting, so that `cancel()` can leave the waiting list; touched afterwards only
-    /// by the one caller that set `done`.
+    /// Held until the delivery or the cancel, so that `cancel()` can leave the waiting list and the
+    /// delivery can read the result; touched afterwards only by the one caller that set `done`.
     @exclusivity(unchecked)
     @usableFromInline var future: Future<Output, Failure>?
+    /// `raise(_:)` and `cancelHere()`, specialised (see above).
+    @usableFromInline let raiseEntry: (FutureSubscription, UInt8) -> Void
+    @usableFromInline let cancelEntry: (FutureSubscription) -> Void
 
     @inlinable
     init(future: Future<Output, Failure>, downstream: Downstream) {
         self.future = future
         self.downstream = Releasable(downstream)
+        raiseEntry = { subscription, flag in subscription.raise(flag) }
+        cancelEntry = { subscription in subscription.cancelHere() }
     }
 
     @usableFromInline var description: String { "Future" }
@@ -130,10 +141,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
     }
 
     @inlinable
-    func settle(_ result: Result<Output, Failure>) {
-        self.result = result
-        raise(Self.settled)
-    }
+    func settle(failed: Bool) { raiseEntry(self, failed ? Self.settled | Self.failed : Self.settled) }
 
     /// Called once `receive(subscription:)` has returned.
     @inlinable
@@ -142,11 +150,14 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero(on: description)
-        raise(Self.requested)
+        raiseEntry(self, Self.requested)
     }
 
     @inlinable
-    func cancel() {
+    func cancel() { cancelEntry(self) }
+
+    @inlinable
+    func cancelHere() {
         let before = state.bitwiseOr(Self.done | Self.cancelled, ordering: .acquiringAndReleasing).oldValue
         guard before & Self.done == 0 else { return }
         let future = self.future
@@ -161,15 +172,16 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
         var current = state.bitwiseOr(flag, ordering: .acquiringAndReleasing).newValue
         let handedOver = flag == Self.requested ? Self.requested : Self.handedOver
         while current & Self.done == 0, current & Self.settled != 0, current & handedOver != 0 {
-            guard let result else { return }
-            if case .success = result, current & Self.requested == 0 { return }
+            if current & Self.failed == 0, current & Self.requested == 0 { return }
             let (won, seen) = state.compareExchange(
                 expected: current, desired: current | Self.done, ordering: .acquiringAndReleasing)
             guard won else {
                 current = seen
                 continue
             }
-            self.result = nil
+            // This call set `done`, so `future` is its alone (a cancel now returns at once); the
+            // future wrote its result before `settled` was raised, and never changes it.
+            guard let result = future?.result else { return }
             switch result {
             case .success(let value):
                 _ = downstream.with { $0.receive(value) }
@@ -214,5 +226,12 @@ extension Future {
                         receiveValue: { continuation.resume(returning: Handover(.success($0))) }))
             }
         }
+    }
+}
+
+extension Result {
+    /// Whether this is a failure.
+    @inlinable var isFailure: Bool {
+        if case .failure = self { true } else { false }
     }
 }

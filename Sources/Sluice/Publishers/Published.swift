@@ -79,6 +79,7 @@ extension Publisher where Failure == Never {
     /// cancellable to keep), and is cancelled when the object that holds the property is freed. A
     /// completion ends it and leaves the property as it is. A later `assign(to:)` on the same
     /// property does not replace an earlier one: as in Combine, both keep assigning.
+    @inlinable
     public func assign(to published: inout Published<Output>.Publisher) {
         subscribe(PublishedAssignment(published.subject))
     }
@@ -129,6 +130,7 @@ final class PublishedSubject<Value>: WillChangeStorage {
     var installed: ObservableObjectPublisher? { core.lock.withLock { objectWillChange } }
 
     /// Keeps `subscription` among the property's assignments, to be cancelled with the storage.
+    @usableFromInline
     func assign(_ subscription: any Subscription) {
         core.lock.withLock { assignments.append(subscription) }
     }
@@ -136,26 +138,33 @@ final class PublishedSubject<Value>: WillChangeStorage {
 
 /// What `assign(to:)` subscribes: it writes each value into the property's storage, which it holds
 /// weakly (the storage holds its subscription, and so, through the upstream, this).
+///
+/// Specialised where `assign(to:)` is called (`@inlinable`): built in unspecialised code, the whole
+/// pipeline it subscribes to would run unspecialised, with type-metadata lookups on every value.
+@usableFromInline
 final class PublishedAssignment<Value>: Subscriber, CustomStringConvertible {
-    typealias Input = Value
-    typealias Failure = Never
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Failure = Never
 
-    weak var storage: PublishedSubject<Value>?
+    @usableFromInline weak var storage: PublishedSubject<Value>?
 
-    init(_ storage: PublishedSubject<Value>) { self.storage = storage }
+    @inlinable init(_ storage: PublishedSubject<Value>) { self.storage = storage }
 
-    var description: String { "Assign" }
+    @usableFromInline var description: String { "Assign" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard let storage else { return subscription.cancel() }
         storage.assign(subscription)
         subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Value) -> Subscribers.Demand {
         storage?.publish(input)
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Never>) {}
 }

@@ -9,7 +9,53 @@ private struct Point {
     var label: String
 }
 
+/// A root with every kind of key path a `map` may be given: stored properties inline, nested, of
+/// a reference type, behind a tuple, computed, optional.
+private struct Shape {
+    final class Style {
+        let name: String
+        init(name: String) { self.name = name }
+    }
+
+    var origin: Point
+    var pair: (small: UInt8, big: Int)
+    var style: Style
+    var tag: String?
+    var width: Int
+    var area: Int { width * width }
+}
+
 @Suite struct MapKeyPathTests {
+    /// Whatever the key path is made of, the value published is the one the root holds there,
+    /// through a stage that reads stored struct properties at their offset and anything else
+    /// through the key path itself.
+    @Test func keyPathsOfEveryKindPublishTheValueAtThem() {
+        let shapes = [
+            Shape(
+                origin: Point(x: 1, y: 2, label: "one"), pair: (7, -7), style: .init(name: "bold"), tag: nil, width: 3),
+            Shape(
+                origin: Point(x: 4, y: 5, label: "a label past the small-string limit"), pair: (255, .max),
+                style: .init(name: "thin"), tag: "t", width: 10),
+        ]
+        func published<T>(_ keyPath: KeyPath<Shape, T>) -> [T] {
+            shapes.publisher.map(keyPath).record().values
+        }
+        #expect(published(\.origin.label) == ["one", "a label past the small-string limit"])
+        #expect(published(\.origin.y) == [2, 5])
+        #expect(published(\.pair.small) == [7, 255])
+        #expect(published(\.pair.big) == [-7, .max])
+        #expect(published(\.style.name) == ["bold", "thin"])
+        #expect(published(\.style).map(\.name) == ["bold", "thin"])
+        #expect(published(\.tag) == [nil, "t"])
+        #expect(published(\.tag?.count) == [nil, 1])
+        #expect(published(\.area) == [9, 100])
+        #expect(published(\.self).map(\.width) == [3, 10])
+        let styles = shapes.map(\.style)
+        #expect(styles.publisher.map(\.name).record().values == ["bold", "thin"])
+        let triples = shapes.publisher.map(\.origin.x, \.pair.small, \.style.name).record().values
+        #expect(triples.map(\.0) == [1, 4] && triples.map(\.1) == [7, 255] && triples.map(\.2) == ["bold", "thin"])
+    }
+
     @Test func oneKeyPathPublishesThatProperty() {
         let upstream = TestPublisher<Point, TestError>()
         let mapped: Publishers.MapKeyPath<TestPublisher<Point, TestError>, Int> = upstream.map(\.x)

@@ -1,0 +1,1 @@
+../../SluiceBenchmarks/Callbacks.swift
