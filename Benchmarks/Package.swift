@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CCallgrind", path: "Tools/CCallgrind"),
         .executableTarget(
             name: "InstructionCounts",
-            dependencies: ["ScenariosSluice", "CCallgrind"],
+            dependencies: ["ScenariosSluice", "ScenariosReference", "ScenariosOpenCombine", "CCallgrind"],
             path: "Tools/InstructionCounts"
         ),
         .executableTarget(

@@ -55,13 +55,38 @@ def call_edges(path):
     return edges
 
 
+def is_accessor(name):
+    """A metadata accessor (`…Ma`) or the compiler's instantiation helper: it says which type was
+    looked up, not who needed it."""
+    return name.startswith("__swift_instantiate") or re.search(r"Ma$", name) is not None
+
+
 def lookup_calls(path):
     """The calls into the runtime's lookups from outside the runtime (its C++ and its own entry
-    points excluded, so that a lookup counts once however it is served), by callee and caller."""
-    return collections.Counter({
-        (callee, caller): calls for (caller, callee), calls in call_edges(path).items()
-        if LOOKUP.match(callee) and not LOOKUP.match(caller) and "::" not in caller
-        and not caller.startswith("_swift")})
+    points excluded, so that a lookup counts once however it is served), by callee and by the first
+    caller up the stack that is not a metadata accessor (the code that needed the type)."""
+    edges = call_edges(path)
+    callers = collections.defaultdict(collections.Counter)
+    for (caller, callee), calls in edges.items():
+        callers[callee][caller] += calls
+
+    def needers(name, depth=0):
+        """Who needed what `name` looked up, as shares of its calls (split as its callers called it)."""
+        if depth > 4 or not is_accessor(name) or not callers[name]:
+            return {name: 1.0}
+        total = sum(callers[name].values())
+        shares = collections.Counter()
+        for caller, calls in callers[name].items():
+            for needer, share in needers(caller, depth + 1).items():
+                shares[needer] += share * calls / total
+        return shares
+
+    found = collections.Counter()
+    for (caller, callee), calls in edges.items():
+        if LOOKUP.match(callee) and not LOOKUP.match(caller) and "::" not in caller and not caller.startswith("_swift"):
+            for needer, share in needers(caller).items():
+                found[(callee, needer)] += calls * share
+    return collections.Counter({key: round(calls) for key, calls in found.items() if round(calls)})
 
 
 def lookups(out):
@@ -163,7 +188,44 @@ def value_paths(lookup_counts, where, scenarios_txt, open_scenarios):
     return failures, notes
 
 
+def totals(path):
+    with open(path, errors="replace") as handle:
+        for line in handle:
+            if line.startswith("totals:"):
+                return int(line.split()[1])
+    sys.exit(f"bench-check: no totals in {path}")
+
+
+def apps(out, table_md):
+    """perf/apps.md: each app pipeline's instructions and lookups per unit on every implementation,
+    beside its callback twin (`scripts/bench-check --apps`)."""
+    implementations = ["Sluice", "SluiceReference", "OpenCombine"]
+    lines = [
+        "Instructions per unit of the app pipelines (A1–A7, `Benchmarks/Scenarios/Apps.swift`), each beside\n"
+        "the same logic written with callbacks (`Benchmarks/SluiceBenchmarks/Callbacks.swift`), counted by\n"
+        "callgrind in the steady state (each run follows one uncounted run), with the calls per unit into\n"
+        "the Swift runtime's type lookups in brackets. Written by `scripts/bench-check --apps`.\n",
+        "| pipeline | units | callbacks | " + " | ".join(implementations) + " | Sluice / callbacks |",
+        "|---|---:|---:|" + "---:|" * len(implementations) + "---:|",
+    ]
+    for name, (units, title, _) in scenarios(f"{out}/scenarios.txt").items():
+        if not name.startswith("app."):
+            continue
+        cells, per_unit = [], {}
+        for run in ["loop"] + implementations:
+            path = f"{out}/callgrind.{name}.{run}.out"
+            per_unit[run] = totals(path) / units
+            found = sum(lookup_calls(path).values()) / units
+            cells.append(f"{per_unit[run]:,.0f} ({found:,.2f})")
+        lines.append(f"| {title} | {units:,} | " + " | ".join(cells) + f" | {per_unit['Sluice'] / per_unit['loop']:,.1f}× |")
+    with open(table_md, "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+    print(f"bench-check: the app table written to {table_md}")
+
+
 def main():
+    if sys.argv[1] == "apps":
+        return apps(sys.argv[2], sys.argv[3])
     mode, out, directory, scenarios_txt, table_md = sys.argv[1:6]
     lookup_counts, where = lookups(out)
     now = {

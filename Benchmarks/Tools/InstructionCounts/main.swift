@@ -180,6 +180,8 @@ let scenarios: KeyValuePairs<String, Scenario> = [
 //        InstructionCounts --table            name, units, title and path ("values" or
 //                                             "lifecycles") of each, tab-separated
 //        InstructionCounts <scenario> [loop]  counts Sluice's run, or the hand-written loop's
+//        InstructionCounts <scenario> SluiceReference|OpenCombine
+//                                             an app pipeline's run on a peer (Peers.swift)
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else {
     for (name, _) in scenarios { print(name) }
@@ -195,7 +197,18 @@ guard let scenario = scenarios.first(where: { $0.key == name })?.value else {
     print("unknown scenario \(name)")
     exit(2)
 }
-let run = arguments.dropFirst().first == "loop" ? scenario.loop : scenario.run
+let variant = arguments.dropFirst().first
+let run: () -> Int
+switch variant {
+case nil: run = scenario.run
+case "loop": run = scenario.loop
+case let peer?:
+    guard let peerRun = peers[name]?.first(where: { $0.key == peer })?.value else {
+        print("\(name) has no run on \(peer)")
+        exit(2)
+    }
+    run = { peerRun(scenario.units) }
+}
 // The first run pays the process's one-time costs (conformance lookups, type metadata): the count
 // is of the second, the steady state a long-running program sees.
 let warmUp = run()
