@@ -31,7 +31,7 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = FutureSubscription(future: self, downstream: subscriber)
+        let subscription = FutureSubscription(future: self, downstream: Releasable(subscriber))
         lock.lock()
         if let failed = result?.isFailure {
             lock.unlock()
@@ -92,8 +92,13 @@ protocol FutureWaiter<Output, Failure>: AnyObject {
 /// witnesses run unspecialised and would look up type metadata on every call: each forwards to an
 /// entry made in `init`, which is inlined where the subscriber subscribes and so is specialised for
 /// it. The result is read from the future (which keeps it) rather than copied here.
+///
+/// `Held` is its `Releasable<Downstream>` (see `ReleasableSlot`): freeing the subscription then looks
+/// no type up.
 @usableFromInline
-final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscription, Introspected {
+final class FutureSubscription<Held: ReleasableSlot>: FutureWaiter, Subscription, Introspected
+where Held.Value: Subscriber {
+    @usableFromInline typealias Downstream = Held.Value
     @usableFromInline typealias Output = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
@@ -110,7 +115,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
     /// Used and let go of by the one caller that sets `done` (the delivery, or the cancel): no
     /// other call touches it, so no gate is needed.
     @exclusivity(unchecked)
-    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline var downstream: Held
     /// Held until the delivery or the cancel, so that `cancel()` can leave the waiting list and the
     /// delivery can read the result; touched afterwards only by the one caller that set `done`.
     @exclusivity(unchecked)
@@ -120,9 +125,9 @@ final class FutureSubscription<Downstream: Subscriber>: FutureWaiter, Subscripti
     @usableFromInline let cancelEntry: (FutureSubscription) -> Void
 
     @inlinable
-    init(future: Future<Output, Failure>, downstream: Downstream) {
+    init(future: Future<Output, Failure>, downstream: Held) {
         self.future = future
-        self.downstream = Releasable(downstream)
+        self.downstream = downstream
         raiseEntry = { subscription, flag in subscription.raise(flag) }
         cancelEntry = { subscription in subscription.cancelHere() }
     }

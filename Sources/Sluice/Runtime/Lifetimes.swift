@@ -58,6 +58,26 @@ package enum Releasable<Value> {
     package mutating func release() { self = .released(0) }
 }
 
+/// `Releasable` seen through a protocol, so that a generic class can take its `Releasable` as a
+/// generic parameter of its own (`final class X<Held: ReleasableSlot>`, `Held == Releasable<D>`)
+/// instead of naming `Releasable<D>` in a field.
+///
+/// The reason is the deinit. A generic class's deinit runs unspecialised, and destroys each field
+/// through the field type's metadata: for `Releasable<D>` that is a `swift_getGenericMetadata` call
+/// per object freed (about 320 instructions with the rest of the unspecialised destroy), for a field
+/// typed with the class's own parameter it is the metadata the object already carries, and no
+/// lookup. See "Specialisation" in `RuntimeContract.md`.
+@usableFromInline
+package protocol ReleasableSlot<Value> {
+    associatedtype Value
+    init(_ value: consuming Value)
+    mutating func with<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result
+    var value: Value? { get }
+    mutating func release()
+}
+
+extension Releasable: ReleasableSlot {}
+
 /// Lets a subscription (or subscriber) release what it holds — its subscriber, its operator's
 /// closures, its upstream subscription — once its stream has ended *and* no call that uses them is
 /// still running on another thread. See `RuntimeContract.md` (Lifetimes).
