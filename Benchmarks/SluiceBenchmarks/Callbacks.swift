@@ -79,19 +79,17 @@ enum Callbacks {
     }
 
     @inline(never)
-    static func searchSynchronous(_ sends: Int) -> Int {
-        let search = Search()
-        let field = TextField()
-        field.onChange = { search.synchronous($0) }
-        for index in 0..<sends { field.onChange(AppLogic.queries[index % AppLogic.queries.count]) }
-        return search.results.sum
-    }
+    static func searchSynchronous(_ sends: Int) -> Int { type(sends) { search in { search.synchronous($0) } } }
 
     @inline(never)
-    static func searchAsynchronous(_ sends: Int) -> Int {
+    static func searchAsynchronous(_ sends: Int) -> Int { type(sends) { search in { search.asynchronous($0) } } }
+
+    /// Types `sends` queries into a text field whose change handler `handler` makes for the search.
+    @inline(__always)
+    private static func type(_ sends: Int, _ handler: (Search) -> (String) -> Void) -> Int {
         let search = Search()
         let field = TextField()
-        field.onChange = { search.asynchronous($0) }
+        field.onChange = handler(search)
         for index in 0..<sends { field.onChange(AppLogic.queries[index % AppLogic.queries.count]) }
         return search.results.sum
     }
