@@ -109,12 +109,15 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
     @inlinable
     func cancel() {
         // The subject leaves the lock with us: dropping the last reference to it runs its deinit,
-        // which cancels this relay again, and that must not find the lock taken.
-        let (current, target) = lock.withLock { () -> ((any Subscription)?, Target?) in
-            defer { subject = nil; upstream = nil; isForwarding = false }
-            return (upstream, subject)
-        }
-        current?.cancel()
-        _ = target
+        // which cancels this relay again, and that must not find the lock taken. (No tuple: this
+        // runs unspecialised, from a subscription's existential, where a tuple's type is looked up.)
+        lock.lock()
+        let current = upstream
+        let target = subject
+        subject = nil
+        upstream = nil
+        isForwarding = false
+        lock.unlock()
+        withExtendedLifetime(target) { current?.cancel() }
     }
 }

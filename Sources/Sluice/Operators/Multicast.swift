@@ -74,7 +74,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            sharedSubject.subscribe(MulticastInner(downstream: subscriber))
+            sharedSubject.subscribe(MulticastInner(downstream: Releasable(subscriber)))
         }
 
         @inlinable
@@ -89,15 +89,17 @@ extension Publishers {
 /// returns is asked of the subject's subscription instead.
 ///
 /// The value path reads one atomic flag; the lock guards only the subject's subscription, which
-/// is taken to request, to cancel, and let go at the end.
+/// is taken to request, to cancel, and let go at the end. `Held` is its `Releasable<Downstream>`
+/// (see `ReleasableSlot`).
 @usableFromInline
-final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Introspected {
+final class MulticastInner<Held: ReleasableSlot>: Subscriber, Subscription, Introspected where Held.Value: Subscriber {
+    @usableFromInline typealias Downstream = Held.Value
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
 
     /// Used only inside calls through `lifetime`.
     @exclusivity(unchecked)
-    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline var downstream: Held
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
@@ -106,8 +108,8 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, In
     @usableFromInline let phase = Atomic<UpstreamStatus>(.awaiting)
 
     @inlinable
-    init(downstream: Downstream) {
-        self.downstream = Releasable(downstream)
+    init(downstream: Held) {
+        self.downstream = downstream
         lifetime = Lifetime { unsafeDowncast($0, to: MulticastInner.self).downstream.release() }
     }
 

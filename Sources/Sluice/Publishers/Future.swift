@@ -16,9 +16,13 @@ public final class Future<Output, Failure: Error>: Publisher {
     public typealias Promise = (Result<Output, Failure>) -> Void
 
     @usableFromInline let lock = Lock()
-    /// `nil` until the promise is fulfilled; never changes afterwards.
+    /// `nil` until the promise is fulfilled; never changes afterwards. Boxed: the deinit of a generic
+    /// class runs unspecialised, and a `Result<Output, Failure>?` field would have it look that type
+    /// up each time a future is freed (a future per query, in search as you type); a reference needs
+    /// no type to be released, and the box's own deinit destroys a field of its own parameter's type,
+    /// which it carries.
     @exclusivity(unchecked)
-    @usableFromInline var result: Result<Output, Failure>?
+    @usableFromInline var result: FutureResult<Result<Output, Failure>>?
     /// The subscriptions that arrived before the result, in order of subscription.
     @exclusivity(unchecked)
     @usableFromInline var waiting: [any FutureWaiter<Output, Failure>] = []
@@ -33,7 +37,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(future: self, downstream: Releasable(subscriber))
         lock.lock()
-        if let failed = result?.isFailure {
+        if let failed = result?.value.isFailure {
             lock.unlock()
             subscription.settle(failed: failed)
         } else {
@@ -53,7 +57,7 @@ public final class Future<Output, Failure: Error>: Publisher {
             lock.unlock()
             return
         }
-        self.result = result
+        self.result = FutureResult(result)
         let settled = waiting
         waiting = []
         lock.unlock()
@@ -65,6 +69,14 @@ public final class Future<Output, Failure: Error>: Publisher {
     func remove(_ subscription: any FutureWaiter<Output, Failure>) {
         lock.withLock { waiting.removeAll { $0 === subscription } }
     }
+}
+
+/// A future's result, once known (see `Future.result`).
+@usableFromInline
+final class FutureResult<Value> {
+    @usableFromInline let value: Value
+
+    @inlinable init(_ value: Value) { self.value = value }
 }
 
 /// What the future holds of a subscription: something told once that the result is known.
@@ -186,7 +198,7 @@ where Held.Value: Subscriber {
             }
             // This call set `done`, so `future` is its alone (a cancel now returns at once); the
             // future wrote its result before `settled` was raised, and never changes it.
-            guard let result = future?.result else { return }
+            guard let result = future?.result?.value else { return }
             switch result {
             case .success(let value):
                 _ = downstream.with { $0.receive(value) }

@@ -221,7 +221,8 @@ extension _Runtime.StageOperator {
             if Stage._description.passesSubscriptionThrough {
                 return upstream.subscribe(StageSubscriber(stage: _makeStage(), downstream: subscriber))
             }
-            return upstream.subscribe(StageSubscription(stage: _makeStage(), downstream: subscriber))
+            return upstream.subscribe(
+                StageSubscription(stage: Releasable(_makeStage()), downstream: Releasable(subscriber)))
         }
         #endif
         upstream._subscribeThrough(_makeStage, subscriber)
@@ -291,7 +292,7 @@ extension Publisher {
         } else if Stage._description.passesSubscriptionThrough {
             subscribe(StageSubscriber(stage: makeStage(), downstream: subscriber))
         } else {
-            subscribe(StageSubscription(stage: makeStage(), downstream: subscriber))
+            subscribe(StageSubscription(stage: Releasable(makeStage()), downstream: Releasable(subscriber)))
         }
     }
 }

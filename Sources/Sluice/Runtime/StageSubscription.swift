@@ -11,25 +11,32 @@ import Synchronization
 ///
 /// Lifetimes: the stage (the operators' closures) and downstream are used only by calls from
 /// upstream, each a call through `lifetime`; once the stream has ended, the last of those, or the
-/// cancel if none is running, lets go of them.
+/// cancel if none is running, lets go of them. Each is held in a `Releasable` taken as a generic
+/// parameter (`HeldStage`, `Held`; see `ReleasableSlot`), so that freeing the subscription looks no
+/// type up.
 @usableFromInline
-final class StageSubscription<Stage: _Runtime.Stage, Downstream: Subscriber>: Subscriber, Subscription, Introspected
-where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
+final class StageSubscription<HeldStage: ReleasableSlot, Held: ReleasableSlot>: Subscriber, Subscription, Introspected
+where
+    HeldStage.Value: _Runtime.Stage, Held.Value: Subscriber, Held.Value.Input == HeldStage.Value.Output,
+    Held.Value.Failure == HeldStage.Value.Failure
+{
+    @usableFromInline typealias Stage = HeldStage.Value
+    @usableFromInline typealias Downstream = Held.Value
     @usableFromInline typealias Input = Stage.Input
     @usableFromInline typealias Failure = Stage.UpstreamFailure
 
     @usableFromInline let slot = UpstreamSlot<Never>()
     /// Used only inside calls through `lifetime` (from upstream, serially).
     @exclusivity(unchecked)
-    @usableFromInline var stage: Releasable<Stage>
+    @usableFromInline var stage: HeldStage
     @exclusivity(unchecked)
-    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline var downstream: Held
     @usableFromInline let lifetime: Lifetime
 
     @inlinable
-    init(stage: consuming Stage, downstream: consuming Downstream) {
-        self.stage = Releasable(stage)
-        self.downstream = Releasable(downstream)
+    init(stage: consuming HeldStage, downstream: consuming Held) {
+        self.stage = stage
+        self.downstream = downstream
         lifetime = Lifetime { unsafeDowncast($0, to: StageSubscription.self).release() }
     }
 

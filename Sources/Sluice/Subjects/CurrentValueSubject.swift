@@ -30,7 +30,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
 
     @inlinable public func send(_ input: Output) { core.send(input) }
 
-    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+    @inlinable public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 
     public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 }

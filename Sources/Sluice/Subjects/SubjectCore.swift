@@ -71,7 +71,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
             subscriber.receive(completion: completion)
             return
         }
-        let conduit = Conduit(core: self, subject: subject, downstream: subscriber)
+        let conduit = Conduit(core: self, subject: subject, downstream: Releasable(subscriber))
         // Held until the subscription is handed over, so that a value or completion sent from
         // another thread cannot reach the subscriber before its subscription. Nobody else can hold
         // the new conduit's lock yet, so taking it under the subject's lock cannot block.
@@ -136,7 +136,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         lock.unlock()
     }
 
-    @usableFromInline
+    @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard self.completion == nil else {
@@ -319,11 +319,15 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     }
 }
 
+/// `Held` is its `Releasable<Downstream>` (see `ReleasableSlot`): freeing the conduit then looks no
+/// type up.
 @usableFromInline
-final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downstream.Failure> {
+final class Conduit<Held: ReleasableSlot>: ConduitBase<Held.Value.Input, Held.Value.Failure>
+where Held.Value: Subscriber {
+    @usableFromInline typealias Downstream = Held.Value
     /// Used only under `delivery`; let go of when `delivery` says so.
     @exclusivity(unchecked)
-    @usableFromInline var downstream: Releasable<Downstream>
+    @usableFromInline var downstream: Held
     /// Values sent from inside the deepest delivery allowed, waiting for it to return (see `offer`).
     /// Used only under `delivery`.
     @exclusivity(unchecked)
@@ -334,8 +338,8 @@ final class Conduit<Downstream: Subscriber>: ConduitBase<Downstream.Input, Downs
     @usableFromInline var subject: AnyObject?
 
     @inlinable
-    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, subject: AnyObject, downstream: Downstream) {
-        self.downstream = Releasable(downstream)
+    init(core: SubjectCore<Downstream.Input, Downstream.Failure>, subject: AnyObject, downstream: Held) {
+        self.downstream = downstream
         self.subject = subject
         super.init(
             core: core,
