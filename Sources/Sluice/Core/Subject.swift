@@ -109,11 +109,12 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Intros
     @inlinable
     func cancel() {
         // The subject leaves the lock with us: dropping the last reference to it runs its deinit,
-        // which cancels this relay again, and that must not find the lock taken. (No tuple: this
-        // runs unspecialised, from a subscription's existential, where a tuple's type is looked up.)
+        // which cancels this relay again, and that must not find the lock taken. (No tuple, and the
+        // subject as `AnyObject?`: this runs unspecialised, from a subscription's existential, where
+        // a tuple's or an `Optional<Target>`'s type would be looked up.)
         lock.lock()
         let current = upstream
-        let target = subject
+        let target: AnyObject? = subject
         subject = nil
         upstream = nil
         isForwarding = false

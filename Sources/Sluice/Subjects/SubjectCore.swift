@@ -20,8 +20,11 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @usableFromInline let lock = Lock()
     @exclusivity(unchecked)
     @usableFromInline var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
+    /// The completion has been sent; `failure` holds its error if it was a failure.
     @exclusivity(unchecked)
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @usableFromInline var completed = false
+    @exclusivity(unchecked)
+    @usableFromInline var failure: UnsafeMutablePointer<Failure>?
     @exclusivity(unchecked)
     @usableFromInline var upstreams: [any Subscription] = []
     /// Upstream subscriptions are asked as they arrive. Written under `lock`; read without it by
@@ -32,8 +35,12 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @exclusivity(unchecked)
     @usableFromInline var sendCount: UInt64 = 0
     /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
-    @exclusivity(unchecked)
-    @usableFromInline var current: Output?
+    ///
+    /// This and `failure` are storage of their own rather than `Output?` and `Completion<Failure>?`
+    /// fields: the deinit of a generic class runs unspecialised and would look those types up each
+    /// time a subject is freed (`RuntimeContract.md`, "Specialisation"); a pointer needs no type, and
+    /// what it points to is destroyed through `Output`'s and `Failure`'s own metadata.
+    @usableFromInline let current: UnsafeMutablePointer<Output>?
     /// The version (`sendCount` when it was sent) of `current`. `CurrentValueSubject` stores a value
     /// before delivering it; `@Published` after (`publish`), so the two may differ meanwhile.
     @exclusivity(unchecked)
@@ -50,13 +57,25 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @inlinable
     init(name: String, current: Output?) {
         self.name = name
-        self.current = current
+        self.current = current.map { value in
+            let storage = UnsafeMutablePointer<Output>.allocate(capacity: 1)
+            storage.initialize(to: value)
+            return storage
+        }
         isCurrentValue = current != nil
         hasDemand = Atomic(isCurrentValue)
     }
 
     deinit {
         for upstream in upstreams { upstream.cancel() }
+        current?.deinitialize(count: 1).deallocate()
+        failure?.deinitialize(count: 1).deallocate()
+    }
+
+    /// The completion, once sent. Under `lock`.
+    @inlinable var completion: Subscribers.Completion<Failure>? {
+        guard completed else { return nil }
+        return failure.map { .failure($0.pointee) } ?? .finished
     }
 
     /// `subject`: the object the subscription keeps alive while it is active, as Combine's does (the
@@ -89,15 +108,15 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @inlinable
     func send(_ value: Output, storingAfterCompletion: Bool = false) {
         lock.lock()
-        guard completion == nil else {
-            if storingAfterCompletion { current = value }
+        guard !completed else {
+            if storingAfterCompletion { current?.pointee = value }
             lock.unlock()
             return
         }
         sendCount &+= 1
         let version = sendCount
-        if isCurrentValue {
-            current = value
+        if let current {
+            current.pointee = value
             currentVersion = version
         }
         let receivers = conduits
@@ -130,7 +149,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         offer(value, version: version, to: receivers)
         lock.lock()
         if version > currentVersion {
-            current = value
+            current.unsafelyUnwrapped.pointee = value
             currentVersion = version
         }
         lock.unlock()
@@ -139,11 +158,15 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard self.completion == nil else {
+        guard !completed else {
             lock.unlock()
             return
         }
-        self.completion = completion
+        completed = true
+        if case .failure(let error) = completion {
+            failure = UnsafeMutablePointer<Failure>.allocate(capacity: 1)
+            failure.unsafelyUnwrapped.initialize(to: error)
+        }
         let receivers = conduits
         conduits = []
         upstreams = []
@@ -165,7 +188,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     func currentValue() -> (value: Output, version: UInt64) {
         lock.lock()
         defer { lock.unlock() }
-        return (current!, currentVersion)
+        return (current.unsafelyUnwrapped.pointee, currentVersion)
     }
 
     /// A subscriber asked: the first time any does, upstream is asked for everything.
