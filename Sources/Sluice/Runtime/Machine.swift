@@ -183,11 +183,12 @@ extension SerialDelivering {
     /// The holder's loop, from its first step until it gives the turn back: whether the stream is
     /// still live.
     @inlinable @discardableResult
-    func drain(_ first: DeliveryStep<Value, Failure, Callout>) -> Bool {
+    func drain(_ first: consuming DeliveryStep<Value, Failure, Callout>) -> Bool {
         var step = first
         while true {
-            // Consumed, not copied: a copy of a step that holds an existential goes through value
-            // witnesses (a third of flatMap's cost per value over a subject).
+            // Consumed, not copied (`first` too: a borrowed one would be copied into `step`): a
+            // copy of a step that holds an existential goes through value witnesses (a third of
+            // flatMap's cost per value over a subject).
             switch consume step {
             case .value(let value): step = delivered(deliver(value))
             case .callout(let callout): step = callOut(callout)

@@ -46,6 +46,9 @@ struct FlatMapState<Value, Failure: Error>: PublishingState {
     /// under a finite demand is asked for one more (`innerToAsk`, after the value).
     @usableFromInline var asksInners = false
     @usableFromInline var innerToAsk: (any Subscription)?
+    /// Whether `innerToAsk` holds one: looked at first, so that a value path with no inner to ask
+    /// copies no `(any Subscription)?` (through value witnesses, even a nil one).
+    @usableFromInline var hasInnerToAsk = false
 
     @inlinable init(maxPublishers: Subscribers.Demand) { self.maxPublishers = maxPublishers }
 
@@ -195,8 +198,8 @@ struct FlatMapState<Value, Failure: Error>: PublishingState {
     @inlinable
     mutating func nextDelivery(adding more: Subscribers.Demand) -> Step {
         if more != .none { demand += more }
-        if let inner = innerToAsk {
-            innerToAsk = nil
+        if hasInnerToAsk, let inner = innerToAsk.take() {
+            hasInnerToAsk = false
             return .callout(inner)
         }
         if let failure = turn.owedFailure() {
@@ -212,7 +215,10 @@ struct FlatMapState<Value, Failure: Error>: PublishingState {
             if demand != .unlimited { demand -= 1 }
             // As in Combine, also when a value's returned demand made the demand unlimited: its
             // publisher was asked for one value, and would wait for the next request forever.
-            if asksInners, let slot = inners[index], let inner = slot { innerToAsk = inner }
+            if asksInners, let slot = inners[index], let inner = slot {
+                innerToAsk = inner
+                hasInnerToAsk = true
+            }
             return .value(value)
         }
         if isExhausted {
@@ -229,7 +235,10 @@ struct FlatMapState<Value, Failure: Error>: PublishingState {
     mutating func stopDelivering() {
         turn.giveBack()
         asksInners = false
-        innerToAsk = nil
+        if hasInnerToAsk {
+            innerToAsk = nil
+            hasInnerToAsk = false
+        }
     }
 
     // MARK: Endings

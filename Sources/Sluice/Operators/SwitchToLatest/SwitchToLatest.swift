@@ -215,8 +215,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         } else {
             arrival = .subscription
         }
-        let (previous, then) = withState { $0.switchTo(arrival) }
-        previous?.cancel()
+        let (replacesSubscription, then) = withState { $0.switchTo(arrival) }
+        if replacesSubscription { withState { $0.takeReplaced() }?.cancel() }
         switch then {
         case .none:
             break
@@ -224,8 +224,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             if case .failure(let error) = cursor?.exhaustedCompletion() {
                 perform(withState { $0.oneShotFailed(error, generation: generation) })
             }
-        case .deliver:
-            drain(withState { $0.nextDelivery(adding: .none) })
+        case .pull(let generation):
+            if var cursor { drain(pull(&cursor, generation: generation)) }
         case .subscribe(let generation):
             publisher.subscribe(SwitchToLatestInner(parent: self, generation: generation))
         }
@@ -308,20 +308,27 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             guard var cursor = withState({ $0.takePulled() }) else {
                 return withState { $0.nextDelivery(adding: .none) }
             }
-            let (value, completion) = cursor.takeAtMostOne()
-            var more = Subscribers.Demand.none
-            if let value, withState({ $0.takesPulledValue(generation: generation) }) {
-                more = deliver(value)
-            }
-            if case .failure(let error) = completion {
-                perform(
-                    withState { state in
-                        state.received(more)
-                        return state.oneShotFailed(error, generation: generation)
-                    })
-                more = .none
-            }
-            return withState { $0.nextDelivery(adding: more) }
+            return pull(&cursor, generation: generation)
         }
+    }
+
+    /// The holder of the turn pulls a one-shot publisher's cursor: what its subscription would do on
+    /// the demand there is.
+    @inlinable
+    func pull(_ cursor: inout P._Cursor, generation: UInt) -> State.Step {
+        let (value, completion) = cursor.takeAtMostOne()
+        var more = Subscribers.Demand.none
+        if let value, withState({ $0.takesPulledValue(generation: generation) }) {
+            more = deliver(value)
+        }
+        if case .failure(let error) = completion {
+            perform(
+                withState { state in
+                    state.received(more)
+                    return state.oneShotFailed(error, generation: generation)
+                })
+            more = .none
+        }
+        return withState { $0.nextDelivery(adding: more) }
     }
 }

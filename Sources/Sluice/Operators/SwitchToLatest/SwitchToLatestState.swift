@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// The caller that takes the delivering `turn` is the only caller of downstream until a
 /// `nextDelivery` step gives it back: values accepted meanwhile wait in `queue`, a one-shot
-/// inner publisher's cursor waits in `inner`, and demand downstream returns for a value whose
+/// inner publisher's cursor waits in `parked`, and demand downstream returns for a value whose
 /// publisher cannot be answered (it was replaced, or never subscribed) is owed to the latest
 /// subscribed one.
 @usableFromInline
@@ -26,13 +26,16 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
         case terminated
     }
 
-    /// The latest inner publisher.
+    /// The latest inner publisher. No case carries a payload, so that looking at it or changing it
+    /// copies no existential (through value witnesses, hundreds of instructions per value): its
+    /// subscription is kept apart, in `innerSubscription`.
     @usableFromInline enum Inner {
         case none
         /// Subscribed to, its subscription not yet arrived; also after upstream failed: Combine
         /// still asks the late subscription for the demand.
         case awaiting
-        case subscribed(any Subscription)
+        /// Its subscription (`innerSubscription`) has arrived.
+        case subscribed
         /// A one-shot inner publisher's cursor (`parked`), waiting for demand.
         case parked
         /// An `Empty` that never completes.
@@ -54,8 +57,9 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
         case none
         /// The one-shot publisher has ended: its completion, if a failure, fails the stream.
         case endedAtOnce(generation: UInt)
-        /// The caller delivers: it parked the one-shot publisher and there is demand.
-        case deliver
+        /// The caller pulls the one-shot publisher's cursor now, as its subscription would on the
+        /// demand there is: it holds the turn.
+        case pull(generation: UInt)
         case subscribe(generation: UInt)
     }
 
@@ -75,6 +79,12 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
     @usableFromInline var phase = Phase.awaitingUpstream
     @usableFromInline var upstream: (any Subscription)?
     @usableFromInline var inner = Inner.none
+    /// The latest inner publisher's subscription while `inner` is `subscribed`.
+    @usableFromInline var innerSubscription: (any Subscription)?
+    /// The subscription of the inner publisher that `switchTo` replaced, set aside for its caller
+    /// to cancel (`takeReplaced`): `switchTo` then returns only payload-free values, so that
+    /// switching from one one-shot publisher to the next copies no existential.
+    @usableFromInline var replaced: (any Subscription)?
     /// The cursor of a `parked` inner publisher. Kept apart from `Inner`, so that `Inner` has no
     /// generic payload: copying it then costs no value-witness calls.
     @usableFromInline var parked: P._Cursor?
@@ -110,20 +120,21 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
 
     /// The latest inner publisher's subscription, if it has come and the publisher is live.
     @inlinable var subscribedInner: (any Subscription)? {
-        guard case .subscribed(let subscription) = inner else { return nil }
-        return subscription
+        guard case .subscribed = inner else { return nil }
+        return innerSubscription
     }
 
-    /// Ends the stream; returns the latest inner publisher's state as it was, and the cursors it
-    /// held (parked, and about to be pulled).
+    /// Ends the stream; returns the cursors the latest inner publisher held (parked, and about to
+    /// be pulled).
     @inlinable @discardableResult
-    mutating func terminate(awaitingInner: Bool = false) -> (inner: Inner, cursors: (P._Cursor?, P._Cursor?)) {
-        let previous = (inner, (parked.take(), pulled.take()))
+    mutating func terminate(awaitingInner: Bool = false) -> (P._Cursor?, P._Cursor?) {
+        let cursors = (parked.take(), pulled.take())
         phase = .terminated
         upstream = nil
         inner = awaitingInner ? .awaiting : .none
+        innerSubscription = nil
         queue.removeAll()
-        return previous
+        return cursors
     }
 
     // MARK: Upstream
@@ -136,33 +147,44 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
         return .request(subscription, .unlimited)
     }
 
-    /// A new inner publisher replaces the latest: the previous one's subscription, to cancel, and
-    /// what to do then.
+    /// A new inner publisher replaces the latest: whether the previous one had a subscription
+    /// (set aside in `replaced`, for the caller to cancel), and what to do then.
     @inlinable
-    mutating func switchTo(_ arrival: Arrival) -> (previous: (any Subscription)?, then: Switch) {
-        guard phase == .running else { return (nil, .none) }
-        let previous = subscribedInner
+    mutating func switchTo(_ arrival: Arrival) -> (replacesSubscription: Bool, then: Switch) {
+        guard phase == .running else { return (false, .none) }
+        let replacesSubscription = if case .subscribed = inner { true } else { false }
+        if replacesSubscription { replaced = innerSubscription.take() }
         generation &+= 1
         parked = nil
         switch arrival {
         case .oneShot(_, isExhausted: true):
             // Nothing to wait for: it completes at once, as its subscription would.
             inner = .none
-            return (previous, .endedAtOnce(generation: generation))
+            return (replacesSubscription, .endedAtOnce(generation: generation))
         case .oneShot(let cursor, isExhausted: false):
-            inner = .parked
-            parked = cursor
-            guard !turn.isTaken, demand != .none else { return (previous, .none) }
+            guard !turn.isTaken, demand != .none else {
+                inner = .parked
+                parked = cursor
+                return (replacesSubscription, .none)
+            }
+            // The turn is free, so nothing waits in `queue`: the caller pulls the cursor it holds
+            // at once, as `nextDelivery` would from `parked` (and, as it, forgets what was owed to
+            // the replaced publisher: the next subscribed one is asked for all of `demand`).
             turn.take()
-            return (previous, .deliver)
+            owed = .none
+            inner = .none
+            return (replacesSubscription, .pull(generation: generation))
         case .unending:
             inner = .unending
-            return (previous, .none)
+            return (replacesSubscription, .none)
         case .subscription:
             inner = .awaiting
-            return (previous, .subscribe(generation: generation))
+            return (replacesSubscription, .subscribe(generation: generation))
         }
     }
+
+    /// The subscription `switchTo` set aside, to cancel.
+    @inlinable mutating func takeReplaced() -> (any Subscription)? { replaced.take() }
 
     @inlinable
     mutating func upstreamEnded(_ completion: Subscribers.Completion<Failure>) -> Action {
@@ -192,7 +214,12 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
             return generation == self.generation && completed && !ended ? .none : .cancel(subscription)
         }
         // Upstream failed meanwhile: Combine asks for the demand and keeps nothing.
-        inner = ended ? .none : .subscribed(subscription)
+        if ended {
+            inner = .none
+        } else {
+            inner = .subscribed
+            innerSubscription = subscription
+        }
         return demand == .none ? .none : .request(subscription, demand)
     }
 
@@ -242,6 +269,7 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
         switch completion {
         case .finished:
             inner = .none
+            innerSubscription = nil
             guard !turn.isTaken, isExhausted else { return .none }
             terminate()
             return .end(cancelling: [], .finished)
@@ -273,7 +301,7 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
         guard phase != .terminated else { return .none }
         demand += more
         switch inner {
-        case .subscribed(let subscription): return .forward(subscription)
+        case .subscribed: return .forward(innerSubscription.unsafelyUnwrapped)
         case .parked where !turn.isTaken:
             turn.take()
             return .deliver
@@ -291,7 +319,7 @@ struct SwitchToLatestState<P: Publisher>: PublishingState {
         guard phase != .terminated else { return turn.cancel() ? (nil, nil, (nil, nil)) : nil }
         let upstream = upstream
         let inner = subscribedInner
-        return (upstream, inner, terminate().cursors)
+        return (upstream, inner, terminate())
     }
 
     // MARK: Delivery
