@@ -16,13 +16,10 @@ public final class Future<Output, Failure: Error>: Publisher {
     public typealias Promise = (Result<Output, Failure>) -> Void
 
     @usableFromInline let lock = Lock()
-    /// `nil` until the promise is fulfilled; never changes afterwards. Boxed: the deinit of a generic
-    /// class runs unspecialised, and a `Result<Output, Failure>?` field would have it look that type
-    /// up each time a future is freed (a future per query, in search as you type); a reference needs
-    /// no type to be released, and the box's own deinit destroys a field of its own parameter's type,
-    /// which it carries.
+    /// `nil` until the promise is fulfilled; never changes afterwards. Boxed (see `Box`): a future
+    /// is freed per query in search as you type.
     @exclusivity(unchecked)
-    @usableFromInline var result: FutureResult<Result<Output, Failure>>?
+    @usableFromInline var result: Box<Result<Output, Failure>>?
     /// The subscriptions that arrived before the result, in order of subscription.
     @exclusivity(unchecked)
     @usableFromInline var waiting: [any FutureWaiter<Output, Failure>] = []
@@ -57,7 +54,7 @@ public final class Future<Output, Failure: Error>: Publisher {
             lock.unlock()
             return
         }
-        self.result = FutureResult(result)
+        self.result = Box(result)
         let settled = waiting
         waiting = []
         lock.unlock()
@@ -69,14 +66,6 @@ public final class Future<Output, Failure: Error>: Publisher {
     func remove(_ subscription: any FutureWaiter<Output, Failure>) {
         lock.withLock { waiting.removeAll { $0 === subscription } }
     }
-}
-
-/// A future's result, once known (see `Future.result`).
-@usableFromInline
-final class FutureResult<Value> {
-    @usableFromInline let value: Value
-
-    @inlinable init(_ value: Value) { self.value = value }
 }
 
 /// What the future holds of a subscription: something told once that the result is known.

@@ -78,6 +78,20 @@ package protocol ReleasableSlot<Value> {
 
 extension Releasable: ReleasableSlot {}
 
+/// A value in an object of its own, for a generic class that would otherwise keep it in a field
+/// whose type is not one of its own parameters (`Result<Output, Failure>?`, `Output?`): that
+/// class's deinit runs unspecialised and would look the field's type up each time an object is
+/// freed, where a reference to a box needs no type, and the box destroys a field of its own
+/// parameter's type, whose metadata it carries. See "Specialisation" in `RuntimeContract.md`.
+@usableFromInline
+final class Box<Value> {
+    /// Guarded by the owner (its lock).
+    @exclusivity(unchecked)
+    @usableFromInline var value: Value
+
+    @inlinable init(_ value: Value) { self.value = value }
+}
+
 /// Lets a subscription (or subscriber) release what it holds — its subscriber, its operator's
 /// closures, its upstream subscription — once its stream has ended *and* no call that uses them is
 /// still running on another thread. See `RuntimeContract.md` (Lifetimes).

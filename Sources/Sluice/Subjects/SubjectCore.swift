@@ -24,7 +24,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @exclusivity(unchecked)
     @usableFromInline var completed = false
     @exclusivity(unchecked)
-    @usableFromInline var failure: UnsafeMutablePointer<Failure>?
+    @usableFromInline var failure: Box<Failure>?
     @exclusivity(unchecked)
     @usableFromInline var upstreams: [any Subscription] = []
     /// Upstream subscriptions are asked as they arrive. Written under `lock`; read without it by
@@ -36,16 +36,13 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @usableFromInline var sendCount: UInt64 = 0
     /// `CurrentValueSubject`'s value; `nil` for `PassthroughSubject`.
     ///
-    /// This and `failure` are storage of their own rather than `Output?` and `Completion<Failure>?`
-    /// fields: the deinit of a generic class runs unspecialised and would look those types up each
-    /// time a subject is freed (`RuntimeContract.md`, "Specialisation"); a pointer needs no type, and
-    /// what it points to is destroyed through `Output`'s and `Failure`'s own metadata.
-    @usableFromInline let current: UnsafeMutablePointer<Output>?
+    /// This and `failure` are boxed (see `Box`) rather than `Output?` and `Completion<Failure>?`
+    /// fields, which would be looked up each time a subject is freed.
+    @usableFromInline let current: Box<Output>?
     /// The version (`sendCount` when it was sent) of `current`. `CurrentValueSubject` stores a value
     /// before delivering it; `@Published` after (`publish`), so the two may differ meanwhile.
     @exclusivity(unchecked)
     @usableFromInline var currentVersion: UInt64 = 0
-    @usableFromInline let isCurrentValue: Bool
     @usableFromInline let name: String
 
     /// The subject's name: the core stands for its subject in a conduit's mirror.
@@ -57,25 +54,18 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     @inlinable
     init(name: String, current: Output?) {
         self.name = name
-        self.current = current.map { value in
-            let storage = UnsafeMutablePointer<Output>.allocate(capacity: 1)
-            storage.initialize(to: value)
-            return storage
-        }
-        isCurrentValue = current != nil
-        hasDemand = Atomic(isCurrentValue)
+        self.current = current.map(Box.init)
+        hasDemand = Atomic(current != nil)
     }
 
     deinit {
         for upstream in upstreams { upstream.cancel() }
-        current?.deinitialize(count: 1).deallocate()
-        failure?.deinitialize(count: 1).deallocate()
     }
 
     /// The completion, once sent. Under `lock`.
     @inlinable var completion: Subscribers.Completion<Failure>? {
         guard completed else { return nil }
-        return failure.map { .failure($0.pointee) } ?? .finished
+        return failure.map { .failure($0.value) } ?? .finished
     }
 
     /// `subject`: the object the subscription keeps alive while it is active, as Combine's does (the
@@ -109,14 +99,14 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     func send(_ value: Output, storingAfterCompletion: Bool = false) {
         lock.lock()
         guard !completed else {
-            if storingAfterCompletion { current?.pointee = value }
+            if storingAfterCompletion { current?.value = value }
             lock.unlock()
             return
         }
         sendCount &+= 1
         let version = sendCount
         if let current {
-            current.pointee = value
+            current.value = value
             currentVersion = version
         }
         let receivers = conduits
@@ -149,7 +139,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         offer(value, version: version, to: receivers)
         lock.lock()
         if version > currentVersion {
-            current.unsafelyUnwrapped.pointee = value
+            current.unsafelyUnwrapped.value = value
             currentVersion = version
         }
         lock.unlock()
@@ -164,8 +154,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
         }
         completed = true
         if case .failure(let error) = completion {
-            failure = UnsafeMutablePointer<Failure>.allocate(capacity: 1)
-            failure.unsafelyUnwrapped.initialize(to: error)
+            failure = Box(error)
         }
         let receivers = conduits
         conduits = []
@@ -188,7 +177,7 @@ final class SubjectCore<Output, Failure: Error>: CustomStringConvertible {
     func currentValue() -> (value: Output, version: UInt64) {
         lock.lock()
         defer { lock.unlock() }
-        return (current.unsafelyUnwrapped.pointee, currentVersion)
+        return (current.unsafelyUnwrapped.value, currentVersion)
     }
 
     /// A subscriber asked: the first time any does, upstream is asked for everything.
@@ -281,8 +270,9 @@ class ConduitBase<Output, Failure: Error>: Subscription, Introspected {
     ) {
         self.core = core
         coreOwner = core
-        owesCurrentValue = Atomic(core.isCurrentValue)
-        isCurrentValue = core.isCurrentValue
+        let isCurrentValue = core.current != nil
+        self.isCurrentValue = isCurrentValue
+        owesCurrentValue = Atomic(isCurrentValue)
         self.offerEntry = offerEntry
         self.owedEntry = owedEntry
         self.cancelEntry = cancelEntry
